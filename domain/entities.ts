@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { Action, ActionSpace } from './action.js';
+import { StepError } from './errors.js';
+
+/** sha256 content address of a blob, as stored by the blob store: `sha256/<hex>` (optionally with an extension). */
+export const BlobKey = z.string().regex(/^[a-z0-9][a-z0-9/_.-]*$/, 'blob keys are lowercase paths');
+export type BlobKey = z.infer<typeof BlobKey>;
+
+/**
+ * The success-checker spec of a query. Firewall: it never reaches an agent or a critic (ARCHITECTURE.md);
+ * it is used for rule-based rewards where configured and as ground truth for measuring critics.
+ */
+export const CheckerSpec = z.object({
+  app: z.string(),
+  family: z.string(),
+  params: z.record(z.string(), z.string()),
+});
+export type CheckerSpec = z.infer<typeof CheckerSpec>;
+
+export const Query = z.object({
+  /** Natural key: a hash of (app, dag version, path, slots, instruction). */
+  id: z.string().min(1),
+  app: z.string(),
+  dagVersion: z.string(),
+  family: z.string(),
+  /** What the agent is told. */
+  instruction: z.string().min(1),
+  /** The explicit-navigation form before refinement. */
+  rawInstruction: z.string().min(1),
+  path: z.array(z.string()).min(1),
+  slots: z.record(z.string(), z.string()),
+  checker: CheckerSpec,
+  /** 1 (one page) upward: path length plus slots to fill. */
+  difficulty: z.number().int().min(1),
+  sampler: z.string(),
+  seed: z.number().int(),
+});
+export type Query = z.infer<typeof Query>;
+
+/** What an agent or critic sees of one screen: keys into the blob store, never bytes. */
+export const ObservationRef = z.object({
+  screenshotKey: BlobKey,
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  /** Accessibility tree (JSON) where the environment has one. */
+  uiTreeKey: BlobKey.optional(),
+});
+export type ObservationRef = z.infer<typeof ObservationRef>;
+
+export const Step = z.object({
+  index: z.number().int().min(0),
+  before: ObservationRef,
+  after: ObservationRef.optional(),
+  /** The normalised action, absent when the reply could not be parsed. */
+  action: Action.optional(),
+  error: StepError.optional(),
+  reasoning: z.string().default(''),
+  /** GUI-Owl's per-step conclusion: the only thing that enters history. */
+  conclusion: z.string().default(''),
+  /** Blob key of the stored model request/response pair for this step. */
+  modelCallKey: BlobKey.optional(),
+  latencyMs: z.number().min(0),
+});
+export type Step = z.infer<typeof Step>;
+
+export const TrajectoryStatus = z.enum(['terminated', 'answered', 'max_steps', 'error', 'degraded']);
+export type TrajectoryStatus = z.infer<typeof TrajectoryStatus>;
+
+export const ModelRef = z.object({ name: z.string(), version: z.string() });
+export type ModelRef = z.infer<typeof ModelRef>;
+
+export const Rollout = z.object({
+  /** Natural key: `${cycleId}/${queryId}/${attempt}`. */
+  id: z.string(),
+  cycleId: z.string(),
+  queryId: z.string(),
+  attempt: z.number().int().min(0),
+  agentMode: z.string(),
+  actionSpace: ActionSpace,
+  model: ModelRef,
+  status: TrajectoryStatus,
+  /** `terminate` status or `answer` text the agent ended with. */
+  outcome: z.string().optional(),
+  steps: z.array(Step),
+  /** Programmatic checker result: ground truth, never shown to agents or critics. */
+  groundTruth: z.boolean().optional(),
+});
+export type Rollout = z.infer<typeof Rollout>;
+
+export const StepAnnotation = z.enum(['GOOD', 'NEUTRAL', 'HARMFUL']);
+export type StepAnnotation = z.infer<typeof StepAnnotation>;
+
+const wordCount = (s: string): number => s.trim().split(/\s+/).filter(Boolean).length;
+
+/** Step critic output (GUI-Owl §6.3). */
+export const StepVerdict = z.object({
+  analysis: z.string().min(1),
+  summary: z.string().min(1).refine((s) => wordCount(s) <= 30, 'summary must be at most 30 words'),
+  annotation: StepAnnotation,
+});
+export type StepVerdict = z.infer<typeof StepVerdict>;
+
+export const TrajectoryChannel = z.enum(['text', 'multimodal']);
+export type TrajectoryChannel = z.infer<typeof TrajectoryChannel>;
+
+export const ChannelVerdict = z.object({
+  channel: TrajectoryChannel,
+  correct: z.boolean(),
+  reason: z.string(),
+});
+export type ChannelVerdict = z.infer<typeof ChannelVerdict>;
+
+export const ConsensusRule = z.enum(['both', 'either', 'text', 'multimodal']);
+export type ConsensusRule = z.infer<typeof ConsensusRule>;
+
+/** Consensus over channels; the paper's rule (Eq. 4) is `both`: Correct only if every channel says Correct. */
+export function consensus(verdicts: readonly ChannelVerdict[], rule: ConsensusRule): boolean {
+  const by = (c: TrajectoryChannel): boolean => verdicts.some((v) => v.channel === c && v.correct);
+  switch (rule) {
+    case 'both':
+      return verdicts.length > 0 && verdicts.every((v) => v.correct);
+    case 'either':
+      return verdicts.some((v) => v.correct);
+    case 'text':
+      return by('text');
+    case 'multimodal':
+      return by('multimodal');
+  }
+}
+
+/** Lineage every produced artifact carries (non-negotiable 5). */
+export const Lineage = z.object({
+  cycleId: z.string(),
+  modelVersions: z.array(z.string()),
+  criticVersion: z.string(),
+  dagVersions: z.record(z.string(), z.string()),
+  configHash: z.string(),
+});
+export type Lineage = z.infer<typeof Lineage>;
+
+export const ManifestFile = z.object({
+  path: z.string(),
+  blobKey: BlobKey,
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  bytes: z.number().int().min(0),
+  rows: z.number().int().min(0).optional(),
+});
+
+export const DatasetManifest = z.object({
+  name: z.string(),
+  version: z.number().int().min(1),
+  kind: z.enum(['sft']),
+  format: z.string(),
+  createdAt: z.string(),
+  lineage: Lineage,
+  counts: z.record(z.string(), z.number().int()),
+  files: z.array(ManifestFile),
+});
+export type DatasetManifest = z.infer<typeof DatasetManifest>;

@@ -1,0 +1,46 @@
+import type { Action } from './action.js';
+import type { ObservationRef } from './entities.js';
+import type { ChatRequest, ChatResponse } from './openai.js';
+
+/**
+ * Content-addressed object storage. `put` returns `sha256/<hex><ext>`; putting the same bytes twice is a
+ * no-op that returns the same key (a retried upload never duplicates an object).
+ */
+export interface BlobStore {
+  readonly kind: 'local' | 's3';
+  put(bytes: Uint8Array, opts?: { ext?: string; contentType?: string }): Promise<string>;
+  /** Writes at an explicit key (dataset files); refuses to overwrite different bytes. */
+  putAt(key: string, bytes: Uint8Array, opts?: { contentType?: string }): Promise<void>;
+  get(key: string): Promise<Uint8Array>;
+  has(key: string): Promise<boolean>;
+  list(prefix: string): Promise<string[]>;
+  /** A URI a person or trainer can use: `file:///...` or `s3://bucket/key`. */
+  uri(key: string): string;
+}
+
+/** One environment session serving one episode at a time (a phone, a browser tab, a VM). */
+export interface EnvSession {
+  readonly id: string;
+  /** Resets app state for the task (seeded) and returns the first observation. */
+  reset(task: { app: string; seed: number }): Promise<ObservationRef>;
+  /** Executes one action and returns the settled observation after it. Throws EnvError on failure. */
+  step(action: Action): Promise<{ observation: ObservationRef; settleMs: number }>;
+  close(): Promise<void>;
+}
+
+/** A failure executing a (valid) action; recorded on the step as `execution_error`. */
+export class EnvError extends Error {
+  constructor(
+    message: string,
+    readonly recoverable: boolean,
+  ) {
+    super(message);
+    this.name = 'EnvError';
+  }
+}
+
+/** The OpenAI-compatible chat endpoint one role talks to. */
+export interface ChatModel {
+  readonly name: string;
+  complete(request: Omit<ChatRequest, 'model'>): Promise<{ response: ChatResponse; callKey?: string }>;
+}

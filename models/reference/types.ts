@@ -1,0 +1,31 @@
+import type { ChatRequest, ChatResponse } from '../../domain/openai.js';
+
+/** One line of text read off a screenshot, in the screenshot's pixel coordinates. */
+export interface OcrLine {
+  text: string;
+  /** Axis-aligned box in image pixels. */
+  box: { x: number; y: number; w: number; h: number };
+  confidence: number;
+}
+
+/** Reads text off a PNG/JPEG. Implementations cache by content hash. */
+export interface OcrEngine {
+  recognize(image: Uint8Array): Promise<OcrLine[]>;
+}
+
+/** What every reference role gets besides the request: perception and a seeded sampler. */
+export interface RoleContext {
+  ocr: OcrEngine;
+  /** Uniform [0,1) generator seeded from the request (`seed`, or a hash of the messages) and the choice index. */
+  random: () => number;
+}
+
+/**
+ * A role of the built-in reference model server, addressed by the request's `model` name
+ * (e.g. `ref-policy`, `ref-step-critic`). It reads only the request — the information firewall.
+ * Returns the assistant message of one choice; the server fans out `n` choices with distinct seeds.
+ */
+export type RoleHandler = (
+  request: ChatRequest,
+  ctx: RoleContext,
+) => Promise<ChatResponse['choices'][number]['message'] & { finish_reason?: string }>;
