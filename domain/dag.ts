@@ -10,6 +10,11 @@ export const SlotSpec = z.object({
   /** Human description of what the slot chooses or enters. */
   description: z.string().min(1),
   values: z.array(z.string().min(1)).min(1, 'a slot needs at least one value'),
+  /**
+   * Values available per value of another slot (e.g. the dishes of each restaurant), so sampled slot
+   * combinations are always satisfiable. Keys must be values of `dependsOn.slot`.
+   */
+  dependsOn: z.object({ slot: z.string(), values: z.record(z.string(), z.array(z.string().min(1)).min(1)) }).optional(),
 });
 export type SlotSpec = z.infer<typeof SlotSpec>;
 

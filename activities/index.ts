@@ -1,0 +1,320 @@
+import { createHash } from 'node:crypto';
+import { ApplicationFailure, heartbeat, log } from '@temporalio/activity';
+import type { Pool } from 'pg';
+import { canonicalJson, CycleConfig, type Role } from '../domain/config.js';
+import type { AppDag } from '../domain/dag.js';
+import type { CheckerSpec, Lineage, ModelRef, Query, Rollout } from '../domain/entities.js';
+import type { BlobStore, ChatModel, EnvSession } from '../domain/ports.js';
+import { runEpisode as runAgentEpisode, toDataUrl } from '../agents/episode.js';
+import { judgeStep, criticScore } from '../critics/step-critic.js';
+import { judgeTrajectory as judgeTrajectoryChannels } from '../critics/trajectory-critic.js';
+import type { OcrEngine } from '../models/reference/types.js';
+import type { EnvPool } from '../environments/pool.js';
+import { generateQueries as sampleQueries } from '../query-gen/sample.js';
+import { buildSamples, type StepJudgement } from '../export/gui-owl-sft.js';
+import { writeDataset } from '../export/writer.js';
+import * as repo from '../storage/repos.js';
+import { withTransaction } from '../storage/db.js';
+
+/** An environment session that can also answer ground-truth questions (never exposed to agents/critics). */
+export interface GroundTruthSession extends EnvSession {
+  check(spec: CheckerSpec): Promise<{ success: boolean; reason: string }>;
+}
+
+export interface ActivityDeps {
+  db: Pool;
+  blobs: BlobStore;
+  envPool: EnvPool<GroundTruthSession>;
+  models: Record<Role, ChatModel>;
+  /** The policy model and version every rollout of this worker records. */
+  policyModel: ModelRef;
+  dags: readonly AppDag[];
+  /** Captions for the text channel of the trajectory critic. */
+  ocr: OcrEngine;
+}
+
+function invalid(message: string): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(message, 'InvalidInput');
+}
+
+function parseConfig(raw: unknown): CycleConfig {
+  const parsed = CycleConfig.safeParse(raw);
+  if (!parsed.success) throw invalid(parsed.error.issues.map((i) => `config.${i.path.join('.')}: ${i.message}`).join('; '));
+  return parsed.data;
+}
+
+export function configHash(config: CycleConfig, models: Record<Role, ChatModel>): string {
+  const modelNames = Object.fromEntries(Object.entries(models).map(([role, m]) => [role, m.name]));
+  return createHash('sha256').update(canonicalJson({ config, modelNames })).digest('hex').slice(0, 16);
+}
+
+/** Critic lineage: which critic models and which aggregation produced a verdict. */
+export function criticVersion(models: Record<Role, ChatModel>, config: CycleConfig): string {
+  const c = config.critic;
+  return `${models.stepCritic.name}+${models.trajCriticText.name}+${models.trajCriticMultimodal.name};votes=${c.votes}:${c.voteRule};consensus=${c.consensus}`;
+}
+
+const heartbeatSafely = (details?: unknown): void => {
+  try {
+    heartbeat(details);
+  } catch {
+    // Outside an activity context (direct calls in tests/benchmarks) there is nothing to heartbeat.
+  }
+};
+
+/**
+ * Temporal activities: thin adapters from the workflows to the rooms below. Each parses its input,
+ * is safe to run twice (upserts on natural keys, content-addressed blobs) and returns small results.
+ */
+export function createActivities(deps: ActivityDeps) {
+  async function loadQuery(queryId: string): Promise<Query> {
+    const query = await repo.getQuery(deps.db, queryId);
+    if (!query) throw ApplicationFailure.nonRetryable(`query ${queryId} not found`, 'NotFound');
+    return query;
+  }
+
+  async function loadRollout(rolloutId: string): Promise<Rollout> {
+    const rollout = await repo.getRollout(deps.db, rolloutId);
+    if (!rollout) throw ApplicationFailure.nonRetryable(`rollout ${rolloutId} not found`, 'NotFound');
+    return rollout;
+  }
+
+  return {
+    async startCycle(input: { cycleId: string; config: unknown }): Promise<{ configHash: string; startedAt: string }> {
+      const config = parseConfig(input.config);
+      const hash = configHash(config, deps.models);
+      await repo.upsertModelVersion(deps.db, { ...deps.policyModel, kind: 'policy' });
+      const row = await repo.upsertCycle(deps.db, {
+        id: input.cycleId,
+        config,
+        configHash: hash,
+        modelVersion: `${deps.policyModel.name}@${deps.policyModel.version}`,
+        criticVersion: criticVersion(deps.models, config),
+      });
+      return { configHash: hash, startedAt: row.startedAt };
+    },
+
+    async generateQueries(input: { cycleId: string; cycleNumber: number; config: unknown }): Promise<{ queryIds: string[] }> {
+      const config = parseConfig(input.config);
+      const report = sampleQueries({
+        dags: deps.dags,
+        count: config.queries,
+        // Every cycle samples anew; the same cycle number always samples the same queries.
+        seed: config.seed * 100_003 + input.cycleNumber,
+        apps: config.apps,
+      });
+      await repo.upsertQueries(deps.db, input.cycleId, report.queries);
+      log.info('queries generated', { cycleId: input.cycleId, queries: report.queries.length, duplicates: report.duplicates });
+      return { queryIds: report.queries.map((q) => q.id) };
+    },
+
+    async runEpisode(input: { cycleId: string; queryId: string; attempt: number; config: unknown }): Promise<{
+      rolloutId: string;
+      status: string;
+      steps: number;
+      degraded: boolean;
+    }> {
+      const config = parseConfig(input.config);
+      const rolloutId = `${input.cycleId}/${input.queryId}/a${input.attempt}`;
+      const existing = await repo.getRollout(deps.db, rolloutId);
+      if (existing) return { rolloutId, status: existing.status, steps: existing.steps.length, degraded: existing.status === 'degraded' };
+      const query = await loadQuery(input.queryId);
+      const temperature = input.attempt === 0 && config.greedyFirstAttempt ? 0 : config.policyTemperature;
+      const seed = (parseInt(createHash('sha256').update(rolloutId).digest('hex').slice(0, 8), 16) % 1_000_000) + 1;
+
+      const session = await deps.envPool.lease();
+      let healthy = true;
+      try {
+        const result = await runAgentEpisode({
+          env: session,
+          policy: deps.models.policy,
+          blobs: deps.blobs,
+          app: query.app,
+          instruction: query.instruction,
+          seed,
+          maxSteps: config.maxSteps,
+          historyImages: config.historyImages,
+          temperature,
+          onStep: (step) => heartbeatSafely({ step: step.index }),
+        });
+        let groundTruth: boolean | undefined;
+        if (result.environmentFailure) healthy = false;
+        else groundTruth = (await session.check(query.checker)).success;
+        const rollout: Rollout = {
+          id: rolloutId,
+          cycleId: input.cycleId,
+          queryId: query.id,
+          attempt: input.attempt,
+          agentMode: config.agentMode,
+          actionSpace: 'mobile',
+          model: deps.policyModel,
+          status: result.status,
+          ...(result.outcome !== undefined ? { outcome: result.outcome } : {}),
+          steps: result.steps,
+          ...(groundTruth !== undefined ? { groundTruth } : {}),
+        };
+        await repo.upsertRollout(deps.db, rollout, {
+          degraded: result.environmentFailure !== undefined,
+          configHash: configHash(config, deps.models),
+        });
+        return { rolloutId, status: result.status, steps: result.steps.length, degraded: !healthy };
+      } catch (err) {
+        healthy = false;
+        throw err;
+      } finally {
+        await deps.envPool.release(session, healthy);
+      }
+    },
+
+    async judgeSteps(input: { rolloutId: string; config?: unknown }): Promise<{ judged: number; harmful: number }> {
+      const config = parseConfig(input.config ?? {});
+      const version = criticVersion(deps.models, config);
+      const rollout = await loadRollout(input.rolloutId);
+      const query = await loadQuery(rollout.queryId);
+      const done = new Set((await repo.listStepVerdicts(deps.db, rollout.id, version)).map((v) => v.idx));
+      const summaries: string[] = [];
+      let judged = 0;
+      let harmful = 0;
+      for (const step of rollout.steps) {
+        if (!step.action) {
+          summaries.push('(invalid action)');
+          continue;
+        }
+        if (done.has(step.index)) continue;
+        const before = await deps.blobs.get(step.before.screenshotKey);
+        const after = await deps.blobs.get((step.after ?? step.before).screenshotKey);
+        const result = await judgeStep(deps.models.stepCritic, {
+          instruction: query.instruction,
+          history: [...summaries],
+          action: step.action,
+          before,
+          after,
+        });
+        // An unparsable critic reply is recorded as NEUTRAL with the parse error as its analysis, never dropped.
+        const verdict =
+          'verdict' in result
+            ? result.verdict
+            : { analysis: `unparseable critic reply (${result.error.kind}): ${result.error.message}`, summary: 'The critic reply could not be parsed.', annotation: 'NEUTRAL' as const };
+        summaries.push(verdict.summary);
+        await repo.upsertStepVerdicts(deps.db, [
+          { rolloutId: rollout.id, idx: step.index, criticVersion: version, ...verdict, score: criticScore(verdict.annotation) },
+        ]);
+        judged++;
+        if (verdict.annotation === 'HARMFUL') harmful++;
+        heartbeatSafely({ step: step.index });
+      }
+      return { judged, harmful };
+    },
+
+    async judgeTrajectory(input: { rolloutId: string; config: unknown }): Promise<{ correct: boolean | null }> {
+      const config = parseConfig(input.config);
+      const version = criticVersion(deps.models, config);
+      const rollout = await loadRollout(input.rolloutId);
+      if (rollout.status === 'degraded') return { correct: null };
+      const query = await loadQuery(rollout.queryId);
+      const verdicts = new Map((await repo.listStepVerdicts(deps.db, rollout.id, version)).map((v) => [v.idx, v]));
+      const screens = [rollout.steps[0]?.before, ...rollout.steps.map((s) => s.after)].filter((o) => o !== undefined);
+      const keys = [...new Set(screens.map((o) => o.screenshotKey))];
+      const captions: string[] = [];
+      for (const key of keys) {
+        const lines = await deps.ocr.recognize(await deps.blobs.get(key));
+        captions.push(lines.map((l) => l.text).join(' | '));
+        heartbeatSafely();
+      }
+      const picked = subsample(keys, 6);
+      const steps = rollout.steps.map((s) => ({
+        summary: verdicts.get(s.index)?.summary ?? s.conclusion,
+        actionText: s.action ? JSON.stringify(s.action) : `(invalid: ${s.error?.kind ?? 'unknown'})`,
+      }));
+      const result = await judgeTrajectoryChannels(
+        { text: deps.models.trajCriticText, multimodal: deps.models.trajCriticMultimodal },
+        {
+          instruction: query.instruction,
+          steps,
+          captions,
+          screenshots: await Promise.all(picked.map((k) => toDataUrl(deps.blobs, k))),
+          ...(rollout.outcome !== undefined ? { outcome: rollout.outcome } : {}),
+        },
+        { votes: config.critic.votes, voteRule: config.critic.voteRule, consensus: config.critic.consensus },
+      );
+      await repo.upsertTrajectoryVerdicts(deps.db, [
+        ...result.channels.map((c) => ({ rolloutId: rollout.id, criticVersion: version, channel: c.channel, correct: c.correct, reason: c.reason, votes: c.votes })),
+        { rolloutId: rollout.id, criticVersion: version, channel: 'consensus' as const, correct: result.correct, reason: `rule=${config.critic.consensus}`, votes: [] },
+      ]);
+      return { correct: result.correct };
+    },
+
+    async exportDataset(input: { cycleId: string; config: unknown; createdAt: string }): Promise<{
+      name: string;
+      version: number;
+      manifestUri: string;
+      samples: number;
+    } | null> {
+      const config = parseConfig(input.config);
+      const version = criticVersion(deps.models, config);
+      const hash = configHash(config, deps.models);
+      const accepted = await repo.listAcceptedRollouts(deps.db, input.cycleId, version);
+      const samples = [];
+      const removedCounts: Record<string, number> = {};
+      const dagVersions: Record<string, string> = {};
+      const modelVersions = new Set<string>();
+      for (const rolloutId of accepted) {
+        const rollout = await loadRollout(rolloutId);
+        const query = await loadQuery(rollout.queryId);
+        dagVersions[query.app] = query.dagVersion;
+        const modelVersion = `${rollout.model.name}@${rollout.model.version}`;
+        modelVersions.add(modelVersion);
+        const judgements = new Map<number, StepJudgement>(
+          (await repo.listStepVerdicts(deps.db, rollout.id, version)).map((v) => [v.idx, { annotation: v.annotation, score: v.score }]),
+        );
+        const built = buildSamples({
+          rollout,
+          query,
+          judgements,
+          tauC: config.critic.tauC,
+          historyImages: config.historyImages,
+          lineage: { cycleId: input.cycleId, modelVersion, criticVersion: version, dagVersion: query.dagVersion, configHash: hash },
+          uri: (k) => deps.blobs.uri(k),
+        });
+        samples.push(...built.samples.map((s) => ({ sample: s, rolloutId: rollout.id, step: s.meta.step })));
+        for (const r of built.removed) removedCounts[`removed_${r.reason}`] = (removedCounts[`removed_${r.reason}`] ?? 0) + 1;
+        heartbeatSafely();
+      }
+      if (samples.length === 0) return null;
+      const lineage: Lineage = {
+        cycleId: input.cycleId,
+        modelVersions: [...modelVersions].sort(),
+        criticVersion: version,
+        dagVersions,
+        configHash: hash,
+      };
+      const written = await writeDataset({
+        db: deps.db,
+        blobs: deps.blobs,
+        name: config.datasetName,
+        createdAt: input.createdAt,
+        lineage,
+        samples,
+        counts: { trajectories: accepted.length, samples: samples.length, ...removedCounts },
+      });
+      return { name: written.name, version: written.version, manifestUri: written.manifestUri, samples: samples.length };
+    },
+
+    async finishCycle(input: { cycleId: string; exportedSamples: number }) {
+      return withTransaction(deps.db, async (client) => {
+        const counts = await repo.cycleCounts(client, input.cycleId);
+        const full = { ...counts, exportedSamples: input.exportedSamples };
+        await repo.finishCycle(client, input.cycleId, full);
+        return full;
+      });
+    },
+  };
+}
+
+function subsample<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  const out: T[] = [];
+  for (let i = 0; i < max; i++) out.push(items[Math.round((i * (items.length - 1)) / (max - 1))]!);
+  return out;
+}
+

@@ -1,0 +1,200 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { CycleConfig, REFERENCE_MODEL_NAMES, RoleEndpointConfig, ROLES, type Role } from '../domain/config.js';
+import { ValidationError } from '../domain/errors.js';
+
+export const REPO_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+const optionalNumber = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === '') return undefined;
+    const n = Number(v);
+    if (!Number.isFinite(n)) {
+      ctx.addIssue({ code: 'custom', message: `expected a number, got "${v}"` });
+      return z.NEVER;
+    }
+    return n;
+  });
+const optionalBool = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === '') return undefined;
+    if (/^(1|true|yes)$/i.test(v)) return true;
+    if (/^(0|false|no)$/i.test(v)) return false;
+    ctx.addIssue({ code: 'custom', message: `expected true/false, got "${v}"` });
+    return z.NEVER;
+  });
+
+/** Env prefix per role: TRAJFORGE_POLICY_BASE_URL, TRAJFORGE_STEP_CRITIC_MODEL, ... */
+export const ROLE_ENV: Record<Role, string> = {
+  policy: 'POLICY',
+  stepCritic: 'STEP_CRITIC',
+  trajCriticText: 'TRAJ_CRITIC_TEXT',
+  trajCriticMultimodal: 'TRAJ_CRITIC_MM',
+};
+
+/**
+ * Every environment variable trajforge reads, in one schema. Unset means "embedded default";
+ * set means "production swap" — same code path either way.
+ */
+const Env = z.object({
+  TRAJFORGE_HOME: optionalString,
+  TRAJFORGE_CACHE_DIR: optionalString,
+  DATABASE_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
+  TEMPORAL_ADDRESS: optionalString,
+  TEMPORAL_NAMESPACE: optionalString,
+  TEMPORAL_CLI_PATH: optionalString,
+  TRAJFORGE_TASK_QUEUE_PREFIX: optionalString,
+  BLOB_STORE: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(local|s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?)$/, 'must be "local" or s3://bucket[/prefix]')
+      .optional(),
+  ),
+  BLOB_DIR: optionalString,
+  S3_ENDPOINT: optionalString.pipe(z.string().url().optional()),
+  S3_REGION: optionalString,
+  S3_FORCE_PATH_STYLE: optionalBool,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  CHROMIUM_PATH: optionalString,
+  TRAJFORGE_ENV_SESSIONS: optionalNumber,
+  TRAJFORGE_MODEL_BASE_URL: optionalString,
+  TRAJFORGE_MODEL_API_KEY: optionalString,
+  TRAJFORGE_QUERIES: optionalNumber,
+  TRAJFORGE_ATTEMPTS: optionalNumber,
+  TRAJFORGE_MAX_STEPS: optionalNumber,
+  TRAJFORGE_SEED: optionalNumber,
+  ...Object.fromEntries(
+    ROLES.flatMap((role) => {
+      const p = `TRAJFORGE_${ROLE_ENV[role]}`;
+      return [
+        [`${p}_BASE_URL`, optionalString],
+        [`${p}_MODEL`, optionalString],
+        [`${p}_API_KEY`, optionalString],
+        [`${p}_TEMPERATURE`, optionalNumber],
+      ];
+    }),
+  ),
+});
+
+export const AppConfig = z.object({
+  home: z.string(),
+  cacheDir: z.string(),
+  databaseUrl: z.string().optional(),
+  temporal: z.object({
+    address: z.string().optional(),
+    namespace: z.string(),
+    cliPath: z.string().optional(),
+    taskQueuePrefix: z.string(),
+  }),
+  blob: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('local'), dir: z.string() }),
+    z.object({
+      kind: z.literal('s3'),
+      bucket: z.string(),
+      prefix: z.string(),
+      endpoint: z.string().optional(),
+      region: z.string(),
+      forcePathStyle: z.boolean(),
+      accessKeyId: z.string().optional(),
+      secretAccessKey: z.string().optional(),
+    }),
+  ]),
+  /** Roles with an endpoint of their own; the rest are served by the built-in reference server. */
+  models: z.record(z.string(), RoleEndpointConfig.partial({ baseUrl: true })),
+  chromiumPath: z.string(),
+  envSessions: z.number().int().min(1).max(64),
+  cycle: CycleConfig,
+});
+export type AppConfig = z.infer<typeof AppConfig>;
+
+/** Reads and validates the environment. Throws a ValidationError naming the bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ValidationError(issue.message, String(issue.path[0]), 'environment');
+  }
+  const e = parsed.data as Record<string, string | number | boolean | undefined>;
+  const str = (k: string): string | undefined => e[k] as string | undefined;
+  const num = (k: string): number | undefined => e[k] as number | undefined;
+  const home = resolve(str('TRAJFORGE_HOME') ?? resolve(REPO_ROOT, '.trajforge'));
+
+  let blob: AppConfig['blob'] = { kind: 'local', dir: resolve(str('BLOB_DIR') ?? resolve(home, 'blobs')) };
+  const blobUrl = str('BLOB_STORE');
+  if (blobUrl && blobUrl !== 'local') {
+    const [bucket, ...rest] = blobUrl.slice('s3://'.length).split('/');
+    blob = {
+      kind: 's3',
+      bucket: bucket!,
+      prefix: rest.join('/'),
+      ...(str('S3_ENDPOINT') ? { endpoint: str('S3_ENDPOINT')! } : {}),
+      region: str('S3_REGION') ?? 'us-east-1',
+      forcePathStyle: (e.S3_FORCE_PATH_STYLE as boolean | undefined) ?? Boolean(str('S3_ENDPOINT')),
+      ...(str('S3_ACCESS_KEY_ID') ? { accessKeyId: str('S3_ACCESS_KEY_ID')! } : {}),
+      ...(str('S3_SECRET_ACCESS_KEY') ? { secretAccessKey: str('S3_SECRET_ACCESS_KEY')! } : {}),
+    };
+  }
+
+  const models: AppConfig['models'] = {};
+  for (const role of ROLES) {
+    const p = `TRAJFORGE_${ROLE_ENV[role]}`;
+    const baseUrl = str(`${p}_BASE_URL`) ?? str('TRAJFORGE_MODEL_BASE_URL');
+    const model = str(`${p}_MODEL`);
+    const temperature = num(`${p}_TEMPERATURE`);
+    const apiKey = str(`${p}_API_KEY`) ?? str('TRAJFORGE_MODEL_API_KEY');
+    const endpoint = {
+      ...(baseUrl ? { baseUrl } : {}),
+      model: model ?? REFERENCE_MODEL_NAMES[role],
+      ...(apiKey ? { apiKey } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
+    };
+    const checked = RoleEndpointConfig.partial({ baseUrl: true }).safeParse(endpoint);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      const snake = String(issue.path[0]).replace(/([A-Z])/g, '_$1').toUpperCase();
+      throw new ValidationError(issue.message, `${p}_${snake}`, 'environment');
+    }
+    models[role] = checked.data;
+  }
+
+  const cycle = CycleConfig.safeParse({
+    ...(num('TRAJFORGE_QUERIES') !== undefined ? { queries: num('TRAJFORGE_QUERIES') } : {}),
+    ...(num('TRAJFORGE_ATTEMPTS') !== undefined ? { attempts: num('TRAJFORGE_ATTEMPTS') } : {}),
+    ...(num('TRAJFORGE_MAX_STEPS') !== undefined ? { maxSteps: num('TRAJFORGE_MAX_STEPS') } : {}),
+    ...(num('TRAJFORGE_SEED') !== undefined ? { seed: num('TRAJFORGE_SEED') } : {}),
+    concurrency: num('TRAJFORGE_ENV_SESSIONS') ?? 2,
+  });
+  if (!cycle.success) {
+    const issue = cycle.error.issues[0]!;
+    const envName: Record<string, string> = { queries: 'TRAJFORGE_QUERIES', attempts: 'TRAJFORGE_ATTEMPTS', maxSteps: 'TRAJFORGE_MAX_STEPS', seed: 'TRAJFORGE_SEED', concurrency: 'TRAJFORGE_ENV_SESSIONS' };
+    throw new ValidationError(issue.message, envName[String(issue.path[0])] ?? String(issue.path[0]), 'environment');
+  }
+
+  return AppConfig.parse({
+    home,
+    cacheDir: resolve(str('TRAJFORGE_CACHE_DIR') ?? resolve(homedir(), '.cache', 'trajforge')),
+    ...(str('DATABASE_URL') ? { databaseUrl: str('DATABASE_URL') } : {}),
+    temporal: {
+      ...(str('TEMPORAL_ADDRESS') ? { address: str('TEMPORAL_ADDRESS') } : {}),
+      namespace: str('TEMPORAL_NAMESPACE') ?? 'default',
+      ...(str('TEMPORAL_CLI_PATH') ? { cliPath: str('TEMPORAL_CLI_PATH') } : {}),
+      taskQueuePrefix: str('TRAJFORGE_TASK_QUEUE_PREFIX') ?? 'trajforge',
+    },
+    blob,
+    models,
+    chromiumPath: str('CHROMIUM_PATH') ?? '/usr/bin/chromium',
+    envSessions: num('TRAJFORGE_ENV_SESSIONS') ?? 2,
+    cycle: cycle.data,
+  });
+}

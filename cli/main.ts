@@ -1,0 +1,175 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { AppDag } from '../domain/dag.js';
+import { ValidationError, parseOrThrow } from '../domain/errors.js';
+import { CycleConfig } from '../domain/config.js';
+import { createOcrEngine } from '../models/ocr.js';
+import { startReferenceServer } from '../models/reference/server.js';
+import { referenceRoles } from '../models/reference/roles.js';
+import { latestCycleNumber } from '../storage/repos.js';
+import { migrate } from '../storage/migrate.js';
+import type { CycleResult } from '../workflows/contracts.js';
+import { loadConfig } from './config.js';
+import { startRuntime, startWorkers } from './runtime.js';
+
+const USAGE = `trajforge — self-evolving GUI trajectory production
+
+Usage:
+  trajforge cycle [--queries N] [--attempts K] [--max-steps S] [--seed N]
+                                 run one full production cycle on the configured services
+  trajforge worker               run the workers (main, env, cpu queues) until interrupted
+  trajforge migrate              apply database migrations
+  trajforge dag validate FILE…   validate app DAG files
+  trajforge reference-server [--port P]
+                                 serve the built-in reference model (OpenAI-compatible) until interrupted
+Configuration is read from the environment; see README.md.`;
+
+const out = (line = ''): void => void process.stdout.write(`${line}\n`);
+
+async function cycle(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      queries: { type: 'string' },
+      attempts: { type: 'string' },
+      'max-steps': { type: 'string' },
+      seed: { type: 'string' },
+    },
+  });
+  const config = loadConfig();
+  const overrides = {
+    ...config.cycle,
+    ...(values.queries !== undefined ? { queries: Number(values.queries) } : {}),
+    ...(values.attempts !== undefined ? { attempts: Number(values.attempts) } : {}),
+    ...(values['max-steps'] !== undefined ? { maxSteps: Number(values['max-steps']) } : {}),
+    ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
+  };
+  config.cycle = parseOrThrow(CycleConfig, overrides, 'command line');
+
+  const t0 = performance.now();
+  out('trajforge: starting services…');
+  const rt = await startRuntime(config, (l) => out(`  ${l}`));
+  let workers;
+  try {
+    for (const s of rt.services) out(`  ${s}`);
+    workers = await startWorkers(rt);
+    const cycleNumber = (await latestCycleNumber(rt.db)) + 1;
+    const cycleId = `cycle-${cycleNumber}`;
+    out(`trajforge: ${cycleId}: ${config.cycle.queries} queries × ${config.cycle.attempts} attempts, ≤${config.cycle.maxSteps} steps, ${config.envSessions} environment sessions`);
+    const input = { cycleId, cycleNumber, config: config.cycle, taskQueuePrefix: config.temporal.taskQueuePrefix };
+    let handle;
+    try {
+      handle = await rt.temporal.client.workflow.start('productionCycle', {
+        workflowId: cycleId,
+        taskQueue: `${config.temporal.taskQueuePrefix}-main`,
+        args: [input],
+      });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      handle = rt.temporal.client.workflow.getHandle(cycleId);
+      out(`trajforge: ${cycleId} is already running; following it`);
+    }
+    if (rt.temporal.uiUrl) out(`  follow it: ${rt.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows/${cycleId}`);
+    const result = (await handle.result()) as CycleResult;
+    printResult(result, (performance.now() - t0) / 1000);
+  } finally {
+    await workers?.shutdown();
+    await rt.close();
+  }
+}
+
+function printResult(r: CycleResult, seconds: number): void {
+  const c = r.counts;
+  const pct = (a: number, b: number): string => (b === 0 ? '–' : `${((100 * a) / b).toFixed(1)}%`);
+  out();
+  out(`trajforge: ${r.cycleId} done in ${seconds.toFixed(0)} s (config ${r.configHash})`);
+  out(`  queries generated        ${c.queries}`);
+  out(`  rollouts                 ${c.rollouts}  (degraded environment: ${c.degraded})`);
+  out(`  steps                    ${c.steps}  (with a typed error: ${c.stepErrors})`);
+  out(`  step verdicts            ${c.stepVerdicts}`);
+  out(`  trajectories accepted    ${c.accepted}`);
+  out(`  trajectories rejected    ${c.rejected}`);
+  out(`  exported SFT samples     ${c.exportedSamples}`);
+  out(`  ground truth (checkers, never shown to agents or critics):`);
+  out(`    successful rollouts    ${c.groundTruthSuccesses}  (${pct(c.groundTruthSuccesses, c.rollouts)})`);
+  out(`    accepted precision     ${pct(c.acceptedTruePositives, c.accepted)}`);
+  out(`    recall of successes    ${pct(c.acceptedTruePositives, c.groundTruthSuccesses)}`);
+  if (r.dataset) {
+    out(`  dataset                  ${r.dataset.name} v${r.dataset.version}, ${r.dataset.samples} samples`);
+    out(`  manifest                 ${r.dataset.manifestUri}`);
+  } else out('  dataset                  none (no accepted trajectory this cycle)');
+}
+
+async function worker(): Promise<void> {
+  const rt = await startRuntime(loadConfig(), (l) => out(l));
+  for (const s of rt.services) out(`  ${s}`);
+  const workers = await startWorkers(rt);
+  out('trajforge: workers running; Ctrl-C to stop');
+  const stop = (): void => void workers.shutdown().then(() => rt.close());
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await workers.run;
+}
+
+async function dag(args: string[]): Promise<void> {
+  const [sub, ...files] = args;
+  if (sub !== 'validate' || files.length === 0) throw new ValidationError('usage: trajforge dag validate FILE…', undefined, 'command line');
+  let bad = 0;
+  for (const file of files) {
+    try {
+      const raw: unknown = JSON.parse(await readFile(file, 'utf8'));
+      const d = parseOrThrow(AppDag, raw, file);
+      out(`ok   ${file}: ${d.app}@${d.version}, ${d.pages.length} pages, ${d.transitions.length} transitions, ${d.tasks.length} task families`);
+    } catch (err) {
+      bad++;
+      out(`FAIL ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  if (bad) process.exitCode = 1;
+}
+
+async function referenceServer(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { port: { type: 'string' } } });
+  const ocr = await createOcrEngine();
+  const server = await startReferenceServer({
+    host: '127.0.0.1',
+    roles: referenceRoles(),
+    ocr,
+    ...(values.port ? { port: Number(values.port) } : {}),
+  });
+  out(`reference model server: ${server.baseUrl} (models: ${Object.keys(referenceRoles()).join(', ')})`);
+  await new Promise<void>((resolve) => process.once('SIGINT', () => void server.close().then(resolve)));
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'cycle':
+      return cycle(rest);
+    case 'worker':
+      return worker();
+    case 'migrate': {
+      const rt = await startRuntime(loadConfig());
+      try {
+        out(`migrations applied: ${(await migrate(rt.db)).join(', ') || 'none (up to date)'}`);
+      } finally {
+        await rt.close();
+      }
+      return;
+    }
+    case 'dag':
+      return dag(rest);
+    case 'reference-server':
+      return referenceServer(rest);
+    default:
+      out(USAGE);
+      if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof ValidationError) process.stderr.write(`trajforge: invalid ${err.message}\n`);
+  else process.stderr.write(`trajforge: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});

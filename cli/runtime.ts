@@ -1,0 +1,187 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Pool } from 'pg';
+import { ROLES, type Role } from '../domain/config.js';
+import type { BlobStore, ChatModel } from '../domain/ports.js';
+import { createActivities, type GroundTruthSession } from '../activities/index.js';
+import { EnvPool } from '../environments/pool.js';
+import { loadDags } from '../environments/app-world.js';
+import { startAppServer } from '../environments/app-server.js';
+import { createChromiumEnv } from '../environments/chromium.js';
+import { createChatModel } from '../models/gateway.js';
+import { createOcrEngine } from '../models/ocr.js';
+import { startReferenceServer } from '../models/reference/server.js';
+import { referenceRoles } from '../models/reference/roles.js';
+import type { OcrEngine } from '../models/reference/types.js';
+import { createBlobStore } from '../storage/blob.js';
+import { createPool } from '../storage/db.js';
+import { migrate } from '../storage/migrate.js';
+import { queueNames } from '../workflows/contracts.js';
+import type { AppConfig } from './config.js';
+import { startEmbeddedPostgres } from './services/postgres.js';
+import { ensureTemporalCli, startTemporalDevServer } from './services/temporal.js';
+
+/** Version of the built-in reference policy; the reference trainer bumps it when it learns. */
+export const REFERENCE_POLICY_VERSION = '0.1.0';
+
+export interface Runtime {
+  config: AppConfig;
+  db: Pool;
+  databaseUrl: string;
+  blobs: BlobStore;
+  temporal: { client: Client; address: string; uiUrl?: string; embedded: boolean };
+  models: Record<Role, ChatModel>;
+  /** Base URL of the built-in reference server when any role uses it. */
+  referenceUrl?: string;
+  /** The OCR engine of the reference server, shared with the critics' captioning when present. */
+  ocr?: OcrEngine;
+  services: string[];
+  close(): Promise<void>;
+}
+
+type Closer = () => Promise<unknown>;
+
+let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** Bundles the workflow code once per process (webpack takes a few seconds). */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundlePromise ??= bundleWorkflowCode({
+    workflowsPath: fileURLToPath(new URL('../workflows/index.ts', import.meta.url)),
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
+  });
+  return bundlePromise;
+}
+
+/**
+ * The composition root: starts whatever is not configured (embedded Postgres, Temporal dev server,
+ * reference model server), connects to what is, migrates, and builds the model clients.
+ * Same code path for embedded and production — only the configuration differs.
+ */
+export async function startRuntime(config: AppConfig, log: (line: string) => void = () => {}): Promise<Runtime> {
+  const closers: Closer[] = [];
+  const services: string[] = [];
+  const close = async (): Promise<void> => {
+    for (const c of closers.reverse()) await c().catch((err: unknown) => console.error('shutdown:', err));
+  };
+  try {
+    await mkdir(config.home, { recursive: true });
+
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      const pg = await startEmbeddedPostgres({ dataDir: resolve(config.home, 'postgres') });
+      closers.push(() => pg.stop());
+      databaseUrl = pg.url;
+      services.push(`postgres   embedded  ${redact(pg.url)}`);
+    } else services.push(`postgres   external  ${redact(databaseUrl)}`);
+    const db = createPool(databaseUrl);
+    closers.push(() => db.end());
+    const applied = await migrate(db);
+    if (applied.length) log(`migrations applied: ${applied.join(', ')}`);
+
+    const blobs = createBlobStore(config.blob);
+    services.push(`blobs      ${config.blob.kind === 'local' ? `local     ${config.blob.dir}` : `s3        s3://${config.blob.bucket}/${config.blob.prefix}`}`);
+
+    let address = config.temporal.address;
+    let uiUrl: string | undefined;
+    if (!address) {
+      const cli = await ensureTemporalCli({ cacheDir: config.cacheDir, ...(config.temporal.cliPath ? { explicitPath: config.temporal.cliPath } : {}) });
+      const server = await startTemporalDevServer({ cli, stateDir: config.home });
+      closers.push(() => server.stop());
+      address = server.address;
+      uiUrl = server.uiUrl;
+      services.push(`temporal   dev       ${address}  (Web UI ${uiUrl})`);
+    } else services.push(`temporal   external  ${address}`);
+    const connection = await Connection.connect({ address });
+    closers.push(() => connection.close());
+    const client = new Client({ connection, namespace: config.temporal.namespace });
+
+    let referenceUrl: string | undefined;
+    let ocr: OcrEngine | undefined;
+    const needsReference = ROLES.some((r) => !config.models[r]?.baseUrl);
+    if (needsReference) {
+      ocr = await createOcrEngine();
+      const server = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
+      closers.push(() => server.close());
+      referenceUrl = server.baseUrl;
+      services.push(`models     reference ${referenceUrl}`);
+    }
+    const models = {} as Record<Role, ChatModel>;
+    for (const role of ROLES) {
+      const endpoint = config.models[role]!;
+      const baseUrl = endpoint.baseUrl ?? referenceUrl!;
+      if (endpoint.baseUrl) services.push(`models     ${role.padEnd(9)} ${endpoint.baseUrl} (${endpoint.model})`);
+      models[role] = createChatModel({ ...endpoint, baseUrl, model: endpoint.model! }, { blobs });
+    }
+
+    return {
+      config,
+      db,
+      databaseUrl,
+      blobs,
+      temporal: { client, address, ...(uiUrl ? { uiUrl } : {}), embedded: !config.temporal.address },
+      models,
+      ...(referenceUrl ? { referenceUrl } : {}),
+      services,
+      ...(ocr ? { ocr } : {}),
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+export interface Workers {
+  run: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Starts one worker per task queue in this process: `main` (workflows and bookkeeping), `env`
+ * (episodes; concurrency = environment sessions) and `cpu` (critics, OCR, export). In production run
+ * the same queues on separate machines: that is how the line scales out.
+ */
+export async function startWorkers(rt: Runtime, prefix = rt.config.temporal.taskQueuePrefix): Promise<Workers> {
+  const closers: Closer[] = [];
+  const appServer = await startAppServer({});
+  closers.push(() => appServer.close());
+  const chromium = await createChromiumEnv({ appServer, blobs: rt.blobs, executablePath: rt.config.chromiumPath });
+  closers.push(() => chromium.close());
+  const envPool = new EnvPool<GroundTruthSession>(rt.config.envSessions, () => chromium.newSession());
+  closers.push(() => envPool.close());
+  const ocr = rt.ocr ?? (await createOcrEngine());
+
+  const activities = createActivities({
+    db: rt.db,
+    blobs: rt.blobs,
+    envPool,
+    models: rt.models,
+    policyModel: { name: rt.models.policy.name, version: rt.referenceUrl && !rt.config.models.policy?.baseUrl ? REFERENCE_POLICY_VERSION : 'external' },
+    dags: await loadDags(),
+    ocr,
+  });
+  const q = queueNames(prefix);
+  const connection = await NativeConnection.connect({ address: rt.temporal.address });
+  closers.push(() => connection.close());
+  const common = { connection, namespace: rt.config.temporal.namespace, activities };
+  const workers = await Promise.all([
+    Worker.create({ ...common, taskQueue: q.main, workflowBundle: await workflowBundle() }),
+    Worker.create({ ...common, taskQueue: q.env, maxConcurrentActivityTaskExecutions: rt.config.envSessions }),
+    Worker.create({ ...common, taskQueue: q.cpu, maxConcurrentActivityTaskExecutions: 2 }),
+  ]);
+  const run = Promise.all(workers.map((w) => w.run())).then(() => undefined);
+  return {
+    run,
+    async shutdown() {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await run.catch(() => undefined);
+      for (const c of closers.reverse()) await c().catch(() => undefined);
+    },
+  };
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):([^@/]+)@/, '//$1:***@');
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { ConsensusRule } from './entities.js';
+
+/** One model role's OpenAI-compatible endpoint (secrets excluded from lineage hashes). */
+export const RoleEndpointConfig = z.object({
+  baseUrl: z.string().url(),
+  model: z.string().min(1),
+  apiKey: z.string().optional(),
+  temperature: z.number().min(0).max(2).default(0),
+  topP: z.number().gt(0).max(1).optional(),
+  maxTokens: z.number().int().positive().optional(),
+  timeoutMs: z.number().int().positive().default(120_000),
+  maxRetries: z.number().int().min(0).default(4),
+  concurrency: z.number().int().positive().default(8),
+});
+export type RoleEndpointConfig = z.infer<typeof RoleEndpointConfig>;
+
+export const ROLES = ['policy', 'stepCritic', 'trajCriticText', 'trajCriticMultimodal'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Reference-server model names for each role (see models/reference/roles.ts). */
+export const REFERENCE_MODEL_NAMES: Record<Role, string> = {
+  policy: 'ref-policy',
+  stepCritic: 'ref-step-critic',
+  trajCriticText: 'ref-traj-critic-text',
+  trajCriticMultimodal: 'ref-traj-critic-mm',
+};
+
+export const VoteRule = z.enum(['all', 'majority', 'any']);
+export type VoteRule = z.infer<typeof VoteRule>;
+
+/**
+ * Everything that shapes what one production cycle makes. It travels through workflow history (small),
+ * and its canonical hash is the `config_hash` lineage column on every artifact.
+ */
+export const CycleConfig = z.object({
+  /** Queries generated per cycle. */
+  queries: z.number().int().min(1).max(10_000).default(20),
+  /** Rollout attempts per query (K). */
+  attempts: z.number().int().min(1).max(64).default(2),
+  /** Episode step budget. */
+  maxSteps: z.number().int().min(1).max(100).default(15),
+  /** Base seed; the cycle number is mixed in so every cycle samples new queries. */
+  seed: z.number().int().default(7),
+  /** Built-in apps to generate queries for; empty = all. */
+  apps: z.array(z.string()).default([]),
+  agentMode: z.enum(['gui-owl']).default('gui-owl'),
+  /** GUI-Owl keeps the last 1–3 screenshots in the prompt. */
+  historyImages: z.number().int().min(1).max(3).default(1),
+  /** Policy sampling temperature for rollouts (attempt 0 runs at 0 when `greedyFirstAttempt`). */
+  policyTemperature: z.number().min(0).max(2).default(0.7),
+  greedyFirstAttempt: z.boolean().default(true),
+  critic: z
+    .object({
+      votes: z.number().int().min(1).max(9).default(1),
+      voteRule: VoteRule.default('majority'),
+      consensus: ConsensusRule.default('both'),
+      /** Steps whose CriticScore is below τc are cleansed from accepted trajectories. */
+      tauC: z.number().min(0).max(1).default(0.25),
+    })
+    .prefault({}),
+  /** Concurrent episodes (bounded by environment sessions). */
+  concurrency: z.number().int().min(1).max(64).default(2),
+  datasetName: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/).default('gui-owl-e2e'),
+});
+export type CycleConfig = z.infer<typeof CycleConfig>;
+
+/** Stable JSON: object keys sorted, so equal configs hash equally. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
+}

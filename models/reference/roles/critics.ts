@@ -1,0 +1,728 @@
+/**
+ * Reference critics of the built-in reference model server: CPU heuristics over OCR, not a VLM. Like any
+ * served model they read only the request (information firewall): the instruction, step summaries, action
+ * texts, captions and the screenshots decoded from the request's data URLs. They speak the request formats
+ * of critics/step-critic.ts and critics/trajectory-critic.ts (section labels `Instruction:`, `Previous steps:`,
+ * `Action:`, `Steps:`, `Screen captions:`, `Outcome:`; image labels `Final screen ...`) and reply with the JSON
+ * those modules parse.
+ *
+ * Shared text tools: the instruction's key ENTITIES are its quoted strings, runs of capitalised words (a
+ * sentence-initial imperative verb such as "Order"/"Open" is dropped) and numbers. Matching is on lowercase
+ * alphanumeric tokens with a light plural stem; "near-duplicate" = a window of the same token count whose
+ * normalised Levenshtein similarity is ≥ 0.75 but which is not equal ("Burger Place" vs "Burger Palace").
+ *
+ * Step critic (`ref-step-critic`), in order:
+ *  1. OCR the annotated before and the after screenshot. "No visible effect" = same OCR text and < 0.2% of
+ *     pixels changed outside the annotation marks → NEUTRAL (for every action kind but terminate/answer).
+ *  2. click/long_press: the target is the OCR line containing / nearest to the action's coordinate.
+ *     target equals an entity → GOOD; near-duplicate of an entity → HARMFUL; a destructive/retreat control
+ *     (Cancel, Delete, Remove, Back, Sign out, …) the instruction does not ask for → HARMFUL; ≥ 60% of the
+ *     target's content words in the instruction → GOOD; a progress control (Add to cart, Checkout, Place
+ *     order, Save, Send, Next, Search, …) that changed the screen → GOOD; the after screen newly shows an
+ *     entity → GOOD; the before screen offered an entity in its body but the tap navigated elsewhere → HARMFUL
+ *     (off-task); else NEUTRAL.
+ *  3. type: the text is (a phrase of) the instruction → GOOD; near-duplicate of an instruction phrase →
+ *     HARMFUL (typo); else NEUTRAL. swipe/scroll/key/open: GOOD when an entity newly appears, else NEUTRAL.
+ *     Back: GOOD when it undoes a step summarised as a mistake or newly shows an entity; else HARMFUL.
+ *     Home: HARMFUL unless asked. wait/terminate/answer: NEUTRAL (answer: GOOD if its text is on screen).
+ *  The summary (≤ 30 words) says what was done and what the screen now shows; HARMFUL summaries use the words
+ *  "instead of"/"off-task"/"undoing" so the trajectory critic can see them.
+ *
+ * Trajectory critics (`ref-trajectory-critic-text` over captions, `ref-trajectory-critic-multimodal` over
+ * its own OCR of the screenshots in the request): Correct iff
+ *  - completion: the final screen shows a completion signal consistent with the instruction's intent (order →
+ *    "Order placed/confirmed"; add to cart → "Added to cart"/cart page; book → "Booked/Confirmed"; send →
+ *    "Sent"; delete → "Deleted/Removed"; toggle/set → the entity with On/Off/Saved; create/save →
+ *    "Saved/Created/Added"; navigation/other → every entity on the final screen; a question → an `answer`
+ *    outcome whose text is on some screen),
+ *  - coverage: every entity appears in the summaries or the screens after the first,
+ *  - no step summary marks a mistake that no later summary reverts, and the outcome is not `failure`.
+ *  Score s = ½·completion + ½·coverage − 0.3·harm (0 on failure). At temperature 0 the verdict is s = 1;
+ *  at temperature T > 0 a vote is Correct with probability σ((s − 0.85) / (w·T)) (w = 0.04 text, 0.06
+ *  multimodal), so clear cases rarely flip and borderline ones (partial coverage) split — voting matters.
+ */
+import sharp from 'sharp';
+import { Action } from '../../../domain/action.js';
+import { messageImages, messageText } from '../../../domain/openai.js';
+import type { ChatMessage, ChatRequest } from '../../../domain/openai.js';
+import { RoleInputError } from '../errors.js';
+import type { OcrLine, RoleContext, RoleHandler } from '../types.js';
+
+// ---------------------------------------------------------------- text tools
+
+const STOPWORDS = new Set(
+  'a an the to of in on at for from and or with by my me i you your it its this that is are be as into onto then please all'.split(' '),
+);
+const IMPERATIVES = new Set(
+  ('open order add go find show set turn search book send call buy play create delete remove check tap select navigate ' +
+    'change enable disable mark save share write type enter schedule put make reserve get look view start stop update ' +
+    'rename move copy reply email text message post cancel clear purchase pick choose switch display list tell what how ' +
+    'which when who where is are does do can could would will please').split(' '),
+);
+
+function tokens(s: string): string[] {
+  return (s.toLowerCase().match(/[\p{L}\p{N}]+(?:[.:,][0-9]+)*/gu) ?? []).map(stem);
+}
+function stem(t: string): string {
+  return t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t;
+}
+function contentTokens(s: string): string[] {
+  return tokens(s).filter((t) => !STOPWORDS.has(t));
+}
+function levenshtein(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0] ?? 0;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j] ?? 0;
+      prev[j] = Math.min(up + 1, (prev[j - 1] ?? 0) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length] ?? 0;
+}
+function similarity(a: string, b: string): number {
+  const m = Math.max(a.length, b.length);
+  return m === 0 ? 1 : 1 - levenshtein(a, b) / m;
+}
+
+/** Does `hay` contain the token sequence of `needle`? */
+function containsPhrase(hay: string, needle: string): boolean {
+  const h = tokens(hay);
+  const n = tokens(needle);
+  if (n.length === 0) return false;
+  outer: for (let i = 0; i + n.length <= h.length; i++) {
+    for (let j = 0; j < n.length; j++) if (h[i + j] !== n[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** Best similarity of `phrase` against windows of `text` with the phrase's token count (±1). */
+function bestWindow(text: string, phrase: string): { sim: number; window: string } {
+  const t = tokens(text);
+  const p = tokens(phrase).join(' ');
+  const n = tokens(phrase).length;
+  let best = { sim: 0, window: '' };
+  for (const len of [n - 1, n, n + 1]) {
+    if (len < 1) continue;
+    for (let i = 0; i + len <= t.length; i++) {
+      const w = t.slice(i, i + len).join(' ');
+      const sim = similarity(w, p);
+      if (sim > best.sim) best = { sim, window: w };
+    }
+  }
+  return best;
+}
+
+const NEAR = 0.75;
+
+/** Key entities of an instruction: quoted strings, capitalised runs, numbers. */
+export function instructionEntities(instruction: string): string[] {
+  const out: string[] = [];
+  const add = (s: string): void => {
+    const v = s.trim().replace(/[.,;:!?]+$/, '');
+    if (v.length > 0 && tokens(v).length > 0 && !out.some((o) => tokens(o).join(' ') === tokens(v).join(' '))) out.push(v);
+  };
+  let rest = instruction;
+  for (const m of instruction.matchAll(/["“”]([^"“”]{1,80})["“”]|(?:^|\s)'([^']{1,80})'(?=[\s.,;:!?]|$)/g)) {
+    add(m[1] ?? m[2] ?? '');
+    rest = rest.replace(m[0], ' , ');
+  }
+  const words = rest.split(/\s+/).filter(Boolean);
+  let run: string[] = [];
+  let sentenceStart = true;
+  const flush = (): void => {
+    while (run.length > 0 && /^(of|the|and|&|de)$/i.test(run[run.length - 1] ?? '')) run.pop();
+    if (run.length > 0) add(run.join(' '));
+    run = [];
+  };
+  for (const raw of words) {
+    const w = raw.replace(/^[([{]+/, '');
+    const core = w.replace(/[.,;:!?)\]}]+$/, '');
+    const endsClause = core !== w;
+    const capital = /^[\p{Lu}\p{N}$]/u.test(core);
+    const connector = run.length > 0 && /^(of|the|and|&|de)$/i.test(core);
+    if (/^[$€£]?\d/.test(core)) {
+      // Numbers (quantities, times, prices) are entities of their own, never part of a name.
+      flush();
+      add(core);
+    } else if (sentenceStart && capital && IMPERATIVES.has(core.toLowerCase())) {
+      // "Order a ...": an imperative at the start of a sentence is not a name.
+    } else if ((capital && core !== 'I') || connector) run.push(core);
+    else flush();
+    sentenceStart = false;
+    if (endsClause) {
+      flush();
+      if (/[.!?]$/.test(w)) sentenceStart = true;
+    }
+  }
+  flush();
+  return out;
+}
+
+type EntityMatch = { kind: 'exact'; entity: string } | { kind: 'near'; entity: string; window: string } | { kind: 'none' };
+
+function matchEntities(text: string, entities: readonly string[]): EntityMatch {
+  for (const e of entities) if (containsPhrase(text, e)) return { kind: 'exact', entity: e };
+  let best: { entity: string; window: string; sim: number } | undefined;
+  for (const e of entities) {
+    if (tokens(e).join('').length < 4) continue; // numbers and short words are too ambiguous to call near-duplicates
+    const w = bestWindow(text, e);
+    if (w.sim >= NEAR && (!best || w.sim > best.sim)) best = { entity: e, window: w.window, sim: w.sim };
+  }
+  return best ? { kind: 'near', entity: best.entity, window: best.window } : { kind: 'none' };
+}
+
+function quote(s: string, maxWords = 6): string {
+  const w = s.trim().split(/\s+/);
+  return `"${w.length > maxWords ? `${w.slice(0, maxWords).join(' ')}…` : w.join(' ')}"`;
+}
+
+// ---------------------------------------------------------------- request reading
+
+function lastUser(request: ChatRequest): ChatMessage | undefined {
+  return [...request.messages].reverse().find((m) => m.role === 'user');
+}
+
+/** Labelled sections (`Label:` on its own line, or `Label: value`), by label. */
+function sections(text: string, labels: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const re = new RegExp(`^(${labels.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}):[ \\t]*(.*)$`, 'gm');
+  const hits = [...text.matchAll(re)];
+  hits.forEach((m, i) => {
+    const start = (m.index ?? 0) + m[0].length - (m[2] ?? '').length;
+    const end = hits[i + 1]?.index ?? text.length;
+    if (!out.has(m[1] ?? '')) out.set(m[1] ?? '', text.slice(start, end).trim());
+  });
+  return out;
+}
+
+function decodeDataUrl(url: string): Uint8Array | undefined {
+  const m = /^data:[^;,]+(?:;[^,]*)?;base64,(.*)$/s.exec(url);
+  return m ? new Uint8Array(Buffer.from(m[1] ?? '', 'base64')) : undefined;
+}
+
+function parseAction(text: string | undefined): Action | undefined {
+  if (!text) return undefined;
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end < start) return undefined;
+  try {
+    const r = Action.safeParse(JSON.parse(text.slice(start, end + 1)));
+    return r.success ? r.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function reply(content: string): ChatMessage & { finish_reason?: string } {
+  return { role: 'assistant', content, finish_reason: 'stop' };
+}
+
+// ---------------------------------------------------------------- step critic
+
+const DESTRUCTIVE =
+  /\b(cancel|remove|delete|discard|clear|sign out|log ?out|uninstall|reset|erase|unsubscribe|block|decline|reject|dismiss|back|close|no thanks|undo)\b/i;
+const PROGRESS =
+  /\b(add to (cart|basket|bag)|add|checkout|check out|place order|order now|buy|pay|confirm|save|submit|send|next|continue|done|ok|search|apply|book|reserve|cart|proceed|create|post|yes|allow|set|select|choose)\b/i;
+const MISTAKE = /\b(instead of|off-task|wrong|by mistake|mistaken|undoing|not requested|deleted|removed|cancell?ed)\b/i;
+const REVERT = /\b(went back|back to|undid|undo|undoing the|returned|restored|recovered|reverted)\b/i;
+
+interface Screen {
+  lines: OcrLine[];
+  text: string;
+}
+
+async function ocrScreen(ctx: RoleContext, png: Uint8Array): Promise<Screen> {
+  const lines = await ctx.ocr.recognize(png);
+  return { lines, text: lines.map((l) => l.text).join('\n') };
+}
+
+type Marks = { p: readonly [number, number]; p2?: readonly [number, number] };
+
+function marksOf(action: Action): Marks | undefined {
+  if (!('coordinate' in action) || !action.coordinate) return undefined;
+  return { p: action.coordinate, ...('coordinate2' in action ? { p2: action.coordinate2 } : {}) };
+}
+
+const MARK_RADIUS = 34;
+
+/** Squared distance from (x, y) to the marked point or segment. */
+function markDistance2(m: Marks, x: number, y: number): number {
+  const [x1, y1] = m.p;
+  const [x2, y2] = m.p2 ?? m.p;
+  const dx = x2 - x1;
+  const dy = y2 - y1;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / len2));
+  const ex = x - (x1 + t * dx);
+  const ey = y - (y1 + t * dy);
+  return ex * ex + ey * ey;
+}
+
+/** The step-critic request protocol draws marks in pure red at this opacity (critics/step-critic.ts MARK). */
+const MARK_ALPHA = 0.6;
+
+/**
+ * Removes the red interaction marks near the action's point so OCR reads the text under them, as a VLM
+ * sees through them: reddish pixels within the mark radius are un-blended, U = (P − α·red) / (1 − α).
+ */
+async function eraseMarks(png: Uint8Array, m: Marks): Promise<Uint8Array> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width, height, channels } = info;
+  const r2 = MARK_RADIUS * MARK_RADIUS;
+  const q = m.p2 ?? m.p;
+  const x0 = Math.max(0, Math.floor(Math.min(m.p[0], q[0]) - MARK_RADIUS));
+  const x1 = Math.min(width - 1, Math.ceil(Math.max(m.p[0], q[0]) + MARK_RADIUS));
+  const y0 = Math.max(0, Math.floor(Math.min(m.p[1], q[1]) - MARK_RADIUS));
+  const y1 = Math.min(height - 1, Math.ceil(Math.max(m.p[1], q[1]) + MARK_RADIUS));
+  const clamp = (v: number): number => Math.max(0, Math.min(255, Math.round(v)));
+  let touched = 0;
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0; x <= x1; x++) {
+      if (markDistance2(m, x, y) > r2) continue;
+      const i = (y * width + x) * channels;
+      const r = data[i] ?? 0;
+      const g = data[i + 1] ?? 0;
+      const b = data[i + 2] ?? 0;
+      if (r - Math.max(g, b) <= 40) continue;
+      data[i] = clamp((r - MARK_ALPHA * 255) / (1 - MARK_ALPHA));
+      data[i + 1] = clamp(g / (1 - MARK_ALPHA));
+      data[i + 2] = clamp(b / (1 - MARK_ALPHA));
+      touched++;
+    }
+  }
+  if (touched === 0) return png;
+  return new Uint8Array(await sharp(data, { raw: { width, height, channels } }).png().toBuffer());
+}
+
+/** Fraction of pixels that differ, ignoring pixels within `radius` of the annotation marks. */
+async function changedFraction(
+  a: Uint8Array,
+  b: Uint8Array,
+  marks: Marks | undefined,
+): Promise<number> {
+  const [ra, rb] = await Promise.all([
+    sharp(a).removeAlpha().raw().toBuffer({ resolveWithObject: true }),
+    sharp(b).removeAlpha().raw().toBuffer({ resolveWithObject: true }),
+  ]);
+  if (ra.info.width !== rb.info.width || ra.info.height !== rb.info.height) return 1;
+  const { width, height, channels } = ra.info;
+  const masked = (x: number, y: number): boolean => marks !== undefined && markDistance2(marks, x, y) <= MARK_RADIUS * MARK_RADIUS;
+  let changed = 0;
+  let counted = 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (masked(x, y)) continue;
+      counted++;
+      const i = (y * width + x) * channels;
+      for (let c = 0; c < channels; c++) {
+        if (Math.abs((ra.data[i + c] ?? 0) - (rb.data[i + c] ?? 0)) > 24) {
+          changed++;
+          break;
+        }
+      }
+    }
+  }
+  return counted === 0 ? 0 : changed / counted;
+}
+
+function targetLine(lines: readonly OcrLine[], [x, y]: readonly [number, number], scale: number): OcrLine | undefined {
+  const dist = (l: OcrLine): number => {
+    const dx = Math.max(l.box.x - x, 0, x - (l.box.x + l.box.w));
+    const dy = Math.max(l.box.y - y, 0, y - (l.box.y + l.box.h));
+    return Math.hypot(dx, dy);
+  };
+  const ranked = [...lines].sort((a, b) => dist(a) - dist(b));
+  const near = ranked[0];
+  if (near && dist(near) <= 40 * scale) return near;
+  // A tap on the empty part of a row: the text on the same row.
+  const row = lines
+    .filter((l) => y >= l.box.y - 12 * scale && y <= l.box.y + l.box.h + 12 * scale)
+    .sort((a, b) => dist(a) - dist(b));
+  return row[0];
+}
+
+function newLines(before: Screen, after: Screen): string[] {
+  const seen = new Set(before.lines.map((l) => tokens(l.text).join(' ')));
+  return after.lines.map((l) => l.text).filter((t) => tokens(t).length > 0 && !seen.has(tokens(t).join(' ')));
+}
+
+function gainedEntity(before: Screen, after: Screen, entities: readonly string[]): string | undefined {
+  return entities.find((e) => containsPhrase(after.text, e) && !containsPhrase(before.text, e));
+}
+
+interface StepJudgement {
+  annotation: 'GOOD' | 'NEUTRAL' | 'HARMFUL';
+  did: string;
+  why: string;
+}
+
+function describeAction(a: Action, target: string | undefined): string {
+  switch (a.action) {
+    case 'click':
+    case 'double_click':
+    case 'right_click':
+    case 'middle_click':
+      return target ? `Tapped ${quote(target)}` : 'Tapped a non-text element';
+    case 'long_press':
+      return target ? `Long-pressed ${quote(target)}` : 'Long-pressed a non-text element';
+    case 'type':
+      return `Typed ${quote(a.text)}`;
+    case 'swipe':
+    case 'drag':
+      return 'Swiped';
+    case 'scroll':
+      return 'Scrolled';
+    case 'system_button':
+      return `Pressed ${a.button}`;
+    case 'key':
+      return `Pressed key ${'keys' in a ? a.keys.join('+') : a.text}`;
+    case 'open':
+      return `Opened ${quote(a.text)}`;
+    case 'wait':
+      return 'Waited';
+    case 'answer':
+      return `Answered ${quote(a.text)}`;
+    case 'terminate':
+      return `Ended the task (${a.status})`;
+    case 'mouse_move':
+      return 'Moved the pointer';
+  }
+}
+
+interface StepInputs {
+  instruction: string;
+  history: string[];
+  action: Action;
+  beforePng: Uint8Array;
+  afterPng: Uint8Array;
+  before: Screen;
+  after: Screen;
+}
+
+/** Reads the step-critic request; malformed ones are a RoleInputError (HTTP 400 from the server). */
+async function readStep(request: ChatRequest, ctx: RoleContext): Promise<StepInputs> {
+  const user = lastUser(request);
+  if (!user) throw new RoleInputError('step critic: no user message', 'messages');
+  const sec = sections(messageText(user), ['Instruction', 'Previous steps', 'Action']);
+  const instruction = sec.get('Instruction') ?? '';
+  const history = (sec.get('Previous steps') ?? '').split('\n').filter((l) => l.trim() && l.trim() !== '(none)');
+  const action = parseAction(sec.get('Action'));
+  if (!action) throw new RoleInputError('step critic: the "Action:" section holds no valid action JSON', 'messages');
+  const [beforePng, afterPng] = messageImages(user).map(decodeDataUrl);
+  if (!beforePng || !afterPng) {
+    throw new RoleInputError('step critic: needs two base64 data-URL screenshots (before, after)', 'messages');
+  }
+  const marks = marksOf(action);
+  const cleanBefore = marks ? await eraseMarks(beforePng, marks) : beforePng;
+  const [before, after] = await Promise.all([ocrScreen(ctx, cleanBefore), ocrScreen(ctx, afterPng)]);
+  return { instruction, history, action, beforePng, afterPng, before, after };
+}
+
+async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
+  const { instruction, history, action, beforePng, afterPng, before, after } = input;
+  const entities = instructionEntities(instruction);
+  const meta = await sharp(beforePng).metadata();
+  const scale = Math.max(meta.width ?? 360, meta.height ?? 640) / 640;
+  const marks = marksOf(action);
+  const sameText = tokens(before.text).join(' ') === tokens(after.text).join(' ');
+  const noEffect = sameText && (await changedFraction(beforePng, afterPng, marks)) < 0.002;
+  const target =
+    (action.action === 'click' || action.action === 'long_press' || action.action === 'double_click' || action.action === 'right_click') &&
+    marks
+      ? targetLine(before.lines, marks.p, scale)?.text
+      : undefined;
+  const did = describeAction(action, target);
+  const gained = gainedEntity(before, after, entities);
+  const asked = (word: string): boolean => containsPhrase(instruction, word);
+
+  if (action.action === 'terminate') return { annotation: 'NEUTRAL', did, why: 'ending the episode changes nothing on screen' };
+  if (action.action === 'answer') {
+    const onScreen = containsPhrase(before.text, action.text) || containsPhrase(after.text, action.text);
+    return onScreen
+      ? { annotation: 'GOOD', did, why: 'the answer is read off the screen' }
+      : { annotation: 'NEUTRAL', did, why: 'the answer text is not visible on the screen, so it cannot be verified' };
+  }
+  if (noEffect) return { annotation: 'NEUTRAL', did, why: 'the screen did not visibly change' };
+
+  switch (action.action) {
+    case 'click':
+    case 'long_press':
+    case 'double_click':
+    case 'right_click': {
+      if (!target) {
+        if (gained) return { annotation: 'GOOD', did, why: `the screen now shows ${quote(gained)} from the instruction` };
+        return { annotation: 'NEUTRAL', did, why: 'no text at the tapped point; its relevance is unclear' };
+      }
+      const m = matchEntities(target, entities);
+      if (m.kind === 'exact') return { annotation: 'GOOD', did, why: `${quote(m.entity)} is named in the instruction` };
+      if (m.kind === 'near')
+        return {
+          annotation: 'HARMFUL',
+          did: `${did} instead of ${quote(m.entity)}`,
+          why: `the tapped text only resembles ${quote(m.entity)} from the instruction; it is a different item`,
+        };
+      const destructive = DESTRUCTIVE.exec(target);
+      if (destructive && !asked(destructive[0]))
+        return {
+          annotation: 'HARMFUL',
+          did: `${did}, undoing or discarding progress`,
+          why: `${quote(destructive[0])} is a destructive or retreating control the instruction did not ask for`,
+        };
+      const ct = contentTokens(target);
+      const instr = new Set(contentTokens(instruction));
+      if (ct.length > 0 && ct.filter((t) => instr.has(t)).length / ct.length >= 0.6)
+        return { annotation: 'GOOD', did, why: 'the tapped control matches words of the instruction' };
+      if (PROGRESS.test(target)) return { annotation: 'GOOD', did, why: 'a control that advances the task, and the screen responded' };
+      if (gained) return { annotation: 'GOOD', did, why: `the screen now shows ${quote(gained)} from the instruction` };
+      const titleY = Math.min(...before.lines.map((l) => l.box.y));
+      const offered = entities.find((e) => before.lines.some((l) => l.box.y > titleY + 5 * scale && containsPhrase(l.text, e)));
+      if (offered)
+        return {
+          annotation: 'HARMFUL',
+          did: `${did} instead of ${quote(offered)}, going off-task`,
+          why: `the screen offered ${quote(offered)} from the instruction, but the agent navigated elsewhere`,
+        };
+      return { annotation: 'NEUTRAL', did, why: 'the tapped element is not clearly related to the instruction' };
+    }
+    case 'type': {
+      const typed = action.text.trim();
+      if (typed === '') return { annotation: 'NEUTRAL', did, why: 'empty text' };
+      if (containsPhrase(instruction, typed) || entities.some((e) => containsPhrase(typed, e)))
+        return { annotation: 'GOOD', did, why: 'the typed text comes from the instruction' };
+      if (bestWindow(instruction, typed).sim >= NEAR && tokens(typed).join('').length >= 4)
+        return {
+          annotation: 'HARMFUL',
+          did: `${did} instead of ${quote(bestWindow(instruction, typed).window)}`,
+          why: 'the typed text is a misspelling of a phrase of the instruction',
+        };
+      return { annotation: 'NEUTRAL', did, why: 'the typed text is not from the instruction' };
+    }
+    case 'system_button': {
+      if (action.button === 'Back') {
+        const last = history[history.length - 1] ?? '';
+        if (MISTAKE.test(last) && !REVERT.test(last))
+          return { annotation: 'GOOD', did: `${did}, undoing the previous mistake`, why: 'the previous step was a mistake; going back recovers' };
+        if (gained) return { annotation: 'GOOD', did, why: `going back shows ${quote(gained)} from the instruction again` };
+        if (asked('back')) return { annotation: 'GOOD', did, why: 'the instruction asks to go back' };
+        return { annotation: 'HARMFUL', did: `${did}, undoing progress`, why: 'going back was not needed and leaves the current page' };
+      }
+      if (action.button === 'Home' && !asked('home'))
+        return { annotation: 'HARMFUL', did: `${did}, leaving the app off-task`, why: 'the instruction did not ask to leave the app' };
+      break;
+    }
+    case 'open':
+      if (containsPhrase(instruction, action.text)) return { annotation: 'GOOD', did, why: 'the instruction names this app' };
+      break;
+    default:
+      break;
+  }
+  if (gained) return { annotation: 'GOOD', did, why: `the screen now shows ${quote(gained)} from the instruction` };
+  return { annotation: 'NEUTRAL', did, why: 'the action neither clearly advances nor hurts the task' };
+}
+
+export const stepCriticRole: RoleHandler = async (request, ctx) => {
+  const input = await readStep(request, ctx);
+  const j = await judgeStepHeuristic(input);
+  const shown = newLines(input.before, input.after);
+  const effect = shown.length > 0 ? `the screen now shows ${quote(shown[0] ?? '')}` : 'no new text appeared';
+  const summary = `${j.did}; ${effect}.`.split(/\s+/).slice(0, 30).join(' ');
+  const analysis = `${j.did}; ${effect}. ${j.why[0]?.toUpperCase() ?? ''}${j.why.slice(1)}, so the step is ${j.annotation}.`;
+  return reply(JSON.stringify({ analysis, summary, annotation: j.annotation }));
+};
+
+// ---------------------------------------------------------------- trajectory critics
+
+interface Intent {
+  name: string;
+  when: RegExp;
+  done: RegExp;
+  /** The entities must also be on the final screen. */
+  needsEntitiesOnFinal?: boolean;
+}
+
+const INTENTS: readonly Intent[] = [
+  {
+    name: 'add to cart',
+    when: /\b(add|put)\b.*\b(cart|basket|bag)\b/i,
+    done: /added to (your |the )?(cart|basket|bag)|\b(your (cart|basket|bag)|cart \(\d+\)|view cart|in (your|the) cart|shopping cart)\b/i,
+  },
+  {
+    name: 'order',
+    when: /\b(order|buy|purchase|check ?out)\b/i,
+    done: /\border (placed|confirmed|received|complete|completed|submitted|successful)\b|thank you for your order|purchase (complete|successful)|order #\s?\w+|payment (successful|complete)/i,
+  },
+  { name: 'book', when: /\b(book|reserve|schedule)\b/i, done: /\b(booked|reserved|scheduled|confirmed|reservation confirmed|booking confirmed)\b/i },
+  { name: 'send', when: /\b(send|reply|email|post)\b/i, done: /\b(sent|delivered|posted)\b/i },
+  { name: 'delete', when: /\b(delete|remove|clear)\b/i, done: /\b(deleted|removed|cleared|empty|no items)\b/i },
+  {
+    name: 'toggle',
+    when: /\b(turn (on|off)|enable|disable|switch (on|off)|set|change|update)\b/i,
+    done: /\b(on|off|enabled|disabled|saved|updated|changed)\b/i,
+    needsEntitiesOnFinal: true,
+  },
+  { name: 'create', when: /\b(save|create|add|new|note)\b/i, done: /\b(saved|created|added)\b/i },
+];
+
+const QUESTION = /^\s*(what|how|which|when|who|where|is|are|does|do|can|tell me)\b|\?\s*$/i;
+
+interface TrajectoryEvidence {
+  instruction: string;
+  summaries: string[];
+  /** Text of every screen in order (screen 0 = initial), the final one last. */
+  screens: string[];
+  outcome: string | undefined;
+}
+
+interface TrajectoryDecision {
+  correct: boolean;
+  score: number;
+  reasoning: string;
+}
+
+function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: string[]; failure: boolean } {
+  const reasons: string[] = [];
+  const entities = instructionEntities(ev.instruction);
+  const final = ev.screens[ev.screens.length - 1] ?? '';
+  const outcome = ev.outcome?.trim();
+  const failure = outcome !== undefined && /^(failure|fail|failed)$/i.test(outcome);
+  const answered = outcome !== undefined && outcome !== '' && !/^(success|failure|fail|failed)$/i.test(outcome) && !outcome.startsWith('(');
+  if (failure) reasons.push('the agent itself reported failure');
+
+  // Completion.
+  let completion = false;
+  if (QUESTION.test(ev.instruction)) {
+    const grounded = answered && ev.screens.some((s) => containsPhrase(s, outcome ?? ''));
+    completion = grounded;
+    reasons.push(
+      !answered
+        ? 'the instruction is a question but the agent gave no answer'
+        : grounded
+          ? `the answer ${quote(outcome ?? '')} is visible on a screen`
+          : `the answer ${quote(outcome ?? '')} is not visible on any screen`,
+    );
+  } else {
+    const intent = INTENTS.find((i) => i.when.test(ev.instruction));
+    if (intent) {
+      const sig = intent.done.exec(final);
+      const entitiesOnFinal = entities.every((e) => containsPhrase(final, e));
+      completion = sig !== null && (!intent.needsEntitiesOnFinal || entitiesOnFinal);
+      reasons.push(
+        sig
+          ? `the final screen shows ${quote(sig[0])}, a completion signal for "${intent.name}"` +
+              (intent.needsEntitiesOnFinal && !entitiesOnFinal ? ' but not the setting named in the instruction' : '')
+          : `the final screen shows no completion signal for "${intent.name}"`,
+      );
+    } else {
+      const onFinal = entities.filter((e) => containsPhrase(final, e));
+      completion = entities.length > 0 ? onFinal.length === entities.length : /\b(success|done|complete|completed|saved)\b/i.test(final);
+      reasons.push(
+        completion
+          ? 'the final screen shows the requested page'
+          : entities.length > 0
+            ? `the final screen lacks ${entities.filter((e) => !onFinal.includes(e)).map((e) => quote(e)).join(', ')}`
+            : 'the final screen shows no sign of completion',
+      );
+    }
+  }
+
+  // Coverage: entities in summaries or screens after the first.
+  const evidence = [...ev.summaries, ...ev.screens.slice(1)].join('\n');
+  const found = entities.filter((e) => containsPhrase(evidence, e));
+  const coverage = entities.length === 0 ? 1 : found.length / entities.length;
+  if (entities.length > 0) {
+    reasons.push(
+      found.length === entities.length
+        ? `all ${entities.length} key entities (${entities.map((e) => quote(e)).join(', ')}) were handled`
+        : `only ${found.length}/${entities.length} key entities were handled; missing ${entities.filter((e) => !found.includes(e)).map((e) => quote(e)).join(', ')}`,
+    );
+  }
+
+  // Unreverted mistakes.
+  let harm = false;
+  ev.summaries.forEach((s, i) => {
+    if (MISTAKE.test(s) && !ev.summaries.slice(i + 1).some((t) => REVERT.test(t))) harm = true;
+  });
+  if (harm) reasons.push('a step was summarised as a mistake and never undone');
+
+  const score = failure ? 0 : Math.max(0, 0.5 * (completion ? 1 : 0) + 0.5 * coverage - (harm ? 0.3 : 0));
+  return { score, reasons, failure };
+}
+
+function vote(score: number, temperature: number, width: number, random: () => number): boolean {
+  if (temperature <= 0) return score >= 0.999;
+  const p = 1 / (1 + Math.exp(-(score - 0.85) / (width * temperature)));
+  return random() < p;
+}
+
+function trajectoryReply(d: TrajectoryDecision): ChatMessage & { finish_reason?: string } {
+  return reply(JSON.stringify({ reasoning: d.reasoning, verdict: d.correct ? 'Correct' : 'Incorrect' }));
+}
+
+function parseSteps(block: string | undefined): string[] {
+  if (!block) return [];
+  return [...block.matchAll(/^\s*summary:[ \t]*(.*)$/gm)].map((m) => (m[1] ?? '').trim());
+}
+
+function decisionOf(ev: TrajectoryEvidence, temperature: number, width: number, random: () => number, channel: string): TrajectoryDecision {
+  const { score, reasons } = decideTrajectory(ev);
+  const correct = vote(score, temperature, width, random);
+  return { correct, score, reasoning: `[${channel}] ${reasons.join('; ')}. Evidence score ${score.toFixed(2)}.` };
+}
+
+const TRAJ_LABELS = ['Instruction', 'Steps', 'Screen captions', 'Outcome'] as const;
+
+function readOutcome(s: string | undefined): string | undefined {
+  const v = s?.trim();
+  return !v || v.startsWith('(') ? undefined : v;
+}
+
+export const trajectoryTextCriticRole: RoleHandler = async (request, ctx) => {
+  const user = lastUser(request);
+  const text = user ? messageText(user) : '';
+  const sec = sections(text, TRAJ_LABELS);
+  const captionsBlock = sec.get('Screen captions') ?? '';
+  const screens = captionsBlock
+    .split(/^(?:Screen \d+ \([^)]*\)|Final screen(?: \([^)]*\))?):[ \t]*$/m)
+    .slice(1)
+    .map((s) => s.trim());
+  const ev: TrajectoryEvidence = {
+    instruction: sec.get('Instruction') ?? '',
+    summaries: parseSteps(sec.get('Steps')),
+    screens,
+    outcome: readOutcome(sec.get('Outcome')),
+  };
+  return trajectoryReply(decisionOf(ev, request.temperature ?? 0, 0.04, ctx.random, 'text'));
+};
+
+export const trajectoryMultimodalCriticRole: RoleHandler = async (request, ctx) => {
+  const user = lastUser(request);
+  if (!user) throw new RoleInputError('multimodal trajectory critic: no user message', 'messages');
+  const first = Array.isArray(user.content) ? user.content.find((p) => p.type === 'text') : undefined;
+  const sec = sections(first?.type === 'text' ? first.text : messageText(user), ['Instruction', 'Steps', 'Outcome']);
+  // Screenshots in order, with whether each is the final one (by its label, else the last image).
+  const shots: { png: Uint8Array; final: boolean }[] = [];
+  let label = '';
+  for (const part of Array.isArray(user.content) ? user.content : []) {
+    if (part.type === 'text') label = part.text;
+    else {
+      const png = decodeDataUrl(part.image_url.url);
+      if (png) shots.push({ png, final: /^Final screen/i.test(label.trim()) });
+      label = '';
+    }
+  }
+  if (shots.length === 0) throw new RoleInputError('multimodal trajectory critic: no base64 data-URL screenshots', 'messages');
+  const finalIdx = Math.max(0, shots.findIndex((s) => s.final) >= 0 ? shots.findIndex((s) => s.final) : shots.length - 1);
+  const ocr = await Promise.all(shots.map(async (s) => (await ocrScreen(ctx, s.png)).text));
+  const screens = [...ocr.filter((_, i) => i !== finalIdx), ocr[finalIdx] ?? ''];
+  const ev: TrajectoryEvidence = {
+    instruction: sec.get('Instruction') ?? '',
+    summaries: parseSteps(sec.get('Steps')),
+    screens,
+    outcome: readOutcome(sec.get('Outcome')),
+  };
+  return trajectoryReply(decisionOf(ev, request.temperature ?? 0, 0.06, ctx.random, 'multimodal'));
+};

@@ -1,0 +1,72 @@
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export const VIEWPORT = { width: 360, height: 640 } as const;
+
+const STYLE = `<style>
+  body { margin: 0; font-family: 'DejaVu Sans', Arial, sans-serif; background: #fff; color: #111; }
+  header { background: #1e6fd9; color: #fff; padding: 14px 16px; font-size: 22px; font-weight: bold; }
+  .row { padding: 18px 16px; border-bottom: 1px solid #ddd; font-size: 20px; }
+  .sub { color: #555; font-size: 15px; margin-top: 4px; }
+  .btn { display: inline-block; margin: 16px; padding: 10px 18px; background: #1e6fd9; color: #fff; border-radius: 6px; font-size: 18px; }
+</style>`;
+
+export const PAGES = {
+  /** Restaurant list with a near-duplicate distractor. */
+  list: `<html><head>${STYLE}</head><body><header>Restaurants</header>
+    <div class="row">Burger Place<div class="sub">Fast food - 4.1</div></div>
+    <div class="row">Burger Palace<div class="sub">Burgers - 4.7</div></div>
+    <div class="row">Sushi Go<div class="sub">Japanese - 4.5</div></div>
+    <div class="row">Pizza Hub<div class="sub">Italian - 4.3</div></div>
+  </body></html>`,
+  /** Menu of the right restaurant. */
+  palaceMenu: `<html><head>${STYLE}</head><body><header>Burger Palace</header>
+    <div class="row">Menu</div>
+    <div class="row">Cheeseburger<div class="sub">$8.99</div></div>
+    <div class="row">Veggie Burger<div class="sub">$7.49</div></div>
+    <div class="btn">Add to cart</div>
+  </body></html>`,
+  /** Menu of the near-duplicate restaurant. */
+  placeMenu: `<html><head>${STYLE}</head><body><header>Burger Place</header>
+    <div class="row">Menu</div>
+    <div class="row">Double Burger<div class="sub">$9.49</div></div>
+    <div class="row">Fries<div class="sub">$2.99</div></div>
+  </body></html>`,
+  /** Order confirmation after adding and checking out. */
+  confirmation: `<html><head>${STYLE}</head><body><header>Checkout</header>
+    <div class="row">Order placed</div>
+    <div class="row">1 x Cheeseburger<div class="sub">Burger Palace</div></div>
+    <div class="row">Total $8.99</div>
+  </body></html>`,
+} as const;
+
+/** Centre-ish tap points (viewport pixels) of the list rows. */
+export const TAPS = {
+  burgerPlace: [80, 84] as const,
+  burgerPalace: [80, 167] as const,
+  blank: [300, 600] as const,
+};
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+}
+
+export async function render(browser: Browser, html: string): Promise<Uint8Array> {
+  const page = await browser.newPage({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+  try {
+    await page.setContent(html, { waitUntil: 'load' });
+    return new Uint8Array(await page.screenshot({ type: 'png' }));
+  } finally {
+    await page.close();
+  }
+}

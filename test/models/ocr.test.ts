@@ -1,0 +1,86 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createOcrEngine, type OcrEngineWithStats } from '../../models/ocr.js';
+import type { OcrLine } from '../../models/reference/types.js';
+import { MENU, RESTAURANTS, renderScreen } from './fixtures/screens.js';
+
+const find = (lines: OcrLine[], text: string): OcrLine | undefined =>
+  lines.find((l) => l.text.replace(/\s+/g, '').toLowerCase() === text.replace(/\s+/g, '').toLowerCase());
+
+describe('createOcrEngine (PP-OCRv4 via @gutenye/ocr-node, real ONNX)', () => {
+  let ocr: OcrEngineWithStats;
+  let initMs = 0;
+  beforeAll(async () => {
+    const t0 = performance.now();
+    ocr = await createOcrEngine();
+    initMs = performance.now() - t0;
+  });
+
+  it('reads lines with axis-aligned boxes in the input image pixels, one box per element (no row merging)', async () => {
+    const png = await renderScreen(RESTAURANTS);
+    const t0 = performance.now();
+    const lines = await ocr.recognize(png);
+    const ms = performance.now() - t0;
+    console.log(`[ocr] init ${initMs.toFixed(0)} ms; first recognise 412x915 ${ms.toFixed(0)} ms; ${lines.length} lines`);
+    // "Restaurants": 24px bold DejaVu at x=20, baseline 60 → roughly x 20..185, y 41..62
+    const heading = find(lines, 'Restaurants');
+    expect(heading).toBeDefined();
+    expect(heading!.box.x).toBeGreaterThanOrEqual(14);
+    expect(heading!.box.x).toBeLessThanOrEqual(26);
+    expect(heading!.box.x + heading!.box.w).toBeGreaterThan(165);
+    expect(heading!.box.x + heading!.box.w).toBeLessThan(200);
+    expect(heading!.box.y).toBeGreaterThan(34);
+    expect(heading!.box.y + heading!.box.h).toBeLessThan(70);
+    const real = find(lines, 'Burger Palace');
+    expect(real).toBeDefined();
+    expect(real!.box.y + real!.box.h / 2).toBeGreaterThan(200);
+    expect(real!.box.y + real!.box.h / 2).toBeLessThan(222);
+    expect(find(lines, 'Burger Palace Express')).toBeDefined();
+    // a row with a label and a button comes back as two lines
+    const menu = await ocr.recognize(await renderScreen(MENU));
+    const adds = menu.filter((l) => l.text === 'Add');
+    expect(adds).toHaveLength(2);
+    expect(find(menu, 'Fries')!.box.x).toBeLessThan(40);
+    expect(adds[1]!.box.x).toBeGreaterThan(300);
+  });
+
+  it('scales boxes back to the input for a 2x screenshot and with the downscale knob', async () => {
+    const big = await renderScreen(RESTAURANTS, { scale: 2 }); // 824x1830
+    const full = await ocr.recognize(big);
+    const h1 = find(full, 'Restaurants')!;
+    expect(h1.box.x).toBeGreaterThan(28);
+    expect(h1.box.x).toBeLessThan(52);
+    expect(h1.box.x + h1.box.w).toBeGreaterThan(330);
+
+    const small = await createOcrEngine({ maxSide: 960 });
+    const t0 = performance.now();
+    const down = await small.recognize(big);
+    console.log(`[ocr] 824x1830 full ${small.stats.totalInferenceMs.toFixed(0)} ms with maxSide 960 (${(performance.now() - t0).toFixed(0)} ms wall)`);
+    const h2 = find(down, 'Restaurants')!;
+    expect(Math.abs(h2.box.x - h1.box.x)).toBeLessThan(10);
+    expect(Math.abs(h2.box.y - h1.box.y)).toBeLessThan(10);
+    expect(Math.abs(h2.box.w - h1.box.w)).toBeLessThan(16);
+  });
+
+  it('never OCRs the same bytes twice, and runs one inference at a time', async () => {
+    const engine = await createOcrEngine();
+    const a = await renderScreen(RESTAURANTS);
+    const b = await renderScreen(MENU);
+    const results = await Promise.all([engine.recognize(a), engine.recognize(b), engine.recognize(a), engine.recognize(b)]);
+    expect(engine.stats.inferences).toBe(2);
+    expect(engine.stats.cacheHits).toBe(2);
+    expect(engine.stats.maxConcurrent).toBe(1);
+    expect(results[2]).toEqual(results[0]);
+    const t0 = performance.now();
+    await engine.recognize(Buffer.from(a));
+    const cachedMs = performance.now() - t0;
+    expect(engine.stats.inferences).toBe(2);
+    console.log(`[ocr] mean inference ${(engine.stats.totalInferenceMs / engine.stats.inferences).toFixed(0)} ms; cache hit ${cachedMs.toFixed(2)} ms`);
+    expect(cachedMs).toBeLessThan(50);
+  });
+
+  it('rejects bytes that are not an image', async () => {
+    await expect(ocr.recognize(new Uint8Array([1, 2, 3]))).rejects.toThrow();
+    // and the queue keeps working afterwards
+    expect((await ocr.recognize(await renderScreen(MENU))).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { CycleConfig } from '../domain/config.js';
+
+/**
+ * Workflow inputs and outputs. Payloads carry ids, counts and blob keys only — screenshots never enter
+ * Temporal history (non-negotiable 3).
+ */
+export const CycleInput = z.object({
+  version: z.literal(1).default(1),
+  cycleId: z.string().regex(/^cycle-\d+$/),
+  cycleNumber: z.number().int().min(1),
+  config: CycleConfig,
+  /** Task queues are `${prefix}-main`, `${prefix}-env`, `${prefix}-cpu`. */
+  taskQueuePrefix: z.string().min(1).default('trajforge'),
+});
+export type CycleInput = z.infer<typeof CycleInput>;
+
+export interface QueueNames {
+  main: string;
+  env: string;
+  cpu: string;
+}
+
+export function queueNames(prefix: string): QueueNames {
+  return { main: `${prefix}-main`, env: `${prefix}-env`, cpu: `${prefix}-cpu` };
+}
+
+export interface CycleCounts {
+  queries: number;
+  rollouts: number;
+  steps: number;
+  stepErrors: number;
+  stepVerdicts: number;
+  accepted: number;
+  rejected: number;
+  degraded: number;
+  exportedSamples: number;
+  /** Accepted rollouts whose checker also says success / all accepted (data precision vs ground truth). */
+  acceptedTruePositives: number;
+  /** Rollouts the checker marks successful. */
+  groundTruthSuccesses: number;
+}
+
+export interface CycleResult {
+  cycleId: string;
+  configHash: string;
+  counts: CycleCounts;
+  dataset: { name: string; version: number; manifestUri: string; samples: number } | null;
+}
+
+export interface RolloutInput {
+  cycleId: string;
+  queryId: string;
+  attempt: number;
+  config: CycleConfig;
+  taskQueuePrefix: string;
+}
+
+export interface RolloutResult {
+  rolloutId: string;
+  status: string;
+  steps: number;
+  correct: boolean | null;
+}

@@ -1,0 +1,2 @@
+/** The one bundle entry the Worker points at (`workflowsPath`). */
+export { productionCycle, generateQueries, rollout, judgeTrajectory, exportDataset } from './production-cycle.js';
