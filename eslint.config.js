@@ -31,14 +31,19 @@ function roomRules(room) {
   if (room === 'domain') patterns.push({ regex: '^(?!zod$|\\.)', message: 'domain/ imports zod only' });
   if (room === 'workflows') {
     patterns.push({ group: IO_PACKAGES, message: 'workflows must be deterministic: no I/O packages' });
-    patterns.push({ group: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)], message: 'workflows must not use Node built-ins' });
   }
+  // Exact names, not gitignore patterns: a pattern `domain` (a Node built-in) would match `../domain/x`.
+  const paths =
+    room === 'workflows'
+      ? [...builtinModules, ...builtinModules.map((m) => `node:${m}`)].map((name) => ({ name, message: 'workflows must not use Node built-ins' }))
+      : [];
   return {
     files: [`${room}/**/*.ts`],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
+          paths,
           // Type-only imports across rooms create no runtime edge (workflows use `import type` of activities).
           patterns: patterns.map((p) => ({ ...p, allowTypeImports: room !== 'domain' && p.group === forbiddenRooms })),
         },

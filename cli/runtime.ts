@@ -2,7 +2,14 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime as TemporalRuntime,
+  Worker,
+  bundleWorkflowCode,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import type { Pool } from 'pg';
 import { ROLES, type Role } from '../domain/config.js';
 import type { BlobStore, ChatModel } from '../domain/ports.js';
@@ -54,6 +61,23 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   return bundlePromise;
 }
 
+let loggingInstalled = false;
+/** Temporal's SDK logs every worker state change at INFO; keep warnings and errors only. */
+function installTemporalLogging(): void {
+  if (loggingInstalled) return;
+  loggingInstalled = true;
+  try {
+    const quiet = new DefaultLogger('WARN', (entry) => {
+      // Activity-only workers (env, cpu) legitimately have no workflows.
+      if (entry.message.startsWith('No workflows registered')) return;
+      process.stderr.write(`${new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString()} [${entry.level}] ${entry.message} ${entry.meta ? JSON.stringify(entry.meta) : ''}\n`);
+    });
+    TemporalRuntime.install({ logger: quiet });
+  } catch {
+    // Already installed by the embedding program (e.g. a test harness): keep theirs.
+  }
+}
+
 /**
  * The composition root: starts whatever is not configured (embedded Postgres, Temporal dev server,
  * reference model server), connects to what is, migrates, and builds the model clients.
@@ -66,6 +90,7 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
     for (const c of closers.reverse()) await c().catch((err: unknown) => console.error('shutdown:', err));
   };
   try {
+    installTemporalLogging();
     await mkdir(config.home, { recursive: true });
 
     let databaseUrl = config.databaseUrl;

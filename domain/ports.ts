@@ -3,7 +3,7 @@ import type { ObservationRef } from './entities.js';
 import type { ChatRequest, ChatResponse } from './openai.js';
 
 /**
- * Content-addressed object storage. `put` returns `sha256/<hex><ext>`; putting the same bytes twice is a
+ * Content-addressed object storage. `put` returns `sha256/<first two hex>/<hex><ext>`; putting the same bytes twice is a
  * no-op that returns the same key (a retried upload never duplicates an object).
  */
 export interface BlobStore {

@@ -23,9 +23,11 @@ fi
 want=$(sha256sum package-lock.json | cut -d' ' -f1)
 stamp=node_modules/.trajforge-lock.sha256
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  say "npm ci"
-  npm ci --no-audit --no-fund --loglevel=error
-  echo "$want" > "$stamp"
+  say "npm install (from package-lock.json)"
+  # `npm ci` refuses npm 11 lock files that omit other platforms' optional binaries (@swc/core-*, …);
+  # `npm install` honours the same lock file and installs the same versions.
+  npm install --no-audit --no-fund --loglevel=error
+  sha256sum package-lock.json | cut -d" " -f1 > "$stamp"
 fi
 
 # 3. Temporal CLI for the dev server, pinned (later tags carry a go.mod replace directive go install rejects).

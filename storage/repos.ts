@@ -599,6 +599,10 @@ export const CycleCounts = z.object({
   accepted: z.number().int(),
   rejected: z.number().int(),
   stepErrors: z.number().int(),
+  /** Rollouts whose programmatic checker says success (ground truth; never shown to agents or critics). */
+  groundTruthSuccesses: z.number().int(),
+  /** Accepted rollouts that the checker also marks successful: the numerator of the data precision. */
+  acceptedTruePositives: z.number().int(),
 });
 export type CycleCounts = z.infer<typeof CycleCounts>;
 
@@ -624,7 +628,11 @@ export async function cycleCounts(db: Queryable, cycleId: string): Promise<Cycle
        (select count(*) from trajectory_verdicts v join r on r.id = v.rollout_id
           where v.channel = 'consensus' and not v.correct and not r.degraded
             and v.critic_version = (select critic_version from c)) as rejected,
-       (select count(*) from steps s join r on r.id = s.rollout_id where s.error_kind is not null) as "stepErrors"`,
+       (select count(*) from steps s join r on r.id = s.rollout_id where s.error_kind is not null) as "stepErrors",
+       (select count(*) from rollouts x join r on r.id = x.id where x.ground_truth and not r.degraded) as "groundTruthSuccesses",
+       (select count(*) from trajectory_verdicts v join r on r.id = v.rollout_id join rollouts x on x.id = r.id
+          where v.channel = 'consensus' and v.correct and not r.degraded and x.ground_truth
+            and v.critic_version = (select critic_version from c)) as "acceptedTruePositives"`,
     [cycleId],
     CycleCounts,
   );

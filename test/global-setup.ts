@@ -25,13 +25,11 @@ declare module 'vitest' {
   }
 }
 
-/** Fixed port for the embedded test cluster (different from the app's 54329), reused across runs. */
-const TEST_PG_PORT = 54339;
-
 /**
  * Starts the shared services once per test run:
- * - Postgres: TEST_DATABASE_URL's server if set, else embedded Postgres in `<repo>/.trajforge/test-pg`
- *   (reused when already running). Each test file creates its own database (test/helpers/services.ts).
+ * - Postgres: TEST_DATABASE_URL's server if set, else a fresh embedded cluster in
+ *   `<repo>/.trajforge/test-pg-*` on a free port. Each test file creates its own database
+ *   (test/helpers/services.ts).
  * - S3: versitygw on a fresh data dir and a free port.
  * - Temporal: TEST_TEMPORAL_ADDRESS if set, else a dev server with a fresh SQLite file on free ports.
  * Everything this setup started is stopped (and its scratch dirs removed) at teardown.
@@ -55,7 +53,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const [pgAdminUrl, s3, temporal] = await Promise.all([
       (async () => {
         if (env.TEST_DATABASE_URL) return env.TEST_DATABASE_URL;
-        const pg = await startEmbeddedPostgres({ dataDir: path.join(state, 'test-pg'), port: TEST_PG_PORT });
+        // A private cluster per run (initdb ≈ 2 s): concurrent test runs must not share, or stop, each other's.
+        const dir = await fs.mkdtemp(path.join(state, 'test-pg-'));
+        await fs.chmod(dir, 0o755); // as root, Postgres runs as the `postgres` user, which must reach the data dir
+        stops.push(() => fs.rm(dir, { recursive: true, force: true }));
+        const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: await freePort() });
         stops.push(() => pg.stop());
         return pg.adminUrl;
       })(),
