@@ -42,7 +42,10 @@ export type DagTransition = z.infer<typeof DagTransition>;
 export const TaskFamily = z.object({
   id: z.string().regex(/^[a-z][a-z0-9_]*$/),
   description: z.string(),
-  /** Page path the task walks (start page first). */
+  /**
+   * Page path the task walks (start page first). Pages of other apps are qualified `app:page`
+   * (cross-app tasks); they are checked against those apps' DAGs by `validateWorld`.
+   */
   path: z.array(z.string()).min(1),
   /** Instruction templates with `{slot}` references; the first is the explicit-navigation form. */
   templates: z.array(z.string().min(1)).min(1),
@@ -73,8 +76,26 @@ export const AppDag = z
     });
     dag.tasks.forEach((task, i) => {
       task.path.forEach((p, j) => {
-        if (!ids.has(p)) ctx.addIssue({ code: 'custom', path: ['tasks', i, 'path', j], message: `unknown page ${p}` });
+        if (!p.includes(':') && !ids.has(p)) ctx.addIssue({ code: 'custom', path: ['tasks', i, 'path', j], message: `unknown page ${p}` });
       });
     });
   });
 export type AppDag = z.infer<typeof AppDag>;
+
+/** Problems with cross-app references (`app:page` in task paths) across a set of DAGs; empty when valid. */
+export function validateWorld(dags: readonly AppDag[]): { app: string; path: string; message: string }[] {
+  const pages = new Map(dags.map((d) => [d.app, new Set(d.pages.map((p) => p.id))]));
+  const problems: { app: string; path: string; message: string }[] = [];
+  for (const dag of dags) {
+    dag.tasks.forEach((task, i) => {
+      task.path.forEach((ref, j) => {
+        if (!ref.includes(':')) return;
+        const [app, page] = ref.split(':', 2) as [string, string];
+        const known = pages.get(app);
+        if (!known) problems.push({ app: dag.app, path: `tasks.${i}.path.${j}`, message: `unknown app "${app}" in "${ref}"` });
+        else if (!known.has(page)) problems.push({ app: dag.app, path: `tasks.${i}.path.${j}`, message: `app "${app}" has no page "${page}"` });
+      });
+    });
+  }
+  return problems;
+}

@@ -1,5 +1,5 @@
 import type { Action } from './action.js';
-import type { ObservationRef } from './entities.js';
+import type { ObservationRef, StepMetrics } from './entities.js';
 import type { ChatRequest, ChatResponse } from './openai.js';
 
 /**
@@ -24,8 +24,13 @@ export interface EnvSession {
   /** Resets app state for the task (seeded) and returns the first observation. */
   reset(task: { app: string; seed: number }): Promise<ObservationRef>;
   /** Executes one action and returns the settled observation after it. Throws EnvError on failure. */
-  step(action: Action): Promise<{ observation: ObservationRef; settleMs: number }>;
+  step(action: Action): Promise<{ observation: ObservationRef; settleMs: number; metrics?: StepMetrics }>;
   close(): Promise<void>;
+  /**
+   * Cheap liveness probe with a bounded timeout (pools call it before handing out an idle session).
+   * Resolves false — never throws, never hangs — when the session is dead or unresponsive.
+   */
+  healthy?(): Promise<boolean>;
 }
 
 /** A failure executing a (valid) action; recorded on the step as `execution_error`. */

@@ -229,6 +229,7 @@ const StepRow = z
     conclusion: z.string(),
     model_call_key: z.string().nullable(),
     latency_ms: z.number(),
+    metrics: z.unknown().optional(),
   })
   .transform((r) => ({
     rolloutId: r.rollout_id,
@@ -242,6 +243,7 @@ const StepRow = z
       conclusion: r.conclusion,
       ...(r.model_call_key != null ? { modelCallKey: r.model_call_key } : {}),
       latencyMs: r.latency_ms,
+      ...(r.metrics != null ? { metrics: r.metrics } : {}),
     }),
   }));
 
@@ -282,6 +284,7 @@ export async function upsertRollout(
     conclusion: s.conclusion,
     model_call_key: s.modelCallKey ?? null,
     latency_ms: s.latencyMs,
+    metrics: s.metrics ?? null,
   }));
   const indexes = new Set(steps.map((s) => s.idx));
   if (indexes.size !== steps.length) throw new Error(`rollout ${rollout.id} has duplicate step indexes`);
@@ -301,15 +304,15 @@ export async function upsertRollout(
        delete from steps where rollout_id = $1 and not (idx = any (select (e ->> 'idx')::int from jsonb_array_elements($15::jsonb) e))
      )
      insert into steps (rollout_id, idx, before, after, action, error, error_kind, reasoning, conclusion,
-                        model_call_key, latency_ms)
+                        model_call_key, latency_ms, metrics)
      select (select id from r), x.idx, x.before, x.after, x.action, x.error, x.error_kind, x.reasoning,
-            x.conclusion, x.model_call_key, x.latency_ms
+            x.conclusion, x.model_call_key, x.latency_ms, x.metrics
      from jsonb_to_recordset($15::jsonb) as x(idx int, before jsonb, after jsonb, action jsonb, error jsonb,
-          error_kind text, reasoning text, conclusion text, model_call_key text, latency_ms real)
+          error_kind text, reasoning text, conclusion text, model_call_key text, latency_ms real, metrics jsonb)
      on conflict (rollout_id, idx) do update set
        before = excluded.before, after = excluded.after, action = excluded.action, error = excluded.error,
        error_kind = excluded.error_kind, reasoning = excluded.reasoning, conclusion = excluded.conclusion,
-       model_call_key = excluded.model_call_key, latency_ms = excluded.latency_ms`,
+       model_call_key = excluded.model_call_key, latency_ms = excluded.latency_ms, metrics = excluded.metrics`,
     [
       rollout.id,
       rollout.cycleId,

@@ -54,8 +54,8 @@ describe('episode with a configured policy endpoint and bad replies', () => {
     fixture.script(
       { body: textResponse('I think I should tap the restaurant.') },
       { body: vllmToolCallResponse('gui-owl-7b', '{"action": "fly", "coordinate": [1, 2]}') },
-      { body: vllmToolCallResponse('gui-owl-7b', '{"action": "click", "coordinate": [5000, 20]}') },
       { body: vllmToolCallResponse('gui-owl-7b', '{"action": "open", "text": "Foodie"}') },
+      { body: vllmToolCallResponse('gui-owl-7b', '{"action": "click", "coordinate": [5000, 20]}') },
       { body: vllmToolCallResponse('gui-owl-7b', '{"action": "open", "text": "NoSuchApp"}') },
       { body: vllmToolCallResponse('gui-owl-7b', '{"action": "terminate", "status": "failure"}') },
     );
@@ -77,15 +77,15 @@ describe('episode with a configured policy endpoint and bad replies', () => {
       expect(result.steps.map((s) => s.error?.kind ?? s.action?.action)).toEqual([
         'format_error',
         'unknown_action',
-        'out_of_bounds',
         'open',
+        'out_of_bounds',
         'execution_error',
         'terminate',
       ]);
-      expect(result.steps[2]!.error!.field).toBe('arguments.coordinate');
+      expect(result.steps[3]!.error!.field).toBe('arguments.coordinate');
       // The request really went to the configured endpoint, in the OpenAI protocol, with a screenshot.
       expect(rt.models.policy.name).toBe('gui-owl-7b');
-      const body = fixture.requests[3]!.body as { model: string; tools: unknown[]; messages: { content: unknown }[] };
+      const body = fixture.requests[2]!.body as { model: string; tools: unknown[]; messages: { content: unknown }[] };
       expect(body.model).toBe('gui-owl-7b');
       expect(body.tools.length).toBe(1);
       expect(JSON.stringify(body.messages)).toContain('data:image/png;base64,');

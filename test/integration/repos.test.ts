@@ -38,7 +38,9 @@ function steps(n: number): Step[] {
   return Array.from({ length: n }, (_, i) => {
     const base = { index: i, before: obs(i), reasoning: `think ${i}`, conclusion: `did ${i}`, latencyMs: 100 + i };
     if (i === 1) return { ...base, error: { kind: 'out_of_bounds' as const, field: 'arguments.coordinate', message: 'x > width' } };
-    return { ...base, after: obs(i + 1), action: { action: 'click' as const, coordinate: [10 * i, 20] as [number, number] }, modelCallKey: `sha256/aa/${'a'.repeat(64)}.json` };
+    // Step 2 carries environment metrics (migration 0002); others have none: both must round-trip.
+    const metrics = i === 2 ? { metrics: { actionMs: 12.5, settleMs: 61.25, screenshotBytes: 48_213, uiTreeBytes: 3_071 } } : {};
+    return { ...base, after: obs(i + 1), action: { action: 'click' as const, coordinate: [10 * i, 20] as [number, number] }, modelCallKey: `sha256/aa/${'a'.repeat(64)}.json`, ...metrics };
   });
 }
 
@@ -192,6 +194,8 @@ describe('repos', () => {
       accepted: 1,
       rejected: 1,
       stepErrors: 3, // step 1 of each rollout
+      groundTruthSuccesses: 2, // q1/a0 and q1/a1; the degraded q2/a0 is not counted
+      acceptedTruePositives: 1, // a is accepted and its checker agrees
     });
     expect(await repo.cycleCounts(db.pool, 'cycle-12')).toMatchObject({ queries: 1, rollouts: 0, steps: 0 });
 
