@@ -10,7 +10,9 @@ import { judgeStep, criticScore } from '../critics/step-critic.js';
 import { judgeTrajectory as judgeTrajectoryChannels } from '../critics/trajectory-critic.js';
 import type { OcrEngine } from '../models/reference/types.js';
 import type { EnvPool } from '../environments/pool.js';
-import { generateQueries as sampleQueries } from '../query-gen/sample.js';
+import { generateQueryBatch } from '../query-gen/pipeline.js';
+import { INFEASIBLE_FAMILY, infeasibleSuccess } from '../query-gen/infeasible.js';
+import { createCrawlerValidator } from '../environments/crawler.js';
 import { buildSamples, type StepJudgement } from '../export/gui-owl-sft.js';
 import { writeDataset } from '../export/writer.js';
 import * as repo from '../storage/repos.js';
@@ -96,15 +98,40 @@ export function createActivities(deps: ActivityDeps) {
 
     async generateQueries(input: { cycleId: string; cycleNumber: number; config: unknown }): Promise<{ queryIds: string[] }> {
       const config = parseConfig(input.config);
-      const report = sampleQueries({
-        dags: deps.dags,
-        count: config.queries,
-        // Every cycle samples anew; the same cycle number always samples the same queries.
-        seed: config.seed * 100_003 + input.cycleNumber,
-        apps: config.apps,
-      });
+      // Every cycle samples anew; the same cycle number always samples the same queries.
+      const seed = config.seed * 100_003 + input.cycleNumber;
+      const generate = (validator?: Parameters<typeof generateQueryBatch>[0]['validator']) =>
+        generateQueryBatch({
+          dags: deps.dags,
+          count: config.queries,
+          seed,
+          sampler: config.querySampler,
+          models: { synth: deps.models.querySynth, refine: deps.models.queryRefine },
+          apps: config.apps,
+          infeasibleRate: config.infeasibleRate,
+          ...(validator ? { validator } : {}),
+        });
+      let report;
+      if (config.validateQueries) {
+        // Interface validation replays each query in a real environment session (one at a time).
+        const session = await deps.envPool.lease();
+        let healthy = true;
+        try {
+          report = await generate(createCrawlerValidator({ session, blobs: deps.blobs, dags: deps.dags }));
+        } catch (err) {
+          healthy = false;
+          throw err;
+        } finally {
+          await deps.envPool.release(session, healthy);
+        }
+      } else report = await generate();
       await repo.upsertQueries(deps.db, input.cycleId, report.queries);
-      log.info('queries generated', { cycleId: input.cycleId, queries: report.queries.length, duplicates: report.duplicates });
+      log.info('queries generated', {
+        cycleId: input.cycleId,
+        queries: report.queries.length,
+        duplicates: report.report.dedup.exact + report.report.dedup.near,
+        ...(report.report.validation ? { validationDropped: report.report.validation.dropped } : {}),
+      });
       return { queryIds: report.queries.map((q) => q.id) };
     },
 
@@ -122,47 +149,71 @@ export function createActivities(deps: ActivityDeps) {
       const temperature = input.attempt === 0 && config.greedyFirstAttempt ? 0 : config.policyTemperature;
       const seed = (parseInt(createHash('sha256').update(rolloutId).digest('hex').slice(0, 8), 16) % 1_000_000) + 1;
 
-      const session = await deps.envPool.lease();
-      let healthy = true;
-      try {
-        const result = await runAgentEpisode({
-          env: session,
-          policy: deps.models.policy,
-          blobs: deps.blobs,
-          app: query.app,
-          instruction: query.instruction,
-          seed,
-          maxSteps: config.maxSteps,
-          historyImages: config.historyImages,
-          temperature,
-          onStep: (step) => heartbeatSafely({ step: step.index }),
-        });
-        let groundTruth: boolean | undefined;
-        if (result.environmentFailure) healthy = false;
-        else groundTruth = (await session.check(query.checker)).success;
-        const rollout: Rollout = {
-          id: rolloutId,
-          cycleId: input.cycleId,
-          queryId: query.id,
-          attempt: input.attempt,
-          agentMode: config.agentMode,
-          actionSpace: 'mobile',
-          model: deps.policyModel,
-          status: result.status,
-          ...(result.outcome !== undefined ? { outcome: result.outcome } : {}),
-          steps: result.steps,
-          ...(groundTruth !== undefined ? { groundTruth } : {}),
-        };
-        await repo.upsertRollout(deps.db, rollout, {
-          degraded: result.environmentFailure !== undefined,
-          configHash: configHash(config, deps.models),
-        });
-        return { rolloutId, status: result.status, steps: result.steps.length, degraded: !healthy };
-      } catch (err) {
-        healthy = false;
-        throw err;
-      } finally {
-        await deps.envPool.release(session, healthy);
+      // Retry policy: an environment that dies before the first step (reset failed, browser gone) produced no
+      // data, so the episode is rerun once on a fresh session; if that one dies before its first step too, a
+      // retryable failure hands the activity back to Temporal's retry policy (backoff). Once steps exist, the
+      // trajectory is kept and tagged degraded instead (never rerun: it is data about the environment failing).
+      for (let envAttempt = 1; ; envAttempt++) {
+        const session = await deps.envPool.lease();
+        let healthy = true;
+        try {
+          const result = await runAgentEpisode({
+            env: session,
+            policy: deps.models.policy,
+            blobs: deps.blobs,
+            app: query.app,
+            instruction: query.instruction,
+            seed,
+            maxSteps: config.maxSteps,
+            historyImages: config.historyImages,
+            temperature,
+            onStep: (step) => heartbeatSafely({ step: step.index }),
+          });
+          let groundTruth: boolean | undefined;
+          if (result.environmentFailure) {
+            healthy = false;
+            if (result.steps.length === 0) {
+              const message = `environment died before the first step (session ${session.id}, try ${envAttempt}): ${result.environmentFailure}`;
+              if (envAttempt < 2) {
+                try {
+                  log.warn('episode environment failed before any step; retrying on a fresh session', { rolloutId, message });
+                } catch {
+                  // Outside an activity context there is no logger.
+                }
+                continue;
+              }
+              throw ApplicationFailure.retryable(message, 'EnvironmentUnavailable');
+            }
+          } else if (query.checker.family === INFEASIBLE_FAMILY || query.feasible === false) {
+            // Infeasible queries (query-gen/infeasible.ts) are judged from the rollout's outcome, not app state
+            // (their slot values name things the app lacks, which app checkers reject): success is
+            // terminate(failure) or an answer.
+            groundTruth = infeasibleSuccess(result.status, result.outcome).success;
+          } else groundTruth = (await session.check(query.checker)).success;
+          const rollout: Rollout = {
+            id: rolloutId,
+            cycleId: input.cycleId,
+            queryId: query.id,
+            attempt: input.attempt,
+            agentMode: config.agentMode,
+            actionSpace: 'mobile',
+            model: deps.policyModel,
+            status: result.status,
+            ...(result.outcome !== undefined ? { outcome: result.outcome } : {}),
+            steps: result.steps,
+            ...(groundTruth !== undefined ? { groundTruth } : {}),
+          };
+          await repo.upsertRollout(deps.db, rollout, {
+            degraded: result.environmentFailure !== undefined,
+            configHash: configHash(config, deps.models),
+          });
+          return { rolloutId, status: result.status, steps: result.steps.length, degraded: !healthy };
+        } catch (err) {
+          healthy = false;
+          throw err;
+        } finally {
+          await deps.envPool.release(session, healthy);
+        }
       }
     },
 

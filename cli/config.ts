@@ -40,6 +40,8 @@ export const ROLE_ENV: Record<Role, string> = {
   stepCritic: 'STEP_CRITIC',
   trajCriticText: 'TRAJ_CRITIC_TEXT',
   trajCriticMultimodal: 'TRAJ_CRITIC_MM',
+  querySynth: 'QUERY_SYNTH',
+  queryRefine: 'QUERY_REFINE',
 };
 
 /**

@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { AppDag } from '../domain/dag.js';
 import { ValidationError, parseOrThrow } from '../domain/errors.js';
 import { CycleConfig } from '../domain/config.js';
 import { latestCycleNumber } from '../storage/repos.js';
@@ -11,6 +9,7 @@ import { createPool } from '../storage/db.js';
 import { startEmbeddedPostgres } from './services/postgres.js';
 import type { CycleResult } from '../workflows/contracts.js';
 import { loadConfig } from './config.js';
+import { dagCommand, queriesCommand } from './dag.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -19,7 +18,15 @@ Usage:
                                  run one full production cycle on the configured services
   trajforge worker               run the workers (main, env, cpu queues) until interrupted
   trajforge migrate              apply database migrations
-  trajforge dag validate FILE…   validate app DAG files
+  trajforge dag validate FILE…   validate app DAG files (schema)
+  trajforge dag lint [FILE…|--all] [--check-app]
+                                 unreachable pages, dead ends, slot refs; --check-app replays every transition
+  trajforge dag coverage [--cycle ID]
+                                 pages/edges/slot values with generated / rolled-out / accepted counts
+  trajforge dag discover APP [--out FILE]
+                                 crawl an app's UI tree into a draft DAG (and compare with its hand-written one)
+  trajforge queries generate [--count N] [--seed S] [--sampler families|uniform|length|coverage] [--validate]
+                                 generate queries with the reference models and print the generation report
   trajforge reference-server [--port P]
                                  serve the built-in reference model (OpenAI-compatible) until interrupted
 Configuration is read from the environment; see README.md.`;
@@ -113,23 +120,6 @@ async function worker(): Promise<void> {
   await workers.run;
 }
 
-async function dag(args: string[]): Promise<void> {
-  const [sub, ...files] = args;
-  if (sub !== 'validate' || files.length === 0) throw new ValidationError('usage: trajforge dag validate FILE…', undefined, 'command line');
-  let bad = 0;
-  for (const file of files) {
-    try {
-      const raw: unknown = JSON.parse(await readFile(file, 'utf8'));
-      const d = parseOrThrow(AppDag, raw, file);
-      out(`ok   ${file}: ${d.app}@${d.version}, ${d.pages.length} pages, ${d.transitions.length} transitions, ${d.tasks.length} task families`);
-    } catch (err) {
-      bad++;
-      out(`FAIL ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-  if (bad) process.exitCode = 1;
-}
-
 async function referenceServer(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { port: { type: 'string' } } });
   // Loaded per command: the OCR and Temporal stacks take seconds to import and `dag validate` needs neither.
@@ -167,7 +157,9 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'dag':
-      return dag(rest);
+      return dagCommand(rest);
+    case 'queries':
+      return queriesCommand(rest);
     case 'reference-server':
       return referenceServer(rest);
     default:

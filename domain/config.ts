@@ -15,7 +15,7 @@ export const RoleEndpointConfig = z.object({
 });
 export type RoleEndpointConfig = z.infer<typeof RoleEndpointConfig>;
 
-export const ROLES = ['policy', 'stepCritic', 'trajCriticText', 'trajCriticMultimodal'] as const;
+export const ROLES = ['policy', 'stepCritic', 'trajCriticText', 'trajCriticMultimodal', 'querySynth', 'queryRefine'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Reference-server model names for each role (see models/reference/roles.ts). */
@@ -24,6 +24,8 @@ export const REFERENCE_MODEL_NAMES: Record<Role, string> = {
   stepCritic: 'ref-step-critic',
   trajCriticText: 'ref-traj-critic-text',
   trajCriticMultimodal: 'ref-traj-critic-mm',
+  querySynth: 'ref-query-synth',
+  queryRefine: 'ref-query-refine',
 };
 
 export const VoteRule = z.enum(['all', 'majority', 'any']);
@@ -61,6 +63,12 @@ export const CycleConfig = z.object({
     .prefault({}),
   /** Concurrent episodes (bounded by environment sessions). */
   concurrency: z.number().int().min(1).max(64).default(2),
+  /** Replay every generated query in the real app (interface validation) and drop stale ones. Off by default. */
+  validateQueries: z.boolean().default(false),
+  /** Path sampler for query generation (query-gen/paths.ts). */
+  querySampler: z.enum(['families', 'uniform', 'length', 'coverage']).default('families'),
+  /** Share of generated queries made infeasible on purpose (ZeroGUI-style). */
+  infeasibleRate: z.number().min(0).max(0.5).default(0),
   datasetName: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/).default('gui-owl-e2e'),
 });
 export type CycleConfig = z.infer<typeof CycleConfig>;

@@ -24,6 +24,8 @@ export const DagPage = z.object({
   slots: z.array(SlotSpec).default([]),
   /** Text that is visible when this page is shown; interface validation checks it is still there. */
   marker: z.string().min(1),
+  /** A page where a task may legitimately end with no way onward (`dag lint` does not call it a dead end). */
+  terminal: z.boolean().optional(),
 });
 export type DagPage = z.infer<typeof DagPage>;
 

@@ -34,6 +34,36 @@ export const Query = z.object({
   difficulty: z.number().int().min(1),
   sampler: z.string(),
   seed: z.number().int(),
+  /**
+   * False for ZeroGUI-style infeasible queries (a slot value the app does not have); their checker family is
+   * `infeasible` and success means the agent terminated with failure or answered (judged from the rollout).
+   */
+  feasible: z.boolean().optional(),
+  /** How the query was produced (query-gen pipeline); absent on older rows. */
+  lineage: z
+    .object({
+      sampler: z.string(),
+      synthModel: z.string(),
+      refineModel: z.string(),
+      dagVersion: z.string(),
+      seed: z.number().int(),
+    })
+    .optional(),
+  /** Metadata the instruction was synthesised from: page descriptions D′ and slot-value pairs K′/V′. */
+  metadata: z
+    .object({
+      descriptions: z.array(z.object({ page: z.string(), description: z.string() })),
+      slots: z.record(z.string(), z.string()),
+    })
+    .optional(),
+  /** Interface-validation result when the query was replayed in the real app. */
+  validation: z
+    .object({
+      valid: z.boolean(),
+      failedAt: z.object({ page: z.string(), reason: z.string(), detail: z.string().optional() }).optional(),
+      checkedAt: z.string().optional(),
+    })
+    .optional(),
 });
 export type Query = z.infer<typeof Query>;
 
@@ -46,6 +76,15 @@ export const ObservationRef = z.object({
   uiTreeKey: BlobKey.optional(),
 });
 export type ObservationRef = z.infer<typeof ObservationRef>;
+
+/** Environment measurements of one executed step (`EnvSession.step` metrics). */
+export const StepMetrics = z.object({
+  actionMs: z.number().min(0),
+  settleMs: z.number().min(0),
+  screenshotBytes: z.number().int().min(0),
+  uiTreeBytes: z.number().int().min(0).optional(),
+});
+export type StepMetrics = z.infer<typeof StepMetrics>;
 
 export const Step = z.object({
   index: z.number().int().min(0),
@@ -60,6 +99,8 @@ export const Step = z.object({
   /** Blob key of the stored model request/response pair for this step. */
   modelCallKey: BlobKey.optional(),
   latencyMs: z.number().min(0),
+  /** Environment-side measurements of the executed action, where the environment reports them. */
+  metrics: StepMetrics.optional(),
 });
 export type Step = z.infer<typeof Step>;
 

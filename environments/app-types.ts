@@ -30,8 +30,12 @@ export interface CheckResult {
 export interface AppCheckers<S> {
   /** Task families this app can check. */
   readonly families: readonly string[];
-  /** Throws for an unknown family or a spec whose params do not name things in the app. */
-  check(state: S, spec: CheckerSpec): CheckResult;
+  /**
+   * Throws for an unknown family or a spec whose params do not name things in the app. `world` is every
+   * app's state for the same session, keyed by app id (cross-app families read other apps' state from it;
+   * single-app families ignore it).
+   */
+  check(state: S, spec: CheckerSpec, world?: Readonly<Record<string, unknown>>): CheckResult;
 }
 
 /** A built-in app: its DAG, its per-session state, its routes and its success checkers. */

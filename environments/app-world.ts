@@ -1,17 +1,34 @@
 import type { AppDag } from '../domain/dag.js';
 import type { CheckerSpec } from '../domain/entities.js';
 import type { AppModule, CheckResult } from './app-types.js';
+import { calendarApp } from './apps/calendar/index.js';
+import { clockApp } from './apps/clock/index.js';
+import { contactsApp } from './apps/contacts/index.js';
 import { foodApp } from './apps/food/index.js';
+import { mailApp } from './apps/mail/index.js';
+import { messagesApp } from './apps/messages/index.js';
+import { notesApp } from './apps/notes/index.js';
+import { settingsApp } from './apps/settings/index.js';
+import { shopApp } from './apps/shop/index.js';
 
 export type { AppModule, AppCheckers, CheckResult } from './app-types.js';
 
 /** Built-in apps served by the app server. Add a new app here (its module, routes, state, checkers). */
-export const BUILT_IN_APPS: readonly AppModule[] = [foodApp as AppModule];
+export const BUILT_IN_APPS: readonly AppModule[] = [
+  foodApp as AppModule,
+  notesApp as AppModule,
+  settingsApp as AppModule,
+  mailApp as AppModule,
+  clockApp as AppModule,
+  shopApp as AppModule,
+  contactsApp as AppModule,
+  messagesApp as AppModule,
+  calendarApp as AppModule,
+];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
 export const DECORATIVE_APPS: readonly { id: string; title: string; color: string; glyph: string }[] = [
   { id: 'weather', title: 'Weather', color: '#1c7ed6', glyph: 'W' },
-  { id: 'notes', title: 'Notes', color: '#f59f00', glyph: 'N' },
   { id: 'camera', title: 'Camera', color: '#495057', glyph: 'C' },
   { id: 'music', title: 'Music', color: '#ae3ec9', glyph: 'M' },
 ];
@@ -25,9 +42,12 @@ export function loadDags(): AppDag[] {
   return BUILT_IN_APPS.map((a) => a.dag);
 }
 
-/** Runs the app's checker on that app's state; throws for an unknown app or family. */
-export function checkApp(appState: unknown, spec: CheckerSpec): CheckResult {
+/**
+ * Runs the app's checker on that app's state; throws for an unknown app or family. `world` is every app's
+ * state for the session (what `AppServer.state` returns), needed by cross-app families.
+ */
+export function checkApp(appState: unknown, spec: CheckerSpec, world?: Readonly<Record<string, unknown>>): CheckResult {
   const app = getApp(spec.app);
   if (!app) throw new Error(`unknown app "${spec.app}" (built-in: ${BUILT_IN_APPS.map((a) => a.id).join(', ')})`);
-  return app.checkers.check(appState, spec);
+  return app.checkers.check(appState, spec, world);
 }

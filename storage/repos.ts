@@ -125,6 +125,9 @@ const QueryRow = z
     difficulty: z.number(),
     sampler: z.string(),
     seed: z.number(),
+    feasible: z.boolean().nullish(),
+    lineage: z.unknown().nullish(),
+    validation: z.unknown().nullish(),
   })
   .transform((r) => ({
     id: r.id,
@@ -139,8 +142,18 @@ const QueryRow = z
     difficulty: r.difficulty,
     sampler: r.sampler,
     seed: r.seed,
+    // Absent on rows written before 0003; `feasible` stays implicit (true) unless false.
+    ...(r.feasible === false ? { feasible: false } : {}),
+    ...(r.lineage ? splitLineage(r.lineage) : {}),
+    ...(r.validation ? { validation: r.validation } : {}),
   }))
   .pipe(Query);
+
+/** The `lineage` column holds the query's lineage plus its metadata (D′, K′/V′) under `metadata`. */
+function splitLineage(stored: unknown): { lineage?: unknown; metadata?: unknown } {
+  const { metadata, ...lineage } = stored as Record<string, unknown>;
+  return { ...(Object.keys(lineage).length ? { lineage } : {}), ...(metadata !== undefined ? { metadata } : {}) };
+}
 
 /**
  * Stores queries (a query id is a content hash, so an existing one is left as is) and links them to the
@@ -161,18 +174,22 @@ export async function upsertQueries(db: Queryable, cycleId: string, queries: rea
       difficulty: q.difficulty,
       sampler: q.sampler,
       seed: q.seed,
+      feasible: q.feasible ?? true,
+      lineage: q.lineage || q.metadata ? { ...q.lineage, ...(q.metadata ? { metadata: q.metadata } : {}) } : null,
+      validation: q.validation ?? null,
     }));
     // One statement: the queries insert and the link insert see each other (FK checks run at statement end).
     await db.query(
       `with input as (
          select * from jsonb_to_recordset($2::jsonb) as x(
            id text, app text, dag_version text, family text, instruction text, raw_instruction text,
-           path jsonb, slots jsonb, checker jsonb, difficulty int, sampler text, seed int)
+           path jsonb, slots jsonb, checker jsonb, difficulty int, sampler text, seed int,
+           feasible boolean, lineage jsonb, validation jsonb)
        ), ins as (
          insert into queries (id, app, dag_version, family, instruction, raw_instruction, path, slots, checker,
-                              difficulty, sampler, seed, first_cycle_id)
+                              difficulty, sampler, seed, first_cycle_id, feasible, lineage, validation)
          select id, app, dag_version, family, instruction, raw_instruction, path, slots, checker,
-                difficulty, sampler, seed, $1 from input
+                difficulty, sampler, seed, $1, coalesce(feasible, true), lineage, validation from input
          on conflict (id) do nothing
        )
        insert into cycle_queries (cycle_id, query_id)
@@ -638,5 +655,35 @@ export async function cycleCounts(db: Queryable, cycleId: string): Promise<Cycle
             and v.critic_version = (select critic_version from c)) as "acceptedTruePositives"`,
     [cycleId],
     CycleCounts,
+  );
+}
+
+// ------------------------------------------------------------------------------------------ DAG coverage
+
+export const QueryCoverageRow = z
+  .object({ app: z.string(), path: z.array(z.string()), slots: z.record(z.string(), z.string()), rollouts: z.coerce.number(), accepted: z.coerce.number() })
+  .transform((r) => r);
+export type QueryCoverageRow = z.output<typeof QueryCoverageRow>;
+
+/**
+ * Per query (optionally only a cycle's): its path and slots, how many rollouts it got and how many of those the
+ * critics accepted (a `consensus` trajectory verdict that is correct, under any critic version). `dag coverage`
+ * folds these into page/edge/slot-value counts; the coverage-driven sampler weights by the accepted counts.
+ */
+export async function queryCoverage(db: Queryable, cycleId?: string): Promise<QueryCoverageRow[]> {
+  return many(
+    db,
+    `select q.app, q.path, q.slots,
+            count(distinct r.id) as rollouts,
+            count(distinct r.id) filter (where exists (
+              select 1 from trajectory_verdicts tv
+              where tv.rollout_id = r.id and tv.channel = 'consensus' and tv.correct)) as accepted
+       from queries q
+       left join rollouts r on r.query_id = q.id and ($1::text is null or r.cycle_id = $1)
+      where $1::text is null or exists (select 1 from cycle_queries cq where cq.query_id = q.id and cq.cycle_id = $1)
+      group by q.id, q.app, q.path, q.slots
+      order by q.id`,
+    [cycleId ?? null],
+    QueryCoverageRow,
   );
 }

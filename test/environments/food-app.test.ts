@@ -12,9 +12,9 @@ const dagJson: unknown = JSON.parse(readFileSync(new URL('../../environments/app
 describe('Foodie DAG', () => {
   it('validates with AppDag and is what loadDags returns', () => {
     const dag = AppDag.parse(dagJson);
-    expect(loadDags().map((d) => d.app)).toEqual(['food']);
-    expect(loadDags()[0]).toEqual(dag);
-    expect(dag.tasks.map((t) => t.id)).toEqual(['view_menu', 'search_restaurant', 'add_to_cart', 'order_dish']);
+    expect(loadDags().map((d) => d.app)).toContain('food');
+    expect(loadDags().find((d) => d.app === 'food')).toEqual(dag);
+    expect(dag.tasks.map((t) => t.id)).toEqual(['view_menu', 'search_restaurant', 'add_to_cart', 'order_dish', 'order_from_note']);
   });
 
   it('only uses slot values that exist in the catalogue, and every template slot is defined on its path', () => {
@@ -100,8 +100,8 @@ describe('Foodie state and checkers', () => {
     expect(() => check(s, spec('fly_to_moon', {}))).toThrow(/unknown task family "fly_to_moon"/);
     expect(() => check(s, spec('view_menu', { restaurant: 'Burger Plaza' }))).toThrow(/unknown restaurant "Burger Plaza"/);
     expect(() => check(s, spec('add_to_cart', { restaurant: 'Burger Place', dish: 'Royal Cheeseburger', quantity: '1' }))).toThrow(/not on the menu of Burger Place/);
-    expect(() => checkApp(s, { app: 'mail', family: 'x', params: {} })).toThrow(/unknown app "mail"/);
-    expect(BUILT_IN_APPS.map((a) => a.checkers.families.length)).toEqual([4]);
+    expect(() => checkApp(s, { app: 'nope', family: 'x', params: {} })).toThrow(/unknown app "nope"/);
+    expect(BUILT_IN_APPS.find((a) => a.id === 'food')?.checkers.families.length).toBe(5);
   });
 
   it('app server keeps state per session, survives reload and resets deterministically', async () => {
@@ -119,7 +119,7 @@ describe('Foodie state and checkers', () => {
       expect((server.state('a').food as FoodState).cart).toEqual([{ restaurantId: 'pizza_roma', dishId: 'tiramisu', qty: 1 }]);
       expect((server.state('b').food as FoodState).cart).toEqual([]);
       server.reset('a', 5);
-      expect(server.state('a')).toEqual({ food: initialFoodState(5) });
+      expect(server.state('a').food).toEqual(initialFoodState(5));
     } finally {
       await server.close();
     }

@@ -51,7 +51,7 @@ describe('reference server: HTTP surface', () => {
     expect(health.status).toBe('ok');
     const models = (await (await fetch(`${server.baseUrl}/models`)).json()) as { object: string; data: { id: string }[] };
     expect(models.object).toBe('list');
-    expect(models.data.map((m) => m.id).sort()).toEqual(['ref-policy', 'ref-step-critic', 'ref-traj-critic-mm', 'ref-traj-critic-text']);
+    expect(models.data.map((m) => m.id).sort()).toEqual(['ref-policy', 'ref-query-refine', 'ref-query-synth', 'ref-step-critic', 'ref-traj-critic-mm', 'ref-traj-critic-text']);
     expect(server.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
   });
 
@@ -107,7 +107,7 @@ describe('reference policy over the real server and real OCR', () => {
   });
 
   it('clicks inside the exact restaurant, not the near-duplicate listed above it', async () => {
-    const res = await ask(RESTAURANTS, TASK, ['Opened the Foodie app. [goal 1/6 done]']);
+    const res = await ask(RESTAURANTS, TASK, ['Opened the Foodie app. [goal 1/9 done]']);
     const reply = parsePolicyReply(res.choices[0]!.message, 'mobile', SCREEN);
     expect(reply.result.ok).toBe(true);
     if (!reply.result.ok || reply.result.action.action !== 'click') throw new Error(`expected a click, got ${JSON.stringify(reply.result)}`);
@@ -122,19 +122,19 @@ describe('reference policy over the real server and real OCR', () => {
     expect(x).toBeLessThan(170);
     expect(y).toBeGreaterThan(200);
     expect(y).toBeLessThan(222);
-    expect(reply.conclusion).toBe('Tapped "Burger Palace". [goal 2/6 done]');
+    expect(reply.conclusion).toBe('Tapped "Burger Palace". [goal 2/9 done]');
   });
 
   it('counts quantity through conclusions: taps the Add next to Fries twice', async () => {
-    const first = parsePolicyReply((await ask(MENU, TASK, ['Opened the Foodie app. [goal 1/6 done]', 'Tapped "Burger Palace". [goal 2/6 done]'])).choices[0]!.message, 'mobile', SCREEN);
+    const first = parsePolicyReply((await ask(MENU, TASK, ['Opened the Foodie app. [goal 1/9 done]', 'Tapped "Burger Palace". [goal 2/9 done]'])).choices[0]!.message, 'mobile', SCREEN);
     expect(first.result.ok && first.result.action.action).toBe('click');
-    expect(first.conclusion).toMatch(/\(1 of 2\)\. \[goal 3\/6: added 1\/2\]$/);
+    expect(first.conclusion).toMatch(/\(1 of 2\)\. \[goal 3\/9: added 1\/2 at \d+,\d+\]$/);
     const second = parsePolicyReply(
-      (await ask(MENU, TASK, ['Opened the Foodie app. [goal 1/6 done]', 'Tapped "Burger Palace". [goal 2/6 done]', first.conclusion])).choices[0]!.message,
+      (await ask(MENU, TASK, ['Opened the Foodie app. [goal 1/9 done]', 'Tapped "Burger Palace". [goal 2/9 done]', first.conclusion])).choices[0]!.message,
       'mobile',
       SCREEN,
     );
-    expect(second.conclusion).toMatch(/\(2 of 2\)\. \[goal 3\/6 done\]$/);
+    expect(second.conclusion).toMatch(/\(2 of 2\)\. \[goal 3\/9 done\]$/);
     if (!second.result.ok || second.result.action.action !== 'click') throw new Error('expected a click');
     const [x, y] = second.result.action.coordinate;
     expect(x).toBeGreaterThan(300); // the Add button of the Fries row (x 308..370, baseline 240)
@@ -143,7 +143,7 @@ describe('reference policy over the real server and real OCR', () => {
   });
 
   it('focuses the address field, then types the address', async () => {
-    const done = ['Opened the Foodie app. [goal 1/6 done]', 'Tapped "Burger Palace". [goal 2/6 done]', 'Tapped "Add" for "Fries" (2 of 2). [goal 3/6 done]'];
+    const done = ['Opened the Foodie app. [goal 1/9 done]', 'Tapped "Burger Palace". [goal 2/9 done]', 'Tapped "Add" for "Fries" (2 of 2). [goal 3/9 done]'];
     const focus = parsePolicyReply((await ask(CHECKOUT, TASK, done)).choices[0]!.message, 'mobile', SCREEN);
     if (!focus.result.ok || focus.result.action.action !== 'click') throw new Error(`expected a click, got ${JSON.stringify(focus.result)}`);
     expect(focus.result.action.coordinate[1]).toBeGreaterThan(140);
@@ -155,14 +155,14 @@ describe('reference policy over the real server and real OCR', () => {
   it('scrolls when the target is not visible, and terminates with success on a confirmation', async () => {
     const swipe = parsePolicyReply((await ask(LAUNCHER, 'Tap Burger Palace')).choices[0]!.message, 'mobile', SCREEN);
     expect(swipe.result.ok && swipe.result.action.action).toBe('swipe');
-    const history = ['Opened the Foodie app. [goal 1/6 done]', 'Tapped "Burger Palace". [goal 2/6 done]', 'Tapped "Add" for "Fries" (2 of 2). [goal 3/6 done]', 'Typed "12 Main St" into the address field. [goal 4/6 done]', 'Tapped "Cash". [goal 5/6 done]', 'Tapped "Place order". [goal 6/6 done]'];
+    const history = ['Opened the Foodie app. [goal 1/9 done]', 'Tapped "Burger Palace". [goal 2/9 done]', 'Tapped "Add" for "Fries" (2 of 2). [goal 3/9 done]', 'Typed "12 Main St" into the address field. [goal 4/9 done]', 'Tapped "Cash". [goal 5/9 done]', 'Tapped "Place order". [goal 6/9 done]']; // the plan of TASK has 9 goals (… open the cart, go to checkout, … confirm)
     const end = parsePolicyReply((await ask(ORDER_PLACED, TASK, history)).choices[0]!.message, 'mobile', SCREEN);
     expect(end.result).toEqual({ ok: true, action: { action: 'terminate', status: 'success' } });
   });
 
   it('n=3 at temperature 1 gives 3 valid, different choices; the same seed gives the same output', async () => {
-    const req = await policyRequest(RESTAURANTS, TASK, ['Opened the Foodie app. [goal 1/6 done]'], { n: 3, temperature: 1, seed: 11 });
-    const a = await ask(RESTAURANTS, TASK, ['Opened the Foodie app. [goal 1/6 done]'], { n: 3, temperature: 1, seed: 11 });
+    const req = await policyRequest(RESTAURANTS, TASK, ['Opened the Foodie app. [goal 1/9 done]'], { n: 3, temperature: 1, seed: 11 });
+    const a = await ask(RESTAURANTS, TASK, ['Opened the Foodie app. [goal 1/9 done]'], { n: 3, temperature: 1, seed: 11 });
     expect(a.choices.map((c) => c.index)).toEqual([0, 1, 2]);
     const actions = a.choices.map((c) => parsePolicyReply(c.message, 'mobile', SCREEN).result);
     for (const r of actions) expect(r.ok).toBe(true);
@@ -172,7 +172,7 @@ describe('reference policy over the real server and real OCR', () => {
     const c = (await post({ ...req, seed: 12 })).json as unknown as ChatResponse;
     expect(c.choices).not.toEqual(a.choices);
     // temperature 0 is deterministic without a seed
-    const t0a = await ask(RESTAURANTS, TASK, ['Opened the Foodie app. [goal 1/6 done]'], { n: 2 });
+    const t0a = await ask(RESTAURANTS, TASK, ['Opened the Foodie app. [goal 1/9 done]'], { n: 2 });
     expect(t0a.choices[0]!.message).toEqual(t0a.choices[1]!.message);
   });
 

@@ -1,9 +1,10 @@
 import type { CheckerSpec } from '../../../domain/entities.js';
 import type { AppCheckers, CheckResult } from '../../app-types.js';
-import { PAYMENTS, QUANTITIES, dishOf, restaurantById, restaurantByName, sameText, type Dish, type Restaurant } from './catalog.js';
+import { ADDRESSES, PAYMENTS, QUANTITIES, dishOf, restaurantById, restaurantByName, sameText, type Dish, type Restaurant } from './catalog.js';
 import type { FoodState } from './state.js';
+import type { NotesState } from '../notes/state.js';
 
-export const FOOD_FAMILIES = ['view_menu', 'search_restaurant', 'add_to_cart', 'order_dish'] as const;
+export const FOOD_FAMILIES = ['view_menu', 'search_restaurant', 'add_to_cart', 'order_dish', 'order_from_note'] as const;
 export type FoodFamily = (typeof FOOD_FAMILIES)[number];
 
 const ok = (reason: string): CheckResult => ({ success: true, reason });
@@ -35,11 +36,27 @@ function quantityParam(spec: CheckerSpec): number {
 const rName = (id: string): string => restaurantById(id)?.name ?? id;
 const dName = (rid: string, did: string): string => restaurantById(rid)?.menu.find((m) => m.id === did)?.name ?? did;
 
+/** Title of the Notes note whose delivery address `order_from_note` must be used. */
+export const DINNER_NOTE = 'Dinner plans';
+
+/**
+ * The address written in the session's "Dinner plans" note (cross-app: read from `world.notes`): the first
+ * of Foodie's ADDRESSES its text contains, as the note reads now. Undefined when there is no notes state.
+ */
+export function noteAddress(world: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  const notes = world?.notes as NotesState | undefined;
+  if (!notes || !Array.isArray(notes.notes)) return undefined;
+  const note = notes.notes.find((n) => n.seeded && sameText(n.title, DINNER_NOTE));
+  const found = note ? ADDRESSES.find((a) => note.body.toLowerCase().includes(a.toLowerCase())) : undefined;
+  return found ?? notes.dinnerAddress;
+}
+
 /**
  * Success checkers for Foodie. They read the server-side session state in-process (never through the page),
- * so an agent cannot influence them except by operating the app.
+ * so an agent cannot influence them except by operating the app. `order_from_note` is cross-app: the
+ * delivery address must be the one in the Notes app's "Dinner plans" note of the same session (`world`).
  */
-export function check(state: FoodState, spec: CheckerSpec): CheckResult {
+export function check(state: FoodState, spec: CheckerSpec, world?: Readonly<Record<string, unknown>>): CheckResult {
   if (spec.app !== 'food') throw new Error(`food checker got a spec for app "${spec.app}"`);
   switch (spec.family as FoodFamily) {
     case 'view_menu': {
@@ -88,6 +105,22 @@ export function check(state: FoodState, spec: CheckerSpec): CheckResult {
       if (!sameText(o.address, address)) problems.push(`address "${o.address}", expected "${address}"`);
       if (o.payment !== payment) problems.push(`paid by ${o.payment}, expected ${payment}`);
       return problems.length ? no(problems.join('; ')) : ok(`order #${o.orderNo}: ${desc} to ${o.address}, ${o.payment}`);
+    }
+    case 'order_from_note': {
+      const r = restaurantParam(spec);
+      const dish = dishParam(spec, r);
+      const address = noteAddress(world);
+      if (address === undefined) throw new Error('food checker order_from_note: needs the session world with the notes app state');
+      if (state.orders.length === 0) return no('no order was placed');
+      if (state.orders.length > 1) return no(`${state.orders.length} orders were placed, expected exactly one`);
+      const o = state.orders[0];
+      if (!o) return no('no order was placed');
+      const problems: string[] = [];
+      const desc = o.lines.map((l) => `${l.qty} × ${dName(l.restaurantId, l.dishId)} (${rName(l.restaurantId)})`).join(', ');
+      const line = o.lines.find((l) => l.restaurantId === r.id && l.dishId === dish.id);
+      if (o.lines.length !== 1 || line?.qty !== 1) problems.push(`order contains ${desc}, expected 1 × ${dish.name} (${r.name})`);
+      if (!sameText(o.address, address)) problems.push(`address "${o.address}", but the note "${DINNER_NOTE}" says "${address}"`);
+      return problems.length ? no(problems.join('; ')) : ok(`order #${o.orderNo}: ${desc} to ${o.address} (from the note)`);
     }
     default:
       throw new Error(`food checker: unknown task family "${spec.family}" (known: ${FOOD_FAMILIES.join(', ')})`);

@@ -9,36 +9,52 @@ import type { OcrLine, RoleHandler } from '../types.js';
  *
  * Information firewall: it reads ONLY the request — the instruction, the history of conclusions and any
  * guidance from the last user message (as written by `buildPolicyRequest`), and the latest screenshot
- * (the last image, a `data:` URL), which it reads with OCR. No environment state, no checker, no app data.
+ * (the last image, a `data:` URL), which it reads with OCR. No environment state, no checker, no app data,
+ * nothing from environments/. What it knows about apps is generic: a launcher shows app names; an app's
+ * page title sits in the top bar; "Add" buttons and "+" steppers sit on an item's row, right of its name;
+ * "View cart"/"Cart", "Go to checkout"/"Checkout", "Place order", "Confirm" are common labels; an input's
+ * placeholder or label names it; a cart bar counts its items ("View cart · 2 items").
  *
- * 1. Sub-goals: the instruction (or the Guidance lines, when present) is split on `;`, `.`, `then`, commas
- *    and `and` (only where the next piece starts with a verb, so "Fish and Chips" survives) and each piece
- *    is typed: open X | tap X (tap/select/click/go to/choose/pick/view) | add [N] X | type T into field F
- *    ("enter the address T", "set the name to T", "type T in the note field") | search for X (focus the search
- *    field, type, press Enter) | pay with X | place the order / checkout (tap a confirm-like button).
- * 2. Progress lives in the conclusions: every conclusion the policy writes ends with a tag such as
- *    `[goal 2/5 done]`, `[goal 3/5: added 1/2]`, `[goal 4/5: focused]`, `[goal 2/5: scroll 2]`,
- *    `[goal 2/5: back 1]`, `[all goals done: wait]`. The next call re-reads the history: the current goal is the
- *    first one not tagged done, and its sub-state (adds so far, field focused, scrolls/backs since progress)
- *    comes from the latest conclusions tagged for it. A conclusion without a tag (another policy's) counts as a
- *    step but not as progress.
- * 3. Per screen: `open` goals → `open` with the app name (OCR spelling when the label is visible). Otherwise
- *    the OCR lines are scored against the goal's target (normalised: lower-case, alphanumerics only, spaces
- *    removed since OCR drops them; exact = 1, containment 0.5–0.9 by length ratio, else 1 − edit distance
- *    ratio capped at 0.9; near-duplicates therefore lose to the exact name) and the best box centre is clicked.
- *    Not visible → swipe up (≤ 3 times), then Back, again (≤ 2 Backs), then `terminate` failure.
- *    After the last goal: a success-looking text ("order placed", "added to cart", "thank you"...) →
- *    `terminate` success; otherwise wait once, then `terminate` success (optimistically — a source of
- *    false successes for the critics to catch). Step budget 4 × goals + 8, then `terminate` failure.
- * 4. Temperature (`request.temperature`, default 0): at T = 0 everything is argmax and click points are box
+ * 1. Understanding (`understandTask`): a free-form instruction is read for an intent — order (order/buy/
+ *    deliver/pay/an address, unless "do not order") > cart (cart/basket, or add/put an item) > search >
+ *    view (menu/see/show/serves) — and named entities: the app ("in/on <App>", "Open <App>", "my <App>
+ *    cart"), the place (after from/menu of/what … serves/find/tap/scroll to/type, else the first capitalised
+ *    name), item and quantity (digits or number words before a name), address (after deliver(ed)/sent to/
+ *    address, or number + words + Street/Road/Avenue/View/…) and payment (pay by/with X, choose X).
+ *    `planGoals` turns that into the generic flow: open app → open place (or: search box, type, Enter, tap
+ *    the result) → add N item → open the cart → checkout → address → payment → Place order → Confirm,
+ *    cut after the step the intent needs. Instructions without an intent or a place, and Guidance lines,
+ *    are read as explicit step lists by `parseGoals` (split on `;`, `.`, `then`, commas and `and` where the
+ *    next piece starts with a verb; typed as open / tap / add [N] / type T into F / search / pay / place).
+ * 2. Progress lives in the conclusions: every conclusion ends with a tag such as `[goal 2/5 done]`,
+ *    `[goal 3/5: added 1/2 at 373,570]`, `[goal 4/5: focused]`, `[goal 2/5: scroll 2]`, `[goal 2/5: back 1]`,
+ *    `[all goals done: wait]`. Goals are sequential: the current goal follows the highest one tagged done (or
+ *    the highest one tagged at all); its sub-state comes from its own tags. Untagged conclusions (another
+ *    policy's) count as steps, not progress.
+ * 3. Screen state first: when the task's goal state is visible — the place's name as the page title
+ *    (view/search), a cart title (cart), "Order placed"/"Order confirmed" (order) — it terminates with
+ *    success. Goals the screen shows as done are skipped: a navigation goal whose destination title is up or
+ *    whose later targets are visible, an add goal whose quantity the cart bar already counts, a field that
+ *    already shows the value. Back on a launcher mid-task, it re-opens the app (twice at most).
+ * 4. Per goal: `open` → the app label as OCR spells it (with no app named: a launcher icon named in the
+ *    instruction, or one whose name fits the task's topic, e.g. food → "Foodie"). Taps score OCR lines
+ *    against the target (normalised: lower-case, alphanumerics; exact 1, containment 0.5–0.9, else
+ *    1 − edit ratio capped at 0.9), so a near-duplicate ("Burger Place" for "Burger Palace") loses to the
+ *    exact name when both are visible — but is taken when only it is (a realistic trap; the title check
+ *    then accepts it too, a false success for the critics to catch). Add: the row's "Add", then its "+" (or
+ *    where the "+" replaced the Add button, remembered in the tag) until the count is reached. Type: tap the
+ *    field (placeholder/label), type, Enter for searches. Not visible → swipe up (≤ 3), Back (≤ 2), then
+ *    `terminate` failure. After the last goal with the goal state not visible: wait once, then failure
+ *    (explicit step lists keep the old optimism: wait once, then success). Step budget 4 × goals + 8.
+ * 5. Temperature (`request.temperature`, default 0): at T = 0 everything is argmax and click points are box
  *    centres. At T > 0 the target is sampled by softmax(10 · score / T) among matches (with a "scroll instead"
  *    option when no exact match is visible) and the click point is jittered inside the box, using ctx.random,
- *    so samples really differ.
+ *    so samples really differ (and a jittered "+" can miss: quantity mistakes).
  */
 
 type Goal =
-  | { kind: 'open'; target: string; text: string }
-  | { kind: 'tap'; targets: string[]; text: string }
+  | { kind: 'open'; target: string | undefined; text: string }
+  | { kind: 'tap'; targets: string[]; text: string; nav?: string[]; entity?: boolean }
   | { kind: 'add'; target: string; qty: number; text: string }
   | { kind: 'type'; field: string | undefined; value: string; submit: boolean; text: string };
 
@@ -158,38 +174,182 @@ function fieldWord(s: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Task understanding (free-form instructions)
+
+export type Intent = 'view' | 'search' | 'cart' | 'order';
+
+/** What the policy understood from a free-form instruction (all of it read from the text alone). */
+export interface TaskSpec {
+  intent: Intent;
+  /** App named in the instruction ("in/on Foodie", "Open Foodie", "my Foodie cart"); absent: guessed on the launcher. */
+  app?: string;
+  /** The place/entity to open (a restaurant, a shop...). */
+  place?: string;
+  item?: string;
+  qty: number;
+  address?: string;
+  payment?: string;
+}
+
+/** A capitalised multi-word name; "and"/"of"/"&" may join capitalised words ("Chicken and Waffles"). */
+const NAME = "((?:The\\s+)?[A-Z][\\w'&-]*(?:\\s+(?:(?:and|of|&)\\s+)?[A-Z][\\w'&-]*)*)";
+const QTY = '(\\d+|one|two|three|four|five|six|seven|eight|nine|ten|an?)';
+const STREET_WORDS =
+  'Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|Place|Pl|Square|Sq|Terrace|View|Close|Crescent|Hill|Row|Parade|Walk|Gardens|Park';
+/** "deliver(ed) to / sent to / address" + number + words, or number + words ending in a street word. */
+const ADDRESS_AFTER = /\b(?:deliver(?:ed|y)?\s+(?:it\s+)?to|sent\s+to|send\s+(?:it\s+)?to|ship(?:ped)?\s+to|address(?:\s+is)?:?)\s+(\d+[A-Za-z]?\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})/;
+const ADDRESS_STREET = new RegExp(`\\b(\\d+[A-Za-z]?\\s+(?:[A-Z][\\w'-]*\\s+){0,3}(?:${STREET_WORDS})\\b)`);
+const PAYMENT_RE = /\b(?:pay(?:ing|ment)?(?:\s+method)?\s+(?:by|with|using|in|via|is)\s+(?:a\s+|my\s+|the\s+)?([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)|\b(?:choose|select)\s+([A-Z][\w-]*)(?=\s*(?:[,.;]|and\b|as\b|for\b|to pay\b|$)))/;
+const APP_IN = /\b(?:in|on|using|via|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+(?:app|application|cart|basket|account)\b|\s*[,.;!?]|\s+(?:to|and|then)\b|\s*$)/;
+const APP_OPEN = /(?:^\s*|[,.;]\s*)(?:[Oo]pen|[Ll]aunch|[Ss]tart)\s+(?:the\s+)?([A-Z][\w&'-]*)(?!\s+[A-Z])/;
+const PLACE_RES = [
+  new RegExp(`\\bfrom\\s+${NAME}`),
+  new RegExp(`\\bmenu\\s+(?:of|at|for)\\s+${NAME}`),
+  new RegExp(`\\bwhat\\s+${NAME}\\s+(?:serves|offers|has|sells)`),
+  new RegExp(`\\b(?:search(?:\\s+for)?|look\\s+up|find|scroll\\s+to|type|tap|open|select|visit)\\s+${NAME}`),
+];
+/** Words that start a sentence but name nothing. */
+const NOT_NAMES = new Set(['i', 'me', 'my', 'show', 'put', 'order', 'get', 'use', 'open', 'tap', 'please', 'find', 'search', 'add', 'go', 'enter', 'choose', 'then', 'buy', 'want', 'see']);
+const NUM = (s: string): number => (/^\d+$/.test(s) ? Number(s) : (NUMBER_WORDS[s.toLowerCase()] ?? 1));
+
+/**
+ * Understands a free-form task: intent (order > cart > search > view), app, the place to open, item and
+ * quantity, address, payment. Returns undefined when no intent word or no place is found (the instruction is
+ * then read as an explicit list of steps by `parseGoals`).
+ */
+export function understandTask(instruction: string): TaskSpec | undefined {
+  let text = ` ${instruction.replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim()} `;
+  const take = (re: RegExp): string | undefined => {
+    const m = re.exec(text);
+    const v = m?.slice(1).find((g) => g !== undefined);
+    if (!m || v === undefined) return undefined;
+    const start = m.index + m[0].indexOf(v);
+    text = `${text.slice(0, start)} ${'_'.repeat(3)} ${text.slice(start + v.length)}`;
+    return v.replace(/[.,;]+$/, '').trim();
+  };
+  const address = take(ADDRESS_AFTER) ?? take(ADDRESS_STREET);
+  const payment = take(PAYMENT_RE);
+  const app = take(APP_IN) ?? take(APP_OPEN);
+  const qm = new RegExp(`\\b${QTY}\\s+(?:x\\s+|×\\s+)?${NAME}`).exec(text);
+  let item: string | undefined;
+  let qty = 1;
+  if (qm && !NOT_NAMES.has(qm[2]!.toLowerCase())) {
+    qty = Math.max(1, Math.min(20, NUM(qm[1]!)));
+    item = take(new RegExp(`\\b(?:${QTY.slice(1, -1)})\\s+(?:x\\s+|×\\s+)?${NAME}`));
+  }
+  let place: string | undefined;
+  for (const re of PLACE_RES) {
+    const m = re.exec(text);
+    if (m?.[1] && !NOT_NAMES.has(m[1].toLowerCase()) && m[1] !== app) {
+      place = m[1];
+      break;
+    }
+  }
+  if (!place) {
+    // Fallback: the first remaining capitalised name that is not a sentence-starting verb or pronoun.
+    for (const m of text.matchAll(new RegExp(NAME, 'g'))) {
+      const words = m[1]!.split(/\s+/);
+      while (words.length && NOT_NAMES.has(words[0]!.toLowerCase())) words.shift();
+      if (words.length && words.join(' ') !== app) {
+        place = words.join(' ');
+        break;
+      }
+    }
+  }
+  const lower = instruction.toLowerCase();
+  const notOrdering = /\b(?:do not|don't|dont|not|without|no)\s+(?:\w+\s+)?(?:order|ordering|check\s*out|checking\s*out|buy|pay)\b|\bnot\s+order\b/.test(lower);
+  const ordering = !notOrdering && (/\b(?:order|buy|purchase|check\s*out|checkout|get me|deliver(?:ed)?|sent to|pay(?:ing)?)\b/.test(lower) || !!address || !!payment);
+  const carting = /\b(?:cart|basket|bag)\b/.test(lower) || (!!item && /\b(?:add|put)\b/.test(lower));
+  const intent: Intent | undefined = ordering && item
+    ? 'order'
+    : carting && item
+      ? 'cart'
+      : /\bsearch\b/.test(lower)
+        ? 'search'
+        : /\b(?:menu|see|show|serves|browse|look at)\b/.test(lower)
+          ? 'view'
+          : undefined;
+  if (!intent || !place) return undefined;
+  const spec: TaskSpec = { intent, place, qty };
+  if (app) spec.app = app;
+  if (item) spec.item = item;
+  if (address) spec.address = address;
+  if (payment) spec.payment = payment;
+  return spec;
+}
+
+const CART_TARGETS = ['View cart', 'Cart', 'Basket', 'View basket', 'Bag'];
+const CHECKOUT_TARGETS = ['Go to checkout', 'Checkout', 'Proceed to checkout', 'Check out'];
+const CONFIRM_TARGETS = ['Confirm', 'OK', 'Yes', 'Confirm order'];
+const FOOD_TOPIC = /\b(menu|restaurants?|order|dish|food|eat|meal|cart|deliver(?:ed|y)?|serves|pizza|burgers?|sushi|tacos?|curry|noodles?)\b/i;
+const FOOD_APP = /food|eat|meal|dash|grub|menu|deliver|bite|dine/;
+
+/** The goal list for an understood task (generic app knowledge: open → entity → add → cart → checkout → pay → confirm). */
+export function planGoals(spec: TaskSpec): Goal[] {
+  const goals: Goal[] = [{ kind: 'open', target: spec.app, text: spec.app ? `open ${spec.app}` : 'open the app for this task' }];
+  const place = spec.place!;
+  const tapPlace: Goal = { kind: 'tap', targets: [place], text: `open ${place}`, entity: true };
+  if (spec.intent === 'search') {
+    goals.push({ kind: 'type', field: 'search', value: place, submit: true, text: `search for ${place}` }, tapPlace);
+    return goals;
+  }
+  goals.push(tapPlace);
+  if (spec.intent === 'view' || !spec.item) return goals;
+  goals.push({ kind: 'add', target: spec.item, qty: spec.qty, text: `add ${spec.qty} ${spec.item}` });
+  goals.push({ kind: 'tap', targets: CART_TARGETS, text: 'open the cart', nav: ['cart', 'basket', 'bag'] });
+  if (spec.intent === 'cart') return goals;
+  goals.push({ kind: 'tap', targets: CHECKOUT_TARGETS, text: 'go to checkout', nav: ['checkout'] });
+  if (spec.address) goals.push({ kind: 'type', field: 'address', value: spec.address, submit: false, text: `enter the address ${spec.address}` });
+  if (spec.payment) goals.push({ kind: 'tap', targets: [spec.payment], text: `pay with ${spec.payment}` });
+  goals.push({ kind: 'tap', targets: PLACE_ORDER_TARGETS, text: 'place the order' });
+  goals.push({ kind: 'tap', targets: CONFIRM_TARGETS, text: 'confirm the order' });
+  return goals;
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Progress (from conclusions)
 
 interface Progress {
-  done: Set<number>;
-  /** Sub-state of the current goal. */
+  /** The first goal not yet done: goals are sequential, so "goal k done" means every goal up to k is done. */
+  current: number;
+  waitedAfterAll: boolean;
+}
+
+interface SubState {
   added: number;
+  /** Where the "+" of the item's stepper should be (remembered from the Add tap). */
+  plus?: [number, number];
   focused: boolean;
   typed: boolean;
   opened: boolean;
   scrolls: number;
   backs: number;
-  waitedAfterAll: boolean;
+  reopened: number;
 }
 
 const TAG = /\[goal (\d+)\/(\d+)(?: (done)|: ([^\]]*))?\]\s*$/;
 
-function readProgress(history: string[], current: (done: Set<number>) => number): Progress {
-  const done = new Set<number>();
+function readProgress(history: string[]): Progress {
+  let current = 0;
+  let waitedAfterAll = false;
   for (const c of history) {
+    if (/\[all goals done: wait\]\s*$/.test(c)) waitedAfterAll = true;
     const m = TAG.exec(c);
-    if (m && m[3] === 'done') done.add(Number(m[1]) - 1);
+    if (m) current = Math.max(current, Number(m[1]) - 1 + (m[3] === 'done' ? 1 : 0));
   }
-  const goal = current(done);
-  const p: Progress = { done, added: 0, focused: false, typed: false, opened: false, scrolls: 0, backs: 0, waitedAfterAll: false };
+  return { current, waitedAfterAll };
+}
+
+function readSubState(history: string[], goal: number): SubState {
+  const p: SubState = { added: 0, focused: false, typed: false, opened: false, scrolls: 0, backs: 0, reopened: 0 };
   for (const c of history) {
-    if (/\[all goals done: wait\]\s*$/.test(c)) p.waitedAfterAll = true;
     const m = TAG.exec(c);
     if (!m || Number(m[1]) - 1 !== goal || m[3] === 'done') continue;
     const state = m[4] ?? '';
     let s: RegExpExecArray | null;
-    if ((s = /^added (\d+)/.exec(state))) {
+    if ((s = /^added (\d+)(?:\/\d+)?(?: at (\d+),(\d+))?/.exec(state))) {
       p.added = Number(s[1]);
+      if (s[2] && s[3]) p.plus = [Number(s[2]), Number(s[3])];
       p.scrolls = 0;
     } else if (state === 'focused') {
       p.focused = true;
@@ -199,6 +359,9 @@ function readProgress(history: string[], current: (done: Set<number>) => number)
     else if ((s = /^scroll (\d+)/.exec(state))) p.scrolls = Number(s[1]);
     else if ((s = /^back (\d+)/.exec(state))) {
       p.backs = Number(s[1]);
+      p.scrolls = 0;
+    } else if ((s = /^reopen (\d+)/.exec(state))) {
+      p.reopened = Number(s[1]);
       p.scrolls = 0;
     }
   }
@@ -333,25 +496,37 @@ export interface DecideInput {
 /** The pure decision procedure (exported for unit tests). */
 export function decide(input: DecideInput): Decision {
   const { lines, screen, temperature, random, history } = input;
-  const goals = input.guidance.length > 0 ? input.guidance.flatMap((g) => parseGoals(g)) : parseGoals(input.instruction);
+  const spec = input.guidance.length > 0 ? undefined : understandTask(input.instruction);
+  const goals = input.guidance.length > 0 ? input.guidance.flatMap((g) => parseGoals(g)) : spec ? planGoals(spec) : parseGoals(input.instruction);
   const n = goals.length;
-  const firstOpen = (done: Set<number>): number => {
-    for (let i = 0; i < n; i++) if (!done.has(i)) return i;
-    return n;
-  };
-  const progress = readProgress(history, firstOpen);
-  const gi = firstOpen(progress.done);
-  const tag = (state: string): string => `[goal ${gi + 1}/${n}${state === 'done' ? ' done' : `: ${state}`}]`;
+  const progress = readProgress(history);
   const seen = lines.map((l) => l.text).slice(0, 6).join(' | ');
+  const fail = (thought: string, conclusion: string): Decision => ({ thought, conclusion: `${conclusion} [failed]`, action: { action: 'terminate', status: 'failure' } });
 
-  if (n === 0) {
-    return { thought: `I could not work out any step from the task "${input.instruction}".`, conclusion: 'Gave up: the task has no recognisable step. [failed]', action: { action: 'terminate', status: 'failure' } };
+  if (n === 0) return fail(`I could not work out any step from the task "${input.instruction}".`, 'Gave up: the task has no recognisable step.');
+  if (history.length >= 4 * n + 8) return fail(`I have used ${history.length} steps on a ${n}-step task without finishing.`, 'Gave up after too many steps without finishing.');
+
+  // Screen-state: the goal state of the whole task is visible → done (checked once the last steps are under way).
+  const header = headerLines(lines, screen);
+  const reached = spec ? goalReached(spec, lines, header) : undefined;
+  if (reached && (progress.current >= n - 1 || spec?.intent === 'order')) {
+    return { thought: `The screen shows ${reached}: the task "${input.instruction}" is done.`, conclusion: `Task complete: the screen shows ${reached}. [all goals done]`, action: { action: 'terminate', status: 'success' } };
   }
-  if (history.length >= 4 * n + 8) {
-    return { thought: `I have used ${history.length} steps on a ${n}-step task without finishing.`, conclusion: 'Gave up after too many steps without finishing. [failed]', action: { action: 'terminate', status: 'failure' } };
-  }
+
+  // Skip goals the screen shows as already done (a later screen is open, the cart already holds the quantity...).
+  const appGoal = goals.find((g): g is Extract<Goal, { kind: 'open' }> => g.kind === 'open');
+  const appLabel = appGoal ? launcherLabel(appGoal.target, input.instruction, lines, temperature, random) : undefined;
+  let gi = progress.current;
+  // An unnamed app with no fitting launcher icon: assume the right app is already open.
+  while (gi < n && (satisfiedOnScreen(goals, gi, lines, header) || (goals[gi]!.kind === 'open' && !appLabel && !(goals[gi] as { target?: string }).target))) gi++;
 
   if (gi >= n) {
+    if (spec) {
+      if (!progress.waitedAfterAll) {
+        return { thought: `All ${n} steps are done but the screen (${seen}) does not show the expected result yet; waiting.`, conclusion: 'Waited for the result after the last step. [all goals done: wait]', action: { action: 'wait', time: 1 } };
+      }
+      return fail(`All ${n} steps are done but the screen (${seen}) does not show the result of "${input.instruction}".`, 'Gave up: the expected result never appeared.');
+    }
     const success = lines.find((l) => SUCCESS.some((s) => normText(l.text).includes(normText(s))));
     if (success) {
       return { thought: `All ${n} steps are done and the screen says "${success.text}".`, conclusion: `Task complete: the screen shows "${success.text}". [all goals done]`, action: { action: 'terminate', status: 'success' } };
@@ -363,21 +538,26 @@ export function decide(input: DecideInput): Decision {
   }
 
   const goal = goals[gi]!;
+  const sub = readSubState(history, gi);
+  const tag = (state: string): string => `[goal ${gi + 1}/${n}${state === 'done' ? ' done' : `: ${state}`}]`;
+
   const notFound = (what: string): Decision => {
-    if (progress.backs >= 2) {
-      return { thought: `Step ${gi + 1} of ${n}: ${what} is nowhere to be found, even after going back twice.`, conclusion: `Gave up: could not find ${what}. [failed]`, action: { action: 'terminate', status: 'failure' } };
+    // Back on the launcher (e.g. after Back from the app's first screen): open the app again, once or twice.
+    if (appLabel && goal.kind !== 'open' && sub.reopened < 2 && looksLikeLauncher(lines, screen)) {
+      return { thought: `Step ${gi + 1} of ${n}: this is the home screen, not the app; opening ${appLabel} again to look for ${what}.`, conclusion: `Re-opened the ${appLabel} app. ${tag(`reopen ${sub.reopened + 1}`)}`, action: { action: 'open', text: appLabel } };
     }
-    if (progress.scrolls < 3) {
+    if (sub.backs >= 2) return fail(`Step ${gi + 1} of ${n}: ${what} is nowhere to be found, even after going back twice.`, `Gave up: could not find ${what}.`);
+    if (sub.scrolls < 3) {
       const x = Math.round(screen.width / 2);
       return {
         thought: `Step ${gi + 1} of ${n} ("${goal.text}"): I cannot see ${what} on this screen (${seen}). Scrolling down to look for it.`,
-        conclusion: `Swiped up to look for ${what}. ${tag(`scroll ${progress.scrolls + 1}`)}`,
+        conclusion: `Swiped up to look for ${what}. ${tag(`scroll ${sub.scrolls + 1}`)}`,
         action: { action: 'swipe', coordinate: [x, Math.round(screen.height * 0.75)], coordinate2: [x, Math.round(screen.height * 0.3)] },
       };
     }
     return {
-      thought: `Step ${gi + 1} of ${n}: scrolled ${progress.scrolls} times without finding ${what}; going back.`,
-      conclusion: `Pressed Back after not finding ${what}. ${tag(`back ${progress.backs + 1}`)}`,
+      thought: `Step ${gi + 1} of ${n}: scrolled ${sub.scrolls} times without finding ${what}; going back.`,
+      conclusion: `Pressed Back after not finding ${what}. ${tag(`back ${sub.backs + 1}`)}`,
       action: { action: 'system_button', button: 'Back' },
     };
   };
@@ -389,16 +569,22 @@ export function decide(input: DecideInput): Decision {
 
   switch (goal.kind) {
     case 'open': {
-      const label = pick(candidates(lines, [goal.target], 0.8), temperature, random);
-      const name = label && label.score >= 0.9 ? label.line.text : goal.target;
+      const name = appLabel ?? goal.target;
+      if (!name) {
+        // No app named and none on screen fits the task: assume the right app is already open.
+        return { thought: `Step ${gi + 1} of ${n}: the task names no app and no launcher icon fits it (screen: ${seen}); assuming the app is already open.`, conclusion: `No app to open; continuing on this screen. ${tag('done')}`, action: { action: 'wait', time: 1 } };
+      }
       return {
-        thought: `Step ${gi + 1} of ${n}: open the ${goal.target} app${label ? ` (its label "${label.line.text}" is visible)` : ''}.`,
+        thought: `Step ${gi + 1} of ${n}: open the ${name} app${appLabel ? ` (its label "${appLabel}" is visible)` : ''}.`,
         conclusion: `Opened the ${name} app. ${tag('done')}`,
         action: { action: 'open', text: name },
       };
     }
     case 'tap': {
-      const cands: (Candidate & { scroll?: true })[] = candidates(lines, goal.targets);
+      // Not the page title (for navigation), and not the query still standing in a search box (the row with a "Search" button).
+      const searchRow = lines.filter((l) => /^search$/i.test(l.text.trim()));
+      const inSearchBox = (l: OcrLine): boolean => searchRow.some((b) => Math.abs(b.box.y + b.box.h / 2 - (l.box.y + l.box.h / 2)) < 20 && b !== l);
+      const cands: (Candidate & { scroll?: true })[] = candidates(lines, goal.targets).filter((c) => !(goal.nav && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)));
       const best = cands[0];
       if (best && best.score < 0.95 && temperature > 0) cands.push({ line: best.line, score: 0.5, scroll: true });
       const chosen = pick(cands, temperature, random);
@@ -410,48 +596,59 @@ export function decide(input: DecideInput): Decision {
       );
     }
     case 'add': {
-      const buttons = lines.filter((l) => ADD_BUTTONS.some((b) => normText(l.text) === normText(b)) || /^add( to (cart|basket|bag))?$/i.test(l.text.trim()));
+      const isAdd = (l: OcrLine): boolean => ADD_BUTTONS.some((b) => normText(l.text) === normText(b)) || /^add( to (cart|basket|bag))?$/i.test(l.text.trim());
+      const buttons = lines.filter(isAdd);
+      const pluses = lines.filter((l) => /^\s*\+\s*$/.test(l.text));
       const items = candidates(lines, [goal.target]).filter((c) => !buttons.includes(c.line));
       const item = pick(items, temperature, random);
-      const counted = (k: number): string => (k >= goal.qty ? tag('done') : tag(`added ${k}/${goal.qty}`));
+      const inCart = cartCount(lines);
+      const done = Math.max(inCart ?? 0, inCart === undefined ? sub.added : 0);
+      const counted = (k: number, at?: [number, number]): string => (k >= goal.qty ? tag('done') : tag(`added ${k}/${goal.qty}${at ? ` at ${at[0]},${at[1]}` : ''}`));
       if (item) {
-        const cy = item.line.box.y + item.line.box.h / 2;
-        const button = buttons
-          .map((b) => ({ b, dy: b.box.y + b.box.h / 2 - cy }))
-          .filter(({ b, dy }) => (Math.abs(dy) <= Math.max(30, item.line.box.h * 1.5) && b.box.x >= item.line.box.x) || (dy > 0 && dy <= 140))
-          .sort((a, b) => Math.abs(a.dy) - Math.abs(b.dy))[0]?.b;
-        if (button) {
+        // Controls of a list row sit on the same row, right of the name (a little below it: name / description / price).
+        const inRow = (b: OcrLine): boolean => {
+          const dy = b.box.y + b.box.h / 2 - (item.line.box.y + item.line.box.h / 2);
+          return dy >= -15 && dy <= 50 && b.box.x > item.line.box.x + item.line.box.w * 0.5;
+        };
+        const add = buttons.filter(inRow).sort((a, b) => a.box.y - b.box.y)[0];
+        const plus = pluses.filter(inRow)[0];
+        if (add && (done === 0 || !plus)) {
+          const at: [number, number] = [Math.min(screen.width - 24, Math.round(add.box.x + add.box.w + 2)), Math.round(add.box.y + add.box.h / 2)];
           return clickOn(
-            button,
-            `Step ${gi + 1} of ${n} ("${goal.text}"): "${item.line.text}" is listed with an "${button.text}" button; tapping it (${progress.added + 1} of ${goal.qty}).`,
-            `Tapped "${button.text}" for "${item.line.text}" (${progress.added + 1} of ${goal.qty}). ${counted(progress.added + 1)}`,
+            add,
+            `Step ${gi + 1} of ${n} ("${goal.text}"): "${item.line.text}" is listed with an "${add.text}" button; tapping it (${done + 1} of ${goal.qty}).`,
+            `Tapped "${add.text}" for "${item.line.text}" (${done + 1} of ${goal.qty}). ${counted(done + 1, at)}`,
           );
         }
-        if (!progress.opened) {
+        const plusLine = plus ?? (sub.plus ? { text: '+', box: { x: sub.plus[0] - 8, y: sub.plus[1] - 10, w: 16, h: 20 }, confidence: 1 } : undefined);
+        if (plusLine && done > 0) {
           return clickOn(
-            item.line,
-            `Step ${gi + 1} of ${n}: "${item.line.text}" has no add button next to it; opening it.`,
-            `Opened "${item.line.text}" to add it. ${tag('opened item')}`,
+            plusLine,
+            `Step ${gi + 1} of ${n} ("${goal.text}"): "${item.line.text}" is in the cart ${done} time(s); tapping its "+" stepper (${done + 1} of ${goal.qty}).`,
+            `Tapped "+" for "${item.line.text}" (${done + 1} of ${goal.qty}). ${counted(done + 1, sub.plus)}`,
           );
+        }
+        if (!sub.opened && !add) {
+          return clickOn(item.line, `Step ${gi + 1} of ${n}: "${item.line.text}" has no add button next to it; opening it.`, `Opened "${item.line.text}" to add it. ${tag('opened item')}`);
         }
       }
-      if (progress.opened || progress.added > 0) {
+      if (sub.opened) {
         const b = buttons[0] ?? pick(candidates(lines, ['Add to cart', 'Add'], 0.7), temperature, random)?.line;
         if (b) {
           return clickOn(
             b,
-            `Step ${gi + 1} of ${n}: on the item, tapping "${b.text}" (${progress.added + 1} of ${goal.qty}).`,
-            `Tapped "${b.text}" for "${goal.target}" (${progress.added + 1} of ${goal.qty}). ${counted(progress.added + 1)}`,
+            `Step ${gi + 1} of ${n}: on the item, tapping "${b.text}" (${done + 1} of ${goal.qty}).`,
+            `Tapped "${b.text}" for "${goal.target}" (${done + 1} of ${goal.qty}). ${counted(done + 1)}`,
           );
         }
       }
       return notFound(`"${goal.target}"`);
     }
     case 'type': {
-      if (progress.typed && goal.submit) {
+      if (sub.typed && goal.submit) {
         return { thought: `Step ${gi + 1} of ${n}: typed "${goal.value}"; submitting it.`, conclusion: `Pressed Enter to search for "${goal.value}". ${tag('done')}`, action: { action: 'system_button', button: 'Enter' } };
       }
-      if (progress.focused || goal.field === undefined) {
+      if (sub.focused || goal.field === undefined) {
         return {
           thought: `Step ${gi + 1} of ${n}: the ${goal.field ?? 'input'} field is focused; typing "${goal.value}".`,
           conclusion: `Typed "${goal.value}" into the ${goal.field ?? 'focused'} field. ${goal.submit ? tag('typed') : tag('done')}`,
@@ -459,15 +656,16 @@ export function decide(input: DecideInput): Decision {
         };
       }
       const field = goal.field;
+      const words = FIELD_WORDS[field] ?? [field];
       const fieldCands = lines
         .map((line) => {
           const t = normText(line.text);
-          const f = normText(field);
-          let score = matchScore(line.text, field);
-          if (t.includes(f)) score = Math.max(score, 0.8 + (/^(enter|type|search|your|add)/.test(t) ? 0.15 : 0));
+          let score = Math.max(...words.map((w) => matchScore(line.text, w))) * 0.85;
+          // An input's placeholder/label names it ("Search restaurants", "Enter delivery address"); a bare "Search" is the button.
+          if (words.some((w) => t.includes(normText(w)) && t.length > normText(w).length)) score = Math.max(score, 0.9 + (/^(enter|type|search|your|add)/.test(t) ? 0.05 : 0));
           return { line, score };
         })
-        .filter((c) => c.score >= 0.7);
+        .filter((c) => c.score >= 0.7 && !isHeader(c.line, screen));
       const chosen = pick(fieldCands, temperature, random);
       if (!chosen) return notFound(`the ${field} field`);
       return clickOn(
@@ -477,6 +675,95 @@ export function decide(input: DecideInput): Decision {
       );
     }
   }
+}
+
+/** Words an input for this field is labelled with (placeholder or label). */
+const FIELD_WORDS: Record<string, string[]> = { search: ['search'], address: ['address', 'street'] };
+
+/** Lines in the title bar (top ~9% of the screen, below the status bar): the page's name. */
+function headerLines(lines: OcrLine[], screen: { width: number; height: number }): OcrLine[] {
+  return lines.filter((l) => isHeader(l, screen));
+}
+function isHeader(l: OcrLine, screen: { height: number }): boolean {
+  const cy = l.box.y + l.box.h / 2;
+  return cy > screen.height * 0.035 && cy < screen.height * 0.09;
+}
+
+/** "View cart · 2 items", "Cart (2)", "3 items in your bag" → the count. */
+function cartCount(lines: OcrLine[]): number | undefined {
+  for (const l of lines) {
+    const m = /(\d+)\s*items?\b/i.exec(l.text) ?? /\b(?:cart|basket|bag)\s*\((\d+)\)/i.exec(l.text);
+    if (m && !/^items?\s*\(/i.test(l.text.trim())) return Number(m[1]);
+  }
+  return undefined;
+}
+
+/** What on screen shows the task's goal state, if anything. */
+function goalReached(spec: TaskSpec, lines: OcrLine[], header: OcrLine[]): string | undefined {
+  if (spec.intent === 'order') {
+    const s = lines.find((l) => /order (placed|confirmed|received)|thank(s| you) for your order/i.test(l.text));
+    return s ? `"${s.text}"` : undefined;
+  }
+  if (spec.intent === 'cart') {
+    const h = header.find((l) => /cart|basket|bag/i.test(l.text));
+    return h ? `the cart ("${h.text}")` : undefined;
+  }
+  // view / search: the entity's own page is open — its name is the page title. (A near-duplicate title fools this check.)
+  const h = header.find((l) => matchScore(l.text, spec.place!) >= 0.85);
+  return h ? `the page of "${h.text}"` : undefined;
+}
+
+/** Is goal `i` visibly done already (its screen is past)? Only navigation-like goals are skipped. */
+function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], header: OcrLine[]): boolean {
+  const g = goals[i]!;
+  const later = goals.slice(i + 1);
+  const laterVisible = (): boolean =>
+    later.some((l) =>
+      l.kind === 'tap' && l.nav
+        ? candidates(lines, l.targets, 0.9).some((c) => !header.includes(c.line))
+        : l.kind === 'type' && l.field !== undefined
+          ? lines.some((x) => (FIELD_WORDS[l.field!] ?? [l.field!]).some((w) => normText(x.text).includes(normText(w)) && !header.includes(x)))
+          : false,
+    );
+  switch (g.kind) {
+    case 'open':
+      return false;
+    case 'tap':
+      if (g.nav) return header.some((h) => g.nav!.some((k) => normText(h.text).includes(k))) || laterVisible();
+      if (g.entity) return header.some((h) => matchScore(h.text, g.targets[0]!) >= 0.85) && later.length > 0;
+      return false;
+    case 'add': {
+      const count = cartCount(lines);
+      return (count !== undefined && count >= g.qty) || header.some((h) => /cart|basket|checkout/i.test(h.text));
+    }
+    case 'type':
+      return !g.submit && lines.some((l) => matchScore(l.text, g.value) >= 0.9);
+  }
+}
+
+/** A launcher: several short one-word labels on one row (app icons), no title bar. */
+function looksLikeLauncher(lines: OcrLine[], screen: { width: number; height: number }): boolean {
+  const labels = lines.filter((l) => /^[A-Z][a-z]+$/.test(l.text.trim()) && l.box.y > screen.height * 0.2);
+  const rows = new Map<number, number>();
+  for (const l of labels) rows.set(Math.round(l.box.y / 20), (rows.get(Math.round(l.box.y / 20)) ?? 0) + 1);
+  return [...rows.values()].some((c) => c >= 3) && headerLines(lines, screen).length === 0;
+}
+
+/** The launcher label to open: the named app as spelled on screen, else an icon whose name fits the task's topic. */
+function launcherLabel(target: string | undefined, instruction: string, lines: OcrLine[], temperature: number, random: () => number): string | undefined {
+  if (target) {
+    const label = pick(candidates(lines, [target], 0.8), temperature, random);
+    return label && label.score >= 0.9 ? label.line.text.trim() : target;
+  }
+  // Any capitalised word of the instruction that is a label on screen.
+  const words = new Set((instruction.match(/\b[A-Z][\w&'-]+/g) ?? []).map(normText));
+  const named = lines.find((l) => /^[A-Z][\w&' -]{1,20}$/.test(l.text.trim()) && words.has(normText(l.text)) && l.box.h < 30);
+  if (named && !NOT_NAMES.has(normText(named.text))) return named.text.trim();
+  if (FOOD_TOPIC.test(instruction)) {
+    const food = lines.find((l) => FOOD_APP.test(normText(l.text)) && l.text.trim().length <= 20);
+    if (food) return food.text.trim();
+  }
+  return undefined;
 }
 
 /** Box centre at T = 0; at T > 0 a point jittered inside the central part of the box. Clamped to the screen. */

@@ -1,0 +1,197 @@
+import { messageText, type ChatRequest } from '../../../domain/openai.js';
+import { RoleInputError } from '../errors.js';
+import type { RoleHandler } from '../types.js';
+
+/**
+ * Reference query roles (GUI-Owl §6.2 steps 3–4), CPU stand-ins for an LLM:
+ * - `ref-query-synth`: a template grammar over the path's steps (verb and phrase alternatives, optional
+ *   politeness, clause order and connective styles), seeded by `ctx.random`; every slot value verbatim.
+ * - `ref-query-refine`: drops navigation clauses and keeps the goal and slot values; when the request carries
+ *   natural phrasings of the task family (`hints`, the DAG's few-shot templates) it picks one of them.
+ * Input is the JSON user message built by query-gen/synth.ts.
+ */
+
+interface Step {
+  from: string;
+  to: string;
+  action: string;
+  control: string;
+  slot?: string;
+  value?: string;
+}
+interface SynthIn {
+  appTitle: string;
+  apps?: { app: string; title: string }[];
+  steps: Step[];
+  slots: Record<string, string>;
+}
+interface RefineIn {
+  instruction: string;
+  appTitle: string;
+  slots: Record<string, string>;
+  goal?: string;
+  hints?: string[];
+}
+
+function userJson(request: ChatRequest): unknown {
+  const user = [...request.messages].reverse().find((m) => m.role === 'user');
+  if (!user) throw new RoleInputError('no user message', 'messages');
+  try {
+    return JSON.parse(messageText(user)) as unknown;
+  } catch {
+    throw new RoleInputError('the user message must be the JSON metadata', 'messages');
+  }
+}
+
+const pick = <T>(items: readonly T[], random: () => number): T => items[Math.floor(random() * items.length)]!;
+const cap = (s: string): string => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
+const lowerFirst = (s: string, values: readonly string[]): string =>
+  values.some((v) => s.startsWith(v)) ? s : s ? s[0]!.toLowerCase() + s.slice(1) : s;
+const words = (key: string): string => key.replace(/_/g, ' ');
+const isNumeric = (v: string): boolean => /^\d+$/.test(v);
+const plainAction = (a: string): string => a.replace(/\s*\([^)]*\)/g, '').trim();
+
+function stepClause(step: Step, input: SynthIn, random: () => number): string {
+  const titles = new Set([input.appTitle, ...(input.apps ?? []).map((a) => a.title)]);
+  const v = step.value;
+  if (titles.has(step.control) && step.from !== step.to) {
+    return pick([`open ${step.control}`, `launch ${step.control}`, `start the ${step.control} app`, `go to the ${step.control} app`, `open the ${step.control} app`], random);
+  }
+  if (v !== undefined) {
+    if (step.control.includes(v)) return pick([`tap ${v}`, `select ${v}`, `choose ${v}`, `pick ${v}`, `tap on ${v}`], random);
+    if (isNumeric(v) && step.from === step.to) {
+      const k = words(step.slot ?? 'amount');
+      return pick([`set the ${k} to ${v}`, `make the ${k} ${v}`, `change the ${k} to ${v}`, `bump the ${k} up to ${v}`], random);
+    }
+    if (/\b(type|enter|search|fill)\b/i.test(step.action)) {
+      const submit = step.from !== step.to ? pick([' and press Enter', ' and search', ', then submit', ''], random) : '';
+      return pick([`type ${v} in the ${step.control} field`, `enter ${v} into ${step.control}`, `fill in ${step.control} with ${v}`, `put ${v} in ${step.control}`], random) + submit;
+    }
+    return pick([`${step.control.toLowerCase()} ${v}`, `tap ${step.control} for ${v}`, `use ${step.control} on ${v}`], random);
+  }
+  return pick([`tap ${step.control}`, `press ${step.control}`, plainAction(step.action), plainAction(step.action), `hit ${step.control}`], random);
+}
+
+/** Consecutive slot-setting self-loops on one page may be done in any order (numeric ones stay last). */
+function shuffleIndependent(steps: Step[], random: () => number): Step[] {
+  const out: Step[] = [];
+  let i = 0;
+  while (i < steps.length) {
+    const s = steps[i]!;
+    if (s.from !== s.to) {
+      out.push(s);
+      i++;
+      continue;
+    }
+    const group: Step[] = [];
+    while (i < steps.length && steps[i]!.from === s.from && steps[i]!.to === s.from) group.push(steps[i++]!);
+    const free = group.filter((g) => !isNumeric(g.value ?? ''));
+    const numeric = group.filter((g) => isNumeric(g.value ?? ''));
+    // A Fisher–Yates shuffle of free (non-numeric) self-loops only when they are independent of each other.
+    if (free.length > 1 && numeric.length === 0) {
+      for (let j = free.length - 1; j > 0; j--) {
+        const r = Math.floor(random() * (j + 1));
+        [free[j], free[r]] = [free[r]!, free[j]!];
+      }
+    }
+    out.push(...free, ...numeric);
+  }
+  return out;
+}
+
+function joinClauses(clauses: string[], random: () => number): string {
+  if (clauses.length === 1) return clauses[0]!;
+  const style = Math.floor(random() * 4);
+  const last = clauses[clauses.length - 1]!;
+  const init = clauses.slice(0, -1);
+  switch (style) {
+    case 0:
+      return `${init.join(', ')} and then ${last}`;
+    case 1:
+      return clauses.join(', then ');
+    case 2:
+      return `${init.join(', ')}, and finally ${last}`;
+    default:
+      return [`first ${clauses[0]}`, ...clauses.slice(1, -1).map((c) => `next ${c}`), `finally ${last}`].join('; ');
+  }
+}
+
+/** Adds every value the text lacks as a trailing constraint (the grammar never drops one; this is a guard). */
+function ensureValues(text: string, slots: Record<string, string>): string {
+  const missing = Object.entries(slots).filter(([, v]) => !text.includes(v));
+  if (!missing.length) return text;
+  return `${text.replace(/[.?!]$/, '')} (${missing.map(([k, v]) => `${words(k)}: ${v}`).join(', ')}).`;
+}
+
+function politely(core: string, values: readonly string[], random: () => number): string {
+  const form = Math.floor(random() * 6);
+  const body = lowerFirst(core, values);
+  if (form === 0) return `Please ${body}.`;
+  if (form === 1) return `Could you ${body}?`;
+  if (form === 2) return `${cap(core)}, please.`;
+  if (form === 3) return `I need you to ${body}.`;
+  return `${cap(core)}.`;
+}
+
+export function synthesizeInstruction(input: SynthIn, random: () => number): string {
+  if (!Array.isArray(input.steps) || typeof input.slots !== 'object' || input.slots === null || !input.appTitle) {
+    throw new RoleInputError('metadata needs appTitle, steps and slots', 'messages');
+  }
+  const clauses = shuffleIndependent(input.steps, random).map((s) => stepClause(s, input, random));
+  if (clauses.length === 0) clauses.push(`open ${input.appTitle}`);
+  const finish = pick(['', '', ' and stop there', ' and finish'], random);
+  const core = joinClauses(clauses, random) + finish;
+  return ensureValues(politely(core, Object.values(input.slots), random), input.slots);
+}
+
+const NAV = /^(?:please\s+|could you\s+|i need you to\s+|first\s+|next\s+|finally\s+|then\s+|and\s+)*(open|launch|start|go to|go back|tap|tap on|click|press|hit|select|choose|pick|scroll|navigate|return|view|use)\b/i;
+
+export function refineInstruction(input: RefineIn, random: () => number): string {
+  if (typeof input.instruction !== 'string' || typeof input.slots !== 'object' || input.slots === null) {
+    throw new RoleInputError('metadata needs instruction and slots', 'messages');
+  }
+  const values = Object.values(input.slots);
+  const hints = (input.hints ?? []).filter((h) => values.every((v) => h.includes(v)));
+  if (hints.length) {
+    const h = pick(hints, random);
+    return pick([h, h, `Please ${lowerFirst(h, values).replace(/[.]$/, '')}.`], random);
+  }
+  // Slot values are masked while splitting ("Chicken and Waffles" is one value, not two clauses).
+  const masked = values.reduce((t, v, i) => t.split(v).join(`\u27e6${i}\u27e7`), input.instruction);
+  const clauses = masked
+    .replace(/[.?!]+$/, '')
+    .split(/\s*[;,.]\s*(?:and\s+)?(?:then\s+)?|\s+and then\s+|\s+then\s+|\s+and\s+(?=[a-z]+\s)/i)
+    .map((c) => c.trim().replace(/\u27e6(\d+)\u27e7/g, (_m, i: string) => values[Number(i)]!))
+    .filter(Boolean);
+  const constraints: string[] = [];
+  const goals: string[] = [];
+  for (const clause of clauses) {
+    const carried = Object.entries(input.slots).filter(([, v]) => clause.includes(v));
+    if (carried.length) {
+      for (const [k, v] of carried) constraints.push(`${words(k)} ${v}`);
+      continue;
+    }
+    const c = clause.replace(/^(?:please|could you|i need you to|first|next|finally|and)\s+/i, '');
+    if (!NAV.test(c) && !/^(stop|finish)/i.test(c)) goals.push(c);
+  }
+  const goal = goals.length ? goals.join(' and ') : input.goal ? input.goal.replace(/[.]$/, '').replace(/;.*$/, '') : `do this`;
+  const g = lowerFirst(goal, values);
+  const list = constraints.length ? constraints.join(', ') : '';
+  const out = pick(
+    list
+      ? [`${cap(g)} in ${input.appTitle} with ${list}.`, `In ${input.appTitle}, ${g}: ${list}.`, `I want to ${g} on ${input.appTitle} — ${list}.`]
+      : [`${cap(g)} in ${input.appTitle}.`, `In ${input.appTitle}, ${g}.`],
+    random,
+  );
+  return ensureValues(out, input.slots);
+}
+
+export const querySynthRole: RoleHandler = async (request, ctx) => {
+  const text = synthesizeInstruction(userJson(request) as SynthIn, ctx.random);
+  return { role: 'assistant', content: text };
+};
+
+export const queryRefineRole: RoleHandler = async (request, ctx) => {
+  const text = refineInstruction(userJson(request) as RefineIn, ctx.random);
+  return { role: 'assistant', content: text };
+};
