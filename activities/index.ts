@@ -16,6 +16,8 @@ import { createCrawlerValidator } from '../environments/crawler.js';
 import { buildSamples, type StepJudgement } from '../export/gui-owl-sft.js';
 import { writeDataset } from '../export/writer.js';
 import * as repo from '../storage/repos.js';
+import * as calibrationRepo from '../storage/calibration-repo.js';
+import { calibrate, selectRule } from '../critics/calibration.js';
 import { withTransaction } from '../storage/db.js';
 
 /** An environment session that can also answer ground-truth questions (never exposed to agents/critics). */
@@ -167,7 +169,10 @@ export function createActivities(deps: ActivityDeps) {
             maxSteps: config.maxSteps,
             historyImages: config.historyImages,
             temperature,
-            onStep: (step) => heartbeatSafely({ step: step.index }),
+            onStep: (step) => {
+              heartbeatSafely({ step: step.index });
+              deps.envPool.heartbeat(session);
+            },
           });
           let groundTruth: boolean | undefined;
           if (result.environmentFailure) {
@@ -349,6 +354,38 @@ export function createActivities(deps: ActivityDeps) {
         counts: { trajectories: accepted.length, samples: samples.length, ...removedCounts },
       });
       return { name: written.name, version: written.version, manifestUri: written.manifestUri, samples: samples.length };
+    },
+
+    /**
+     * Critic calibration against checker ground truth (critics/calibration.ts): metrics per app × channel × split
+     * for this cycle's critic version, upserted into critic_calibration; plus the vote/consensus rule that the
+     * validation split alone would choose (precision ≥ 0.97), scored on the report split. Returns a summary.
+     */
+    async calibrateCritics(input: { cycleId: string; config: unknown }): Promise<{
+      rollouts: number;
+      consensus: { precision: number | null; recall: number | null };
+      suggested: { voteRule: string; consensus: string; meetsTarget: boolean; reportPrecision: number | null; reportRecall: number | null } | null;
+    }> {
+      const config = parseConfig(input.config);
+      const version = criticVersion(deps.models, config);
+      const rows = await calibrationRepo.listCalibrationRows(deps.db, input.cycleId, version);
+      const entries = calibrate(rows);
+      await calibrationRepo.upsertCalibration(deps.db, input.cycleId, entries);
+      const all = entries.find((e) => e.scope === 'all' && e.channel === 'consensus' && e.split === 'all')?.metrics;
+      const selection = rows.length > 0 ? selectRule(rows) : undefined;
+      return {
+        rollouts: rows.length,
+        consensus: { precision: all?.precision ?? null, recall: all?.recall ?? null },
+        suggested: selection
+          ? {
+              voteRule: selection.rule.voteRule,
+              consensus: selection.rule.consensus,
+              meetsTarget: selection.meetsTarget,
+              reportPrecision: selection.report.precision,
+              reportRecall: selection.report.recall,
+            }
+          : null,
+      };
     },
 
     async finishCycle(input: { cycleId: string; exportedSamples: number }) {

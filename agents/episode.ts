@@ -111,8 +111,8 @@ export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
     }
 
     try {
-      const { observation } = await input.env.step(action);
-      push({ ...base, action, after: observation, latencyMs: performance.now() - started });
+      const { observation, metrics } = await input.env.step(action);
+      push({ ...base, action, after: observation, latencyMs: performance.now() - started, ...(metrics ? { metrics } : {}) });
       current = observation;
       frames.push(observation);
     } catch (err) {

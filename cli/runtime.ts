@@ -174,7 +174,12 @@ export async function startWorkers(rt: Runtime, prefix = rt.config.temporal.task
   closers.push(() => appServer.close());
   const chromium = await createChromiumEnv({ appServer, blobs: rt.blobs, executablePath: rt.config.chromiumPath });
   closers.push(() => chromium.close());
-  const envPool = new EnvPool<GroundTruthSession>(rt.config.envSessions, () => chromium.newSession());
+  // A lease not heartbeated for 5 minutes (the episode heartbeats every step) is taken back and its session
+  // replaced; sessions idle for 10 minutes are closed.
+  const envPool = new EnvPool<GroundTruthSession>(rt.config.envSessions, () => chromium.newSession(), {
+    leaseTimeoutMs: 300_000,
+    idleMs: 600_000,
+  });
   closers.push(() => envPool.close());
   const ocr = rt.ocr ?? (await createOcrEngine());
 

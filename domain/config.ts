@@ -15,7 +15,24 @@ export const RoleEndpointConfig = z.object({
 });
 export type RoleEndpointConfig = z.infer<typeof RoleEndpointConfig>;
 
-export const ROLES = ['policy', 'stepCritic', 'trajCriticText', 'trajCriticMultimodal', 'querySynth', 'queryRefine'] as const;
+export const ROLES = [
+  'policy',
+  'stepCritic',
+  'trajCriticText',
+  'trajCriticMultimodal',
+  'querySynth',
+  'queryRefine',
+  // Multi-agent modes (agents/mobile-agent-v3.ts, agents/swirl.ts, agents/ces.ts).
+  'manager',
+  'worker',
+  'reflector',
+  'notetaker',
+  'navigator',
+  'interactor',
+  'coordinator',
+  'executor',
+  'stateTracker',
+] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Reference-server model names for each role (see models/reference/roles.ts). */
@@ -26,6 +43,15 @@ export const REFERENCE_MODEL_NAMES: Record<Role, string> = {
   trajCriticMultimodal: 'ref-traj-critic-mm',
   querySynth: 'ref-query-synth',
   queryRefine: 'ref-query-refine',
+  manager: 'ref-manager',
+  worker: 'ref-worker',
+  reflector: 'ref-reflector',
+  notetaker: 'ref-notetaker',
+  navigator: 'ref-navigator',
+  interactor: 'ref-interactor',
+  coordinator: 'ref-coordinator',
+  executor: 'ref-executor',
+  stateTracker: 'ref-state-tracker',
 };
 
 export const VoteRule = z.enum(['all', 'majority', 'any']);
@@ -46,7 +72,8 @@ export const CycleConfig = z.object({
   seed: z.number().int().default(7),
   /** Built-in apps to generate queries for; empty = all. */
   apps: z.array(z.string()).default([]),
-  agentMode: z.enum(['gui-owl']).default('gui-owl'),
+  /** `gui-owl`: end-to-end policy; the others are multi-agent loops (agents/run.ts). */
+  agentMode: z.enum(['gui-owl', 'mobile-agent-v3', 'swirl', 'ces']).default('gui-owl'),
   /** GUI-Owl keeps the last 1–3 screenshots in the prompt. */
   historyImages: z.number().int().min(1).max(3).default(1),
   /** Policy sampling temperature for rollouts (attempt 0 runs at 0 when `greedyFirstAttempt`). */

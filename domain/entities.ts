@@ -86,6 +86,29 @@ export const StepMetrics = z.object({
 });
 export type StepMetrics = z.infer<typeof StepMetrics>;
 
+/** One message of a role request as stored: its text parts joined, images as blob keys (never bytes). */
+export const RoleMessageSummary = z.object({
+  role: z.string(),
+  text: z.string(),
+  images: z.array(BlobKey).default([]),
+});
+export type RoleMessageSummary = z.infer<typeof RoleMessageSummary>;
+
+/**
+ * One role call of a multi-agent step (Mobile-Agent-v3 Manager/Worker/Reflector/Notetaker, SWIRL
+ * Navigator/Interactor, CES Coordinator/Executor/State Tracker): the role's input, raw reply and parsed output
+ * (`parsed` is absent when the reply failed its schema; `error` then says why).
+ */
+export const RoleCall = z.object({
+  role: z.string().min(1),
+  request: z.object({ messages: z.array(RoleMessageSummary) }),
+  reply: z.string(),
+  parsed: z.unknown().optional(),
+  callKey: BlobKey.optional(),
+  error: StepError.optional(),
+});
+export type RoleCall = z.infer<typeof RoleCall>;
+
 export const Step = z.object({
   index: z.number().int().min(0),
   before: ObservationRef,
@@ -101,6 +124,8 @@ export const Step = z.object({
   latencyMs: z.number().min(0),
   /** Environment-side measurements of the executed action, where the environment reports them. */
   metrics: StepMetrics.optional(),
+  /** Multi-agent modes: every role's input and output for this step, in call order. Absent for GUI-Owl E2E. */
+  roles: z.array(RoleCall).optional(),
 });
 export type Step = z.infer<typeof Step>;
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import type { Action, MobileAction } from '../domain/action.js';
 import type { CheckerSpec, ObservationRef } from '../domain/entities.js';
@@ -35,6 +36,21 @@ export interface ChromiumEnvOptions {
   quietMs?: number;
   /** Cap on the `wait` action. Default 5000 ms. */
   maxWaitMs?: number;
+  /**
+   * Bound on every browser call of a step or reset (the action itself, the settle probe, the screenshot, the UI
+   * tree) and on opening a session. Past it the session is declared hung: `EnvError` with `recoverable: false`, and
+   * the session refuses further work (a pool replaces it). Default 10 000 ms.
+   */
+  actionTimeoutMs?: number;
+  /**
+   * Bound on opening a session and on each phase of `reset` (new context, new page — a renderer process start —,
+   * loading the launcher). Past it: non-recoverable `EnvError`. Default max(30 000, actionTimeoutMs) ms.
+   */
+  resetTimeoutMs?: number;
+  /** Bound on `healthy()`'s liveness probe. Default 2000 ms. */
+  probeTimeoutMs?: number;
+  /** Screenshot format. PNG is lossless and the default; JPEG (quality 80) is smaller and faster to encode. */
+  screenshotFormat?: 'png' | 'jpeg';
 }
 
 /** The runner-side session: an `EnvSession` plus ground-truth access that agents never get. */
@@ -45,10 +61,19 @@ export interface ChromiumSession extends EnvSession {
   /** The live page, for tests and debugging only. */
   readonly page: Page;
   readonly deviceScaleFactor: number;
+  /** Bounded liveness probe (`page.evaluate('1')`); false once the session hung, crashed or lost its browser. */
+  healthy(): Promise<boolean>;
 }
 
 export interface ChromiumEnv {
+  /** The current browser: a launched one is replaced when its process dies (see `isAlive`). */
   readonly browser: Browser;
+  /** Whether the current browser is connected. A dead launched browser is relaunched by the next `newSession`. */
+  isAlive(): boolean;
+  /** OS pid of the launched browser process (Linux `/proc` lookup); undefined for a shared browser. */
+  browserPid(): number | undefined;
+  /** How many times a dead browser was relaunched. */
+  readonly relaunches: number;
   newSession(): Promise<ChromiumSession>;
   close(): Promise<void>;
 }
@@ -109,6 +134,15 @@ const SETTLE_INIT = `(() => {
   const bump = () => { window.__tfLast = performance.now(); };
   new MutationObserver(bump).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   addEventListener('scroll', bump, { capture: true, passive: true });
+  // The text caret blinks: hide it so a screen's pixels (and its content-addressed key) do not depend on when the
+  // screenshot was taken. Same effect as Playwright's screenshot option caret: 'hide', without its round trips.
+  const hideCaret = () => {
+    const st = document.createElement('style');
+    st.setAttribute('data-tf', 'caret');
+    st.textContent = '*, *::before, *::after { caret-color: transparent !important; }';
+    (document.head || document.documentElement).appendChild(st);
+  };
+  if (document.documentElement) hideCaret(); else addEventListener('DOMContentLoaded', hideCaret, { once: true });
 })();`;
 
 interface SettleProbe {
@@ -170,12 +204,40 @@ const BACK_PROBE_JS = `(() => {
   return 'page';
 })()`;
 
-/** Settle probe, as JS source for the same reason. */
-const SETTLE_PROBE_JS = `new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve({
-  domQuietMs: performance.now() - (window.__tfLast || 0),
-  ready: document.readyState === 'complete',
-  animations: document.getAnimations().filter((a) => a.playState === 'running').length,
-}))))`;
+/**
+ * Settle wait, as JS source for the same reason: after two frames (the action's effects are rendered), waits in the
+ * page until the DOM and scroll have been quiet for `quietMs`, the document is loaded and no animation runs — or the
+ * budget is spent — and reports what it saw. One round trip instead of a polling loop from Node.
+ */
+const SETTLE_WAIT_JS = `(quietMs, budgetMs) => new Promise((resolve) => {
+  const t0 = performance.now();
+  const report = () => ({
+    domQuietMs: performance.now() - (window.__tfLast || 0),
+    ready: document.readyState === 'complete',
+    animations: document.getAnimations().filter((a) => a.playState === 'running').length,
+  });
+  const tick = () => {
+    const r = report();
+    const spent = performance.now() - t0;
+    if ((r.ready && r.animations === 0 && r.domQuietMs >= quietMs) || spent >= budgetMs) return resolve(r);
+    const wait = r.animations === 0 && r.ready ? quietMs - r.domQuietMs : 16;
+    setTimeout(tick, Math.max(4, Math.min(wait, budgetMs - spent, 50)));
+  };
+  requestAnimationFrame(() => requestAnimationFrame(tick));
+})`;
+
+/** Finishes finite animations and cancels infinite ones (remembered for resuming) before a capture. */
+const FREEZE_ANIMATIONS_JS = `(() => {
+  window.__tfFrozen = [];
+  for (const a of document.getAnimations()) {
+    if (a.playState !== 'running') continue;
+    const t = a.effect && a.effect.getComputedTiming();
+    if (t && Number.isFinite(t.endTime)) { try { a.finish(); } catch { a.cancel(); } }
+    else { a.cancel(); window.__tfFrozen.push(a); }
+  }
+})()`;
+const RESUME_ANIMATIONS_JS = `(() => { for (const a of window.__tfFrozen || []) a.play(); window.__tfFrozen = []; })()`;
+const RAF_RAF_JS = `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`;
 
 function pngSize(png: Uint8Array): { width: number; height: number } {
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
@@ -184,6 +246,53 @@ function pngSize(png: Uint8Array): { width: number; height: number } {
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** Bound on one CDP capture before frames are forced and it is retried. */
+const FAST_CAPTURE_MS = 1500;
+/** How often a capture did not answer in time and was retried (process-wide; the bench reports it). */
+export let fastCaptureFallbacks = 0;
+
+/**
+ * Races `work` against a timer; the timer's loss throws a non-recoverable `EnvError` (the session is hung).
+ * The losing promise is kept from becoming an unhandled rejection.
+ */
+function bounded<T>(work: Promise<T>, ms: number, what: string, onTimeout?: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  work.catch(() => undefined);
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onTimeout?.();
+      reject(new EnvError(`${what} timed out after ${ms} ms: the page or browser is hung`, false));
+    }, ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The pid of the browser we launched: a direct child of this process whose command line carries our marker
+ * switch (Chromium ignores unknown switches and does not pass them to renderers). Linux only.
+ */
+function findBrowserPid(marker: string): number | undefined {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8');
+      if (!cmdline.includes(marker)) continue;
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid) return Number(e);
+    } catch {
+      // The process exited while we looked.
+    }
+  }
+  return undefined;
+}
+
 export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<ChromiumEnv> {
   const viewport = opts.viewport ?? { width: 412, height: 915 };
   const dsf = opts.deviceScaleFactor ?? 1;
@@ -191,15 +300,53 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
   const quietMs = opts.quietMs ?? 50;
   const maxWaitMs = opts.maxWaitMs ?? 5000;
   const wantTree = opts.uiTree ?? true;
+  const actionTimeoutMs = opts.actionTimeoutMs ?? 10_000;
+  const probeTimeoutMs = opts.probeTimeoutMs ?? 2000;
+  const resetTimeoutMs = opts.resetTimeoutMs ?? Math.max(30_000, actionTimeoutMs);
+  const format = opts.screenshotFormat ?? 'png';
   const ownBrowser = !opts.browser;
-  const browser =
-    opts.browser ?? (await chromium.launch({ executablePath: opts.executablePath ?? '/usr/bin/chromium', args: CHROMIUM_ARGS }));
   const { appServer, blobs } = opts;
   const sessions = new Set<ChromiumSession>();
 
+  let marker = '';
+  let pid: number | undefined;
+  let relaunches = 0;
+  let closed = false;
+  async function launch(): Promise<Browser> {
+    marker = `--trajforge-browser=${randomUUID()}`;
+    pid = undefined;
+    return chromium.launch({
+      executablePath: opts.executablePath ?? '/usr/bin/chromium',
+      args: [...CHROMIUM_ARGS, marker],
+      timeout: Math.max(30_000, actionTimeoutMs),
+    });
+  }
+  let browser: Browser = opts.browser ?? (await launch());
+  let relaunching: Promise<Browser> | undefined;
+
+  /** The live browser: a launched one that died is relaunched once (concurrent callers share the relaunch). */
+  async function liveBrowser(): Promise<Browser> {
+    if (browser.isConnected()) return browser;
+    if (closed) throw new EnvError('the Chromium environment is closed', false);
+    if (!ownBrowser) throw new EnvError('the shared browser is disconnected and cannot be relaunched here', false);
+    relaunching ??= (async () => {
+      try {
+        await browser.close().catch(() => undefined);
+        const next = await launch();
+        browser = next;
+        relaunches++;
+        return next;
+      } finally {
+        relaunching = undefined;
+      }
+    })();
+    return relaunching;
+  }
+
   async function newSession(): Promise<ChromiumSession> {
     const id = `chr-${randomUUID()}`;
-    const context: BrowserContext = await browser.newContext({
+    const sessionBrowser = await liveBrowser();
+    const context: BrowserContext = await bounded(sessionBrowser.newContext({
       viewport,
       deviceScaleFactor: dsf,
       isMobile: true,
@@ -209,13 +356,42 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
       locale: 'en-US',
       timezoneId: 'UTC',
       baseURL: appServer.baseUrl,
+    }), resetTimeoutMs, 'opening a browser context');
+    let contextClosed = false;
+    /** Why the session can do no more work (hung, crashed, browser gone); undefined while it is usable. */
+    let broken: string | undefined;
+    /** Rejects the moment the session dies, so calls in flight fail at once instead of waiting for their bound. */
+    let killSwitch: (err: EnvError) => void = () => undefined;
+    const died = new Promise<never>((_, reject) => {
+      killSwitch = reject;
     });
-    await context.addInitScript(SETTLE_INIT);
-    // Only the app server is reachable; anything else is refused (no outbound network from the phone).
-    await context.route(
-      (url) => !url.href.startsWith(appServer.baseUrl),
-      (route) => route.abort('blockedbyclient'),
-    );
+    died.catch(() => undefined);
+    const breakSession = (why: string): void => {
+      broken ??= why;
+      killSwitch(new EnvError(`session ${id} is unusable: ${broken}`, false));
+    };
+    // Also fires when the browser process dies or disconnects.
+    context.on('close', () => {
+      contextClosed = true;
+      breakSession('the browser context closed (session closed, or the browser crashed or disconnected)');
+    });
+    context.setDefaultTimeout(actionTimeoutMs);
+    context.setDefaultNavigationTimeout(actionTimeoutMs);
+    try {
+      await bounded(context.addInitScript(SETTLE_INIT), resetTimeoutMs, 'addInitScript');
+      // Only the app server is reachable; anything else is refused (no outbound network from the phone).
+      await bounded(
+        context.route(
+          (url) => !url.href.startsWith(appServer.baseUrl),
+          (route) => route.abort('blockedbyclient'),
+        ),
+        resetTimeoutMs,
+        'route',
+      );
+    } catch (err) {
+      void context.close().catch(() => undefined);
+      throw err;
+    }
 
     let page: Page | undefined;
     let cdp: CDPSession | undefined;
@@ -223,9 +399,15 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
     let lastNet = 0;
     let isReset = false;
 
+    /** Bounds one browser call by the action timeout (a timeout breaks the session for good) and by the session's death. */
+    const guard = <T>(work: Promise<T>, what: string, extraMs = 0, baseMs = actionTimeoutMs): Promise<T> =>
+      bounded(Promise.race([work, died]), baseMs + extraMs, what, () => breakSession(`${what} timed out`));
+    const dead = (): boolean => broken !== undefined || contextClosed || !sessionBrowser.isConnected();
+
     async function openPage(): Promise<Page> {
-      if (page) await page.close().catch(() => undefined);
+      if (page) await bounded(page.close(), actionTimeoutMs, 'closing the previous page').catch(() => undefined);
       const p = await context.newPage();
+      p.on('crash', () => breakSession('the page renderer crashed'));
       inflight = 0;
       lastNet = Date.now();
       p.on('request', () => {
@@ -247,6 +429,7 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
     }
 
     const live = (): Page => {
+      if (dead()) throw new EnvError(`session ${id} is unusable: ${broken ?? 'browser disconnected'}`, false);
       if (!page || !isReset) throw new EnvError('session has not been reset: call reset({ app, seed }) first', false);
       return page;
     };
@@ -254,10 +437,11 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
     async function settle(): Promise<void> {
       const p = live();
       const deadline = Date.now() + settleTimeoutMs;
+      calm = false;
       while (Date.now() < deadline) {
         let probe: SettleProbe | undefined;
         try {
-          probe = (await p.evaluate(SETTLE_PROBE_JS)) as SettleProbe;
+          probe = (await p.evaluate(`(${SETTLE_WAIT_JS})(${quietMs}, ${Math.max(1, deadline - Date.now())})`)) as SettleProbe;
         } catch {
           // The document is navigating away; wait for the next one to exist.
           await p.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
@@ -265,24 +449,73 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
         }
         const netQuiet = inflight === 0 ? Date.now() - lastNet : 0;
         const quiet = Math.min(probe.domQuietMs, netQuiet);
-        if (probe.ready && probe.animations === 0 && quiet >= quietMs) return;
+        calm = probe.ready && probe.animations === 0;
+        if (calm && quiet >= quietMs) return;
         await delay(Math.max(5, Math.min(quietMs - quiet, deadline - Date.now(), 25)));
       }
     }
 
-    async function observe(): Promise<ObservationRef> {
+    const screenSize = { width: Math.round(viewport.width * dsf), height: Math.round(viewport.height * dsf) };
+    /** Whether the last settle ended with no animation running (nothing to freeze before the capture). */
+    let calm = false;
+
+    /**
+     * The screenshot: one CDP `Page.captureScreenshot` of the viewport in device pixels, always with the same
+     * encoder settings so equal screens give equal bytes (content-addressed keys). The caret is hidden by the init
+     * script. When animations still run, finite ones are finished and infinite ones cancelled for the capture (then
+     * resumed), like Playwright's `animations: 'disabled'`. Headless Chromium occasionally never answers a capture
+     * when no frame is pending: after a short bound, two animation frames are forced and the capture retried.
+     */
+    async function capture(p: Page): Promise<Buffer> {
+      if (!cdp) throw new EnvError('no CDP session', false);
+      const session = cdp;
+      const params = {
+        format,
+        ...(format === 'jpeg' ? { quality: 80 } : {}),
+        optimizeForSpeed: true,
+        clip: { x: 0, y: 0, width: viewport.width, height: viewport.height, scale: dsf },
+      };
+      if (!calm) await p.evaluate(FREEZE_ANIMATIONS_JS);
+      try {
+        const shot = (): Promise<{ data: string }> => session.send('Page.captureScreenshot', params);
+        const data = await bounded(shot(), FAST_CAPTURE_MS, 'capture').then(
+          (r) => r.data,
+          () => undefined,
+        );
+        if (data !== undefined) return Buffer.from(data, 'base64');
+        fastCaptureFallbacks++;
+        await p.evaluate(RAF_RAF_JS);
+        return Buffer.from((await shot()).data, 'base64');
+      } finally {
+        if (!calm) await p.evaluate(RESUME_ANIMATIONS_JS).catch(() => undefined);
+      }
+    }
+
+    async function observe(): Promise<{ observation: ObservationRef; screenshotBytes: number; uiTreeBytes?: number }> {
       const p = live();
-      const png = await p.screenshot({ type: 'png', animations: 'disabled', caret: 'hide' });
-      const { width, height } = pngSize(png);
-      const screenshotKey = await blobs.put(png, { ext: '.png', contentType: 'image/png' });
-      if (!wantTree) return { screenshotKey, width, height };
-      const tree: unknown = await p.evaluate(`(${UI_TREE_JS})(${dsf})`).catch(() => undefined);
-      if (tree === undefined) return { screenshotKey, width, height };
-      const uiTreeKey = await blobs.put(new TextEncoder().encode(JSON.stringify(tree)), {
-        ext: '.json',
-        contentType: 'application/json',
-      });
-      return { screenshotKey, width, height, uiTreeKey };
+      // Screenshot and UI tree are independent reads of the settled page: run them concurrently.
+      const treeWork = wantTree ? guard(p.evaluate(`(${UI_TREE_JS})(${dsf})`), 'UI tree').catch((err: unknown) => {
+        if (err instanceof EnvError) throw err;
+        return undefined;
+      }) : Promise.resolve(undefined);
+      treeWork.catch(() => undefined); // awaited below unless the screenshot fails first
+
+      const shot = await guard(capture(p), 'screenshot');
+      const { width, height } = format === 'png' ? pngSize(shot) : screenSize;
+      const screenshotKey = await blobs.put(shot, format === 'png' ? { ext: '.png', contentType: 'image/png' } : { ext: '.jpg', contentType: 'image/jpeg' });
+      const tree: unknown = await treeWork;
+      if (tree === undefined) return { observation: { screenshotKey, width, height }, screenshotBytes: shot.byteLength };
+      const treeBytes = new TextEncoder().encode(JSON.stringify(tree));
+      const uiTreeKey = await blobs.put(treeBytes, { ext: '.json', contentType: 'application/json' });
+      return { observation: { screenshotKey, width, height, uiTreeKey }, screenshotBytes: shot.byteLength, uiTreeBytes: treeBytes.byteLength };
+    }
+
+    /** Maps a Playwright failure to an EnvError: non-recoverable when the session itself is gone. */
+    function toEnvError(what: string, err: unknown): EnvError {
+      if (err instanceof EnvError) return err;
+      const message = err instanceof Error ? err.message : String(err);
+      const gone = dead() || (page?.isClosed() ?? false) || /closed|crash|disconnected/i.test(message);
+      return new EnvError(`${what} failed: ${message}${gone && broken ? ` (${broken})` : ''}`, !gone);
     }
 
     const css = (v: number): number => v / dsf;
@@ -387,28 +620,56 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
       },
       async reset(task) {
         if (!getApp(task.app)) throw new EnvError(`reset: unknown app "${task.app}"`, false);
-        appServer.reset(id, task.seed);
-        await openPage();
-        isReset = true;
-        await goto(appServer.launcherUrl(id));
-        await settle();
-        return observe();
+        if (dead()) throw new EnvError(`reset: session ${id} is unusable: ${broken ?? 'browser disconnected'}`, false);
+        try {
+          appServer.reset(id, task.seed);
+          await guard(openPage(), 'opening a page', 0, resetTimeoutMs);
+          isReset = true;
+          await guard(goto(appServer.launcherUrl(id)), 'loading the launcher', 0, resetTimeoutMs);
+          await guard(settle(), 'settling', settleTimeoutMs);
+          return (await observe()).observation;
+        } catch (err) {
+          throw toEnvError('reset', err);
+        }
       },
       async step(action: Action) {
-        const started = Date.now();
+        const started = performance.now();
         if (!('action' in action) || !isMobile(action)) {
           throw new EnvError(`the Chromium phone only executes mobile actions, got "${(action as { action?: string }).action}"`, true);
         }
+        calm = false;
         try {
-          const changes = await execute(action);
-          if (changes) await settle();
-          const observation = await observe();
-          return { observation, settleMs: Date.now() - started };
+          // Actions that take time on purpose (long_press, wait, swipe) get it on top of the bound.
+          const intendedMs =
+            action.action === 'wait' ? Math.min(action.time * 1000, maxWaitMs) : action.action === 'long_press' ? Math.min(action.time, 10) * 1000 : action.action === 'swipe' ? 500 : 0;
+          const changes = await guard(execute(action), action.action, intendedMs);
+          const acted = performance.now();
+          if (changes) await guard(settle(), 'settling', settleTimeoutMs);
+          const settled = performance.now();
+          const { observation, screenshotBytes, uiTreeBytes } = await observe();
+          return {
+            observation,
+            // Historical meaning: action start → settled observation stored (the whole step).
+            settleMs: Math.round(performance.now() - started),
+            metrics: {
+              actionMs: round1(acted - started),
+              settleMs: round1(settled - acted),
+              screenshotBytes,
+              ...(uiTreeBytes !== undefined ? { uiTreeBytes } : {}),
+            },
+          };
         } catch (err) {
-          if (err instanceof EnvError) throw err;
-          const message = err instanceof Error ? err.message : String(err);
-          throw new EnvError(`${action.action} failed: ${message}`, !/closed|crash|disconnected/i.test(message));
+          throw toEnvError(action.action, err);
         }
+      },
+      async healthy() {
+        if (dead()) return false;
+        if (!page) return true; // never reset: the context is open and the browser connected
+        if (page.isClosed()) return false;
+        return bounded(page.evaluate('1'), probeTimeoutMs, 'health probe').then(
+          (v) => v === 1,
+          () => false,
+        );
       },
       async checkerState() {
         return appServer.state(id);
@@ -416,12 +677,13 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
       async check(spec) {
         const state = appServer.state(id);
         if (!(spec.app in state)) throw new Error(`check: unknown app "${spec.app}"`);
-        return checkApp(state[spec.app], spec);
+        return checkApp(state[spec.app], spec, state);
       },
       async close() {
         sessions.delete(session);
         appServer.dropSession(id);
-        await context.close().catch(() => undefined);
+        // A hung renderer must not hang the close: bounded, and errors ignored (the browser may be gone).
+        await bounded(context.close(), actionTimeoutMs, 'closing the context').catch(() => undefined);
       },
     };
     sessions.add(session);
@@ -429,14 +691,28 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
   }
 
   return {
-    browser,
+    get browser(): Browser {
+      return browser;
+    },
+    get relaunches(): number {
+      return relaunches;
+    },
+    isAlive: () => browser.isConnected(),
+    browserPid() {
+      if (!ownBrowser) return undefined;
+      if (pid === undefined || !fs.existsSync(`/proc/${pid}`)) pid = findBrowserPid(marker);
+      return pid;
+    },
     newSession,
     async close() {
+      closed = true;
       await Promise.all([...sessions].map((s) => s.close()));
-      if (ownBrowser) await browser.close();
+      if (ownBrowser) await bounded(browser.close(), actionTimeoutMs, 'closing the browser').catch(() => undefined);
     },
   };
 }
+
+const round1 = (v: number): number => Math.round(v * 10) / 10;
 
 const MOBILE_TYPES = new Set(['key', 'click', 'long_press', 'swipe', 'type', 'answer', 'system_button', 'open', 'wait', 'terminate']);
 function isMobile(action: Action): action is MobileAction {

@@ -247,6 +247,7 @@ const StepRow = z
     model_call_key: z.string().nullable(),
     latency_ms: z.number(),
     metrics: z.unknown().optional(),
+    roles: z.unknown().optional(),
   })
   .transform((r) => ({
     rolloutId: r.rollout_id,
@@ -261,6 +262,7 @@ const StepRow = z
       ...(r.model_call_key != null ? { modelCallKey: r.model_call_key } : {}),
       latencyMs: r.latency_ms,
       ...(r.metrics != null ? { metrics: r.metrics } : {}),
+      ...(r.roles != null ? { roles: r.roles } : {}),
     }),
   }));
 
@@ -302,6 +304,7 @@ export async function upsertRollout(
     model_call_key: s.modelCallKey ?? null,
     latency_ms: s.latencyMs,
     metrics: s.metrics ?? null,
+    roles: s.roles ?? null,
   }));
   const indexes = new Set(steps.map((s) => s.idx));
   if (indexes.size !== steps.length) throw new Error(`rollout ${rollout.id} has duplicate step indexes`);
@@ -321,15 +324,17 @@ export async function upsertRollout(
        delete from steps where rollout_id = $1 and not (idx = any (select (e ->> 'idx')::int from jsonb_array_elements($15::jsonb) e))
      )
      insert into steps (rollout_id, idx, before, after, action, error, error_kind, reasoning, conclusion,
-                        model_call_key, latency_ms, metrics)
+                        model_call_key, latency_ms, metrics, roles)
      select (select id from r), x.idx, x.before, x.after, x.action, x.error, x.error_kind, x.reasoning,
-            x.conclusion, x.model_call_key, x.latency_ms, x.metrics
+            x.conclusion, x.model_call_key, x.latency_ms, x.metrics, x.roles
      from jsonb_to_recordset($15::jsonb) as x(idx int, before jsonb, after jsonb, action jsonb, error jsonb,
-          error_kind text, reasoning text, conclusion text, model_call_key text, latency_ms real, metrics jsonb)
+          error_kind text, reasoning text, conclusion text, model_call_key text, latency_ms real, metrics jsonb,
+          roles jsonb)
      on conflict (rollout_id, idx) do update set
        before = excluded.before, after = excluded.after, action = excluded.action, error = excluded.error,
        error_kind = excluded.error_kind, reasoning = excluded.reasoning, conclusion = excluded.conclusion,
-       model_call_key = excluded.model_call_key, latency_ms = excluded.latency_ms, metrics = excluded.metrics`,
+       model_call_key = excluded.model_call_key, latency_ms = excluded.latency_ms, metrics = excluded.metrics,
+       roles = excluded.roles`,
     [
       rollout.id,
       rollout.cycleId,
