@@ -10,6 +10,7 @@ import { startEmbeddedPostgres } from './services/postgres.js';
 import type { CycleResult } from '../workflows/contracts.js';
 import { loadConfig } from './config.js';
 import { dagCommand, queriesCommand } from './dag.js';
+import { CRITICS_USAGE, criticsCommand } from './critics.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -18,6 +19,7 @@ Usage:
                                  run one full production cycle on the configured services
   trajforge worker               run the workers (main, env, cpu queues) until interrupted
   trajforge migrate              apply database migrations
+  trajforge apps                 the built-in app world: pages, edges, task families and their checkers
   trajforge dag validate FILE…   validate app DAG files (schema)
   trajforge dag lint [FILE…|--all] [--check-app]
                                  unreachable pages, dead ends, slot refs; --check-app replays every transition
@@ -27,6 +29,7 @@ Usage:
                                  crawl an app's UI tree into a draft DAG (and compare with its hand-written one)
   trajforge queries generate [--count N] [--seed S] [--sampler families|uniform|length|coverage] [--validate]
                                  generate queries with the reference models and print the generation report
+${CRITICS_USAGE}
   trajforge reference-server [--port P]
                                  serve the built-in reference model (OpenAI-compatible) until interrupted
 Configuration is read from the environment; see README.md.`;
@@ -156,10 +159,17 @@ async function main(argv: string[]): Promise<void> {
       }
       return;
     }
+    case 'apps': {
+      const { appsReport } = await import('./apps.js');
+      appsReport();
+      return;
+    }
     case 'dag':
       return dagCommand(rest);
     case 'queries':
       return queriesCommand(rest);
+    case 'critics':
+      return criticsCommand(rest);
     case 'reference-server':
       return referenceServer(rest);
     default:
