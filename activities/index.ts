@@ -5,7 +5,8 @@ import { canonicalJson, CycleConfig, type Role } from '../domain/config.js';
 import type { AppDag } from '../domain/dag.js';
 import type { CheckerSpec, Lineage, ModelRef, Query, Rollout } from '../domain/entities.js';
 import type { BlobStore, ChatModel, EnvSession } from '../domain/ports.js';
-import { runEpisode as runAgentEpisode, toDataUrl } from '../agents/episode.js';
+import { toDataUrl } from '../agents/episode.js';
+import { runAgentEpisode } from '../agents/run.js';
 import { judgeStep, criticScore } from '../critics/step-critic.js';
 import { judgeTrajectory as judgeTrajectoryChannels } from '../critics/trajectory-critic.js';
 import type { OcrEngine } from '../models/reference/types.js';
@@ -159,9 +160,10 @@ export function createActivities(deps: ActivityDeps) {
         const session = await deps.envPool.lease();
         let healthy = true;
         try {
-          const result = await runAgentEpisode({
+          // Dispatch on the cycle's agent mode (gui-owl end-to-end, or a multi-agent loop with role IO on every step).
+          const result = await runAgentEpisode(config.agentMode, {
             env: session,
-            policy: deps.models.policy,
+            models: deps.models,
             blobs: deps.blobs,
             app: query.app,
             instruction: query.instruction,

@@ -42,6 +42,15 @@ export const ROLE_ENV: Record<Role, string> = {
   trajCriticMultimodal: 'TRAJ_CRITIC_MM',
   querySynth: 'QUERY_SYNTH',
   queryRefine: 'QUERY_REFINE',
+  manager: 'MANAGER',
+  worker: 'WORKER',
+  reflector: 'REFLECTOR',
+  notetaker: 'NOTETAKER',
+  navigator: 'NAVIGATOR',
+  interactor: 'INTERACTOR',
+  coordinator: 'COORDINATOR',
+  executor: 'EXECUTOR',
+  stateTracker: 'STATE_TRACKER',
 };
 
 /**

@@ -1,5 +1,16 @@
 import { policyRole } from './roles/policy.js';
 import { stepCriticRole, trajectoryMultimodalCriticRole, trajectoryTextCriticRole } from './roles/critics.js';
+import {
+  coordinatorRole,
+  executorRole,
+  interactorRole,
+  managerRole,
+  navigatorRole,
+  notetakerRole,
+  reflectorRole,
+  stateTrackerRole,
+  workerRole,
+} from './roles/multi-agent.js';
 import { queryRefineRole, querySynthRole } from './roles/query.js';
 import type { RoleHandler } from './types.js';
 
@@ -11,6 +22,15 @@ export const REFERENCE_MODELS = {
   trajectoryCriticMultimodal: 'ref-traj-critic-mm',
   querySynth: 'ref-query-synth',
   queryRefine: 'ref-query-refine',
+  manager: 'ref-manager',
+  worker: 'ref-worker',
+  reflector: 'ref-reflector',
+  notetaker: 'ref-notetaker',
+  navigator: 'ref-navigator',
+  interactor: 'ref-interactor',
+  coordinator: 'ref-coordinator',
+  executor: 'ref-executor',
+  stateTracker: 'ref-state-tracker',
 } as const;
 
 /** Every reference role, by model name. */
@@ -21,5 +41,14 @@ export function referenceRoles(): Record<string, RoleHandler> {
     [REFERENCE_MODELS.trajectoryCriticText]: trajectoryTextCriticRole,
     [REFERENCE_MODELS.trajectoryCriticMultimodal]: trajectoryMultimodalCriticRole,
     [REFERENCE_MODELS.querySynth]: querySynthRole, [REFERENCE_MODELS.queryRefine]: queryRefineRole,
+    [REFERENCE_MODELS.manager]: managerRole,
+    [REFERENCE_MODELS.worker]: workerRole,
+    [REFERENCE_MODELS.reflector]: reflectorRole,
+    [REFERENCE_MODELS.notetaker]: notetakerRole,
+    [REFERENCE_MODELS.navigator]: navigatorRole,
+    [REFERENCE_MODELS.interactor]: interactorRole,
+    [REFERENCE_MODELS.coordinator]: coordinatorRole,
+    [REFERENCE_MODELS.executor]: executorRole,
+    [REFERENCE_MODELS.stateTracker]: stateTrackerRole,
   };
 }

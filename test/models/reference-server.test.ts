@@ -51,7 +51,13 @@ describe('reference server: HTTP surface', () => {
     expect(health.status).toBe('ok');
     const models = (await (await fetch(`${server.baseUrl}/models`)).json()) as { object: string; data: { id: string }[] };
     expect(models.object).toBe('list');
-    expect(models.data.map((m) => m.id).sort()).toEqual(['ref-policy', 'ref-query-refine', 'ref-query-synth', 'ref-step-critic', 'ref-traj-critic-mm', 'ref-traj-critic-text']);
+    expect(models.data.map((m) => m.id).sort()).toEqual(
+      [
+        'ref-policy', 'ref-query-refine', 'ref-query-synth', 'ref-step-critic', 'ref-traj-critic-mm', 'ref-traj-critic-text',
+        // Multi-agent roles (models/reference/roles/multi-agent.ts).
+        'ref-coordinator', 'ref-executor', 'ref-interactor', 'ref-manager', 'ref-navigator', 'ref-notetaker', 'ref-reflector', 'ref-state-tracker', 'ref-worker',
+      ].sort(),
+    );
     expect(server.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
   });
 
