@@ -3,17 +3,19 @@
  * generated tasks on the real apps, judged by the apps' ground-truth checkers.
  *
  *   npx tsx bench/policy-eval.ts [--episodes 24] [--seeds 1,2,3] [--temperature 0] [--sessions 2]
- *                                [--max-steps 15] [--verbose] [--shots DIR]
+ *                                [--max-steps 15] [--apps food] [--verbose] [--shots DIR]
  *
  * For every seed: `generateQueries({ dags: loadDags(), count: episodes, seed })` draws the tasks (the agent
  * sees the refined instruction, exactly as in a production cycle); each one is rolled out with the GUI-Owl
  * episode loop (`runEpisode`, maxSteps 15, 1 screenshot of history) on a Chromium phone, calling the
  * reference server through the gateway, on `--sessions` sessions in parallel. After each episode the
  * session's checker (`session.check(query.checker)`) decides success — the policy's own terminate status
- * is reported separately (a "success" claim that the checker rejects is a false success).
+ * is reported separately (a "success" claim that the checker rejects is a false success). Episodes where the
+ * phone itself failed (crash/hang: `environmentFailure`) are printed as ENV, the slot continues on a fresh session,
+ * and excluded from the rates.
  *
  * Output: one line per episode, the conclusions of failed episodes, then success rates per app and per
- * task family for each seed, their mean ± sample standard deviation over the seeds, and the average
+ * task family for each seed (`--apps` restricts the draw to some apps; default all built-in apps), their mean ± sample standard deviation over the seeds, and the average
  * number of steps. `--shots DIR` copies the screenshots of failed episodes there (DIR/<seed>-<n>-<step>.png)
  * to see what the policy saw.
  *
@@ -44,6 +46,7 @@ const { values } = parseArgs({
     'max-steps': { type: 'string', default: '15' },
     verbose: { type: 'boolean', default: false },
     shots: { type: 'string' },
+    apps: { type: 'string', default: '' },
   },
 });
 const EPISODES = Number(values.episodes);
@@ -51,6 +54,7 @@ const SEEDS = values.seeds.split(',').map((s) => Number(s.trim())).filter((n) =>
 const TEMPERATURE = Number(values.temperature);
 const SESSIONS = Math.max(1, Number(values.sessions));
 const MAX_STEPS = Number(values['max-steps']);
+const APPS = values.apps.split(',').map((s) => s.trim()).filter(Boolean);
 if (!(EPISODES > 0) || SEEDS.length === 0 || !(TEMPERATURE >= 0)) {
   console.error('usage: npx tsx bench/policy-eval.ts [--episodes N] [--seeds 1,2,3] [--temperature T] [--sessions 2]');
   process.exit(2);
@@ -101,11 +105,12 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   try {
     for (const seed of SEEDS) {
-      const { queries } = generateQueries({ dags: loadDags(), count: EPISODES, seed });
+      const { queries } = generateQueries({ dags: loadDags(), count: EPISODES, seed, apps: APPS });
       let next = 0;
       await Promise.all(
-        sessions.map(async (session) => {
+        sessions.map(async (_, slot) => {
           for (let i = next++; i < queries.length; i = next++) {
+            const session = sessions[slot]!;
             const query = queries[i]!;
             const result = await runEpisode({
               env: session,
@@ -118,7 +123,13 @@ async function main(): Promise<void> {
               historyImages: 1,
               temperature: TEMPERATURE,
             });
-            const check = await session.check(query.checker);
+            const check = await session.check(query.checker).catch((e: unknown) => ({ success: false, reason: `check failed: ${(e as Error).message}` }));
+            if (result.environmentFailure) {
+              // The phone broke (crash, hang): report it and continue on a fresh session.
+              console.log(`ENV  seed ${seed} #${i}: ${result.environmentFailure}`);
+              await session.close().catch(() => undefined);
+              sessions[slot] = await env.newSession();
+            }
             const o: Outcome = { seed, n: i, query, result, success: check.success, reason: check.reason };
             outcomes.push(o);
             const claimed = result.status === 'terminated' ? result.outcome : result.status;
@@ -150,12 +161,15 @@ async function main(): Promise<void> {
   const seconds = (performance.now() - t0) / 1000;
 
   // Per-group rates, for each seed, then mean ± sd over seeds.
+  // Episodes whose phone broke (EpisodeResult.environmentFailure) say nothing about the policy: excluded.
+  const envFailed = outcomes.filter((o) => o.result.environmentFailure !== undefined);
+  const judged = outcomes.filter((o) => o.result.environmentFailure === undefined);
   const report = (title: string, key: (o: Outcome) => string): void => {
-    const keys = [...new Set(outcomes.map(key))].sort();
+    const keys = [...new Set(judged.map(key))].sort();
     console.log(`\n${title.padEnd(20)} ${SEEDS.map((s) => `seed ${s}`.padStart(13)).join('')}   mean ± sd   (n)`);
     for (const k of [...keys, 'ALL']) {
       const perSeed = SEEDS.map((seed) => {
-        const g = groupRates(outcomes.filter((o) => o.seed === seed && (k === 'ALL' || key(o) === k)), () => k).get(k);
+        const g = groupRates(judged.filter((o) => o.seed === seed && (k === 'ALL' || key(o) === k)), () => k).get(k);
         return g ?? { ok: 0, total: 0 };
       });
       const rates = perSeed.filter((g) => g.total > 0).map((g) => g.ok / g.total);
@@ -165,19 +179,19 @@ async function main(): Promise<void> {
       console.log(`${k.padEnd(20)} ${cells}   ${pct(mean)} ± ${(100 * sd).toFixed(0).padStart(2)}  (${n})`);
     }
   };
-  console.log(`\nreference policy on ${outcomes.length} episodes, temperature ${TEMPERATURE}, seeds ${SEEDS.join(',')}, maxSteps ${MAX_STEPS}`);
+  console.log(`\nreference policy on ${judged.length} episodes (${envFailed.length} more excluded: environment failures), temperature ${TEMPERATURE}, seeds ${SEEDS.join(',')}, maxSteps ${MAX_STEPS}`);
   report('app', (o) => o.query.app);
   report('family', (o) => o.query.family);
 
-  const steps = outcomes.map((o) => o.result.steps.length);
-  const okSteps = outcomes.filter((o) => o.success).map((o) => o.result.steps.length);
-  const claimedSuccess = outcomes.filter((o) => o.result.status === 'terminated' && o.result.outcome === 'success');
+  const steps = judged.map((o) => o.result.steps.length);
+  const okSteps = judged.filter((o) => o.success).map((o) => o.result.steps.length);
+  const claimedSuccess = judged.filter((o) => o.result.status === 'terminated' && o.result.outcome === 'success');
   const falseSuccess = claimedSuccess.filter((o) => !o.success).length;
-  const missedSuccess = outcomes.filter((o) => o.success && !(o.result.status === 'terminated' && o.result.outcome === 'success')).length;
+  const missedSuccess = judged.filter((o) => o.success && !(o.result.status === 'terminated' && o.result.outcome === 'success')).length;
   console.log(
     `\nsteps: mean ${meanSd(steps).mean.toFixed(1)} (successes ${meanSd(okSteps).mean.toFixed(1)}); ` +
       `claimed success ${claimedSuccess.length}, of which false ${falseSuccess}; checker success without a success claim ${missedSuccess}; ` +
-      `max_steps ${outcomes.filter((o) => o.result.status === 'max_steps').length}; ${seconds.toFixed(0)} s (${(outcomes.length / seconds * 60).toFixed(1)} episodes/min)`,
+      `max_steps ${judged.filter((o) => o.result.status === 'max_steps').length}; ${seconds.toFixed(0)} s (${(outcomes.length / seconds * 60).toFixed(1)} episodes/min)`,
   );
 }
 

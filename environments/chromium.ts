@@ -473,7 +473,6 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
         format,
         ...(format === 'jpeg' ? { quality: 80 } : {}),
         optimizeForSpeed: true,
-        clip: { x: 0, y: 0, width: viewport.width, height: viewport.height, scale: dsf },
       };
       if (!calm) await p.evaluate(FREEZE_ANIMATIONS_JS);
       try {

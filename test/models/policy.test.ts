@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, matchScore, parseGoals } from '../../models/reference/roles/policy.js';
+import { decide, matchScore, parseGoals, planGoals, understandTask } from '../../models/reference/roles/policy.js';
 import { mulberry32 } from '../../models/reference/server.js';
 import type { OcrLine } from '../../models/reference/types.js';
 
@@ -23,6 +23,34 @@ describe('reference policy: goals', () => {
     expect(matchScore('Burger Palace Express', 'Burger Palace')).toBeLessThan(0.9);
     expect(matchScore('Burger Place', 'Burger Palace')).toBeLessThanOrEqual(0.9);
     expect(matchScore('Sushi Go', 'Burger Palace')).toBeLessThan(0.4);
+  });
+});
+
+describe('reference policy: understanding free-form tasks', () => {
+  it('extracts app, place, item, quantity, address and payment, and the intent', () => {
+    expect(understandTask('Show me the menu of Green Bowl in Foodie.')).toEqual({ intent: 'view', app: 'Foodie', place: 'Green Bowl', qty: 1 });
+    expect(understandTask('I want to see what The Waffle Spot serves on Foodie.')).toMatchObject({ intent: 'view', place: 'The Waffle Spot' });
+    expect(understandTask('Use the search in Foodie to find Curry House and open it.')).toMatchObject({ intent: 'search', app: 'Foodie', place: 'Curry House' });
+    expect(understandTask('Put 1 Vanilla Shake from Burger Palace in my Foodie cart, but do not order yet.')).toEqual({
+      intent: 'cart', app: 'Foodie', place: 'Burger Palace', item: 'Vanilla Shake', qty: 1,
+    });
+    expect(understandTask('Get me two Chicken and Waffles from The Waffle Spot sent to 5 Harbour View; I will pay with Cash.')).toEqual({
+      intent: 'order', place: 'The Waffle Spot', item: 'Chicken and Waffles', qty: 2, address: '5 Harbour View', payment: 'Cash',
+    });
+    expect(understandTask('Order 3 Pad Thai from Noodle Bar on Foodie, delivered to 221 Elm Road, paying by Card.')).toMatchObject({
+      intent: 'order', app: 'Foodie', item: 'Pad Thai', qty: 3, address: '221 Elm Road', payment: 'Card',
+    });
+    expect(understandTask('Open Foodie, type Sushi Zen in the search box, press Enter and tap Sushi Zen in the results.')).toMatchObject({ intent: 'search', app: 'Foodie', place: 'Sushi Zen' });
+    // explicit UI step lists without a task intent stay with the step parser
+    expect(understandTask('tap Burger Palace')).toBeUndefined();
+  });
+
+  it('plans the generic flow for each intent', () => {
+    const texts = (i: string): string[] => planGoals(understandTask(i)!).map((g) => g.text);
+    expect(texts('Put 2 Fries from Burger Palace in my Foodie cart, but do not order yet.')).toEqual(['open Foodie', 'open Burger Palace', 'add 2 Fries', 'open the cart']);
+    expect(texts('Order 1 Fries from Burger Palace on Foodie, delivered to 12 Baker Street, paying by Cash.')).toEqual([
+      'open Foodie', 'open Burger Palace', 'add 1 Fries', 'open the cart', 'go to checkout', 'enter the address 12 Baker Street', 'pay with Cash', 'place the order', 'confirm the order',
+    ]);
   });
 });
 
@@ -63,6 +91,39 @@ describe('reference policy: decisions', () => {
     expect(w.action.action).toBe('wait');
     const t = decide({ ...base, instruction: 'tap Burger Palace', history: [...history, w.conclusion], lines: list });
     expect(t.action).toEqual({ action: 'terminate', status: 'success' });
+  });
+
+  it('stops with success when the goal state is visible, and gives up when it is not', () => {
+    const task = 'Show me the menu of Burger Palace in Foodie.';
+    const page = [line('Burger Palace', 64, 48, 142, 20), line('Menu', 14, 217, 55, 22)];
+    const history = ['Opened the Foodie app. [goal 1/2 done]', 'Tapped "Burger Palace". [goal 2/2 done]'];
+    expect(decide({ ...base, instruction: task, history, lines: page }).action).toEqual({ action: 'terminate', status: 'success' });
+    const wrong = [line('Burger Place', 64, 48, 142, 20), line('Menu', 14, 217, 55, 22)];
+    // a near-duplicate title passes for the real one (a realistic false success) ...
+    expect(decide({ ...base, instruction: task, history, lines: wrong }).action).toEqual({ action: 'terminate', status: 'success' });
+    // ... an unrelated one does not: wait once, then failure
+    const other = [line('Sushi Zen', 64, 48, 142, 20)];
+    const w = decide({ ...base, instruction: task, history, lines: other });
+    expect(w.action.action).toBe('wait');
+    expect(decide({ ...base, instruction: task, history: [...history, w.conclusion], lines: other }).action).toEqual({ action: 'terminate', status: 'failure' });
+  });
+
+  it('adds a quantity with Add then the row\'s "+", trusting the cart count on screen', () => {
+    const task = 'Put 2 Vanilla Shake from Burger Palace in my Foodie cart, but do not order yet.';
+    const history = ['Opened the Foodie app. [goal 1/4 done]', 'Tapped "Burger Palace". [goal 2/4 done]'];
+    const menu = [line('Burger Palace', 64, 48, 142, 20), line('Vanilla Shake', 15, 538, 118, 20), line('Add', 334, 560, 37, 19)];
+    const first = decide({ ...base, instruction: task, history, lines: menu });
+    expect(first.action).toEqual({ action: 'click', coordinate: [353, 570] });
+    expect(first.conclusion).toMatch(/\[goal 3\/4: added 1\/2 at 373,570\]$/);
+    // the Add button became an unreadable stepper; the cart bar says 1 item → tap where its "+" is
+    const stepper = [line('Burger Palace', 64, 48, 142, 20), line('Vanilla Shake', 15, 538, 118, 20), line('View cart · 1 item', 34, 864, 148, 21)];
+    const second = decide({ ...base, instruction: task, history: [...history, first.conclusion], lines: stepper });
+    expect(second.action).toEqual({ action: 'click', coordinate: [373, 570] });
+    expect(second.conclusion).toMatch(/\[goal 3\/4 done\]$/);
+    // with 2 items in the cart the add step is visibly done: open the cart
+    const two = [...stepper.slice(0, 2), line('View cart · 2 items', 34, 864, 148, 21)];
+    const third = decide({ ...base, instruction: task, history: [...history, first.conclusion], lines: two });
+    expect(third.conclusion).toMatch(/^Tapped "View cart · 2 items"\. \[goal 4\/4 done\]$/);
   });
 
   it('gives up after the step budget', () => {

@@ -281,7 +281,11 @@ export function understandTask(instruction: string): TaskSpec | undefined {
 const CART_TARGETS = ['View cart', 'Cart', 'Basket', 'View basket', 'Bag'];
 const CHECKOUT_TARGETS = ['Go to checkout', 'Checkout', 'Proceed to checkout', 'Check out'];
 const CONFIRM_TARGETS = ['Confirm', 'OK', 'Yes', 'Confirm order'];
-const FOOD_TOPIC = /\b(menu|restaurants?|order|dish|food|eat|meal|cart|deliver(?:ed|y)?|serves|pizza|burgers?|sushi|tacos?|curry|noodles?)\b/i;
+/** After checkout the button that places the order ("Checkout" is by then the page title, not a button). */
+const PLACE_TARGETS = ['Place order', 'Place your order', 'Order now', 'Pay now', 'Submit order'];
+/** Common food words: with no app named, a task about them goes to a food app on the launcher. */
+const FOOD_TOPIC =
+  /\b(menu|restaurants?|dish|food|eat|meal|serves|dinner|lunch|breakfast|pizzas?|burgers?|sushi|tacos?|curry|noodles?|fries|shakes?|waffles?|pancakes?|chocolate|tea|coffee|soup|salad|rolls?|bowl|bread|lemonade|chicken|beef|lamb|pork|fish|naan|lassi|pho|mochi|edamame|nigiri|burrito|nachos|churros|tiramisu|wrap|cheeseburger|rings|drinks?)\b/i;
 const FOOD_APP = /food|eat|meal|dash|grub|menu|deliver|bite|dine/;
 
 /** The goal list for an understood task (generic app knowledge: open → entity → add → cart → checkout → pay → confirm). */
@@ -301,7 +305,7 @@ export function planGoals(spec: TaskSpec): Goal[] {
   goals.push({ kind: 'tap', targets: CHECKOUT_TARGETS, text: 'go to checkout', nav: ['checkout'] });
   if (spec.address) goals.push({ kind: 'type', field: 'address', value: spec.address, submit: false, text: `enter the address ${spec.address}` });
   if (spec.payment) goals.push({ kind: 'tap', targets: [spec.payment], text: `pay with ${spec.payment}` });
-  goals.push({ kind: 'tap', targets: PLACE_ORDER_TARGETS, text: 'place the order' });
+  goals.push({ kind: 'tap', targets: PLACE_TARGETS, text: 'place the order' });
   goals.push({ kind: 'tap', targets: CONFIRM_TARGETS, text: 'confirm the order' });
   return goals;
 }
@@ -581,10 +585,10 @@ export function decide(input: DecideInput): Decision {
       };
     }
     case 'tap': {
-      // Not the page title (for navigation), and not the query still standing in a search box (the row with a "Search" button).
+      // Not the page title (in planned tasks: a title names the page, it is no button), and not the query still standing in a search box (the row with a "Search" button).
       const searchRow = lines.filter((l) => /^search$/i.test(l.text.trim()));
       const inSearchBox = (l: OcrLine): boolean => searchRow.some((b) => Math.abs(b.box.y + b.box.h / 2 - (l.box.y + l.box.h / 2)) < 20 && b !== l);
-      const cands: (Candidate & { scroll?: true })[] = candidates(lines, goal.targets).filter((c) => !(goal.nav && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)));
+      const cands: (Candidate & { scroll?: true })[] = candidates(lines, goal.targets).filter((c) => !((goal.nav || spec) && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)));
       const best = cands[0];
       if (best && best.score < 0.95 && temperature > 0) cands.push({ line: best.line, score: 0.5, scroll: true });
       const chosen = pick(cands, temperature, random);
