@@ -77,6 +77,8 @@ export async function productionCycle(raw: unknown): Promise<CycleResult> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(window, jobs.length) }, worker));
+  // Critic calibration against checker ground truth (stored per critic version; the summary is not used further).
+  await main.calibrateCritics({ cycleId: input.cycleId, config: input.config });
 
   const dataset = await executeChild(exportDataset, {
     workflowId: `${input.cycleId}/export`,

@@ -1,0 +1,245 @@
+/**
+ * Critic calibration benchmark: how pure is the accepted set, and how much of the successful data does it keep?
+ *
+ *   npx tsx bench/critics.ts [--rollouts 500] [--seeds 1,2,3] [--temperatures 0,0.7] [--sessions 2]
+ *                            [--votes 3] [--max-steps 15] [--apps food] [--precision-target 0.97]
+ *
+ * Phase 1 (rollouts): for each seed, `generateQueries` draws ⌈N / (seeds × temperatures)⌉ tasks; each task is
+ * rolled out once per temperature with the reference policy (GUI-Owl episode loop, Chromium phone, `--sessions`
+ * in parallel) and labelled by the app's checker (ground truth; never shown to the critics). Phase 2 (judging,
+ * measured alone): every non-ENV rollout is judged exactly as the judgeSteps + judgeTrajectory activities do
+ * (critics/judge-rollout.ts): step critic per step, OCR captions, both trajectory channels with `--votes`
+ * samples and the majority rule, consensus `both`. Then:
+ *   - confusion matrices and precision/recall/NPV/F1 per app and overall, per channel and for the consensus;
+ *   - the vote × consensus rule chosen on the validation split (max recall s.t. precision ≥ target), scored on
+ *     the report split only;
+ *   - critic cost: wall ms and CPU ms (this process: reference critics + OCR + annotation) per judged step, and
+ *     the OCR engine's cache hit rate during judging.
+ * Everything runs in-process (no Postgres/Temporal): app server, Chromium, OCR and the reference server (HTTP).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runEpisode, type EpisodeResult } from '../agents/episode.js';
+import { calibrate, fmtRatio, formatEntries, selectRule, type CalibrationRow } from '../critics/calibration.js';
+import { judgeRollout } from '../critics/judge-rollout.js';
+import { features } from '../critics/learned-critic.js';
+import { splitOf } from '../critics/calibration.js';
+import type { Query } from '../domain/entities.js';
+import { startAppServer } from '../environments/app-server.js';
+import { loadDags } from '../environments/app-world.js';
+import { createChromiumEnv, type ChromiumSession } from '../environments/chromium.js';
+import { createChatModel } from '../models/gateway.js';
+import { createOcrEngine } from '../models/ocr.js';
+import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
+import { startReferenceServer } from '../models/reference/server.js';
+import { INFEASIBLE_FAMILY, infeasibleSuccess } from '../query-gen/infeasible.js';
+import { generateQueries } from '../query-gen/sample.js';
+import { createLocalBlobStore } from '../storage/blob-local.js';
+
+const { values } = parseArgs({
+  options: {
+    rollouts: { type: 'string', default: '500' },
+    seeds: { type: 'string', default: '1,2,3' },
+    temperatures: { type: 'string', default: '0,0.7' },
+    sessions: { type: 'string', default: '2' },
+    votes: { type: 'string', default: '3' },
+    'max-steps': { type: 'string', default: '15' },
+    apps: { type: 'string', default: '' },
+    'precision-target': { type: 'string', default: '0.97' },
+    /** Writes one JSON line per judged rollout (learned-critic features, checker label, split) for training. */
+    dump: { type: 'string' },
+  },
+});
+const N = Number(values.rollouts);
+const SEEDS = values.seeds.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n));
+const TEMPS = values.temperatures.split(',').map((s) => Number(s.trim())).filter((t) => t >= 0);
+const SESSIONS = Math.max(1, Number(values.sessions));
+const VOTES = Math.max(1, Number(values.votes));
+const MAX_STEPS = Number(values['max-steps']);
+const APPS = values.apps.split(',').map((s) => s.trim()).filter(Boolean);
+const TARGET = Number(values['precision-target']);
+if (!(N > 0) || SEEDS.length === 0 || TEMPS.length === 0) {
+  console.error('usage: npx tsx bench/critics.ts [--rollouts N] [--seeds 1,2,3] [--temperatures 0,0.7] [--sessions 2] [--votes 3]');
+  process.exit(2);
+}
+
+interface Job {
+  seed: number;
+  n: number;
+  temperature: number;
+  query: Query;
+}
+interface Done extends Job {
+  result: EpisodeResult;
+  groundTruth: boolean;
+}
+
+async function main(): Promise<void> {
+  const blobDir = await mkdtemp(join(tmpdir(), 'trajforge-bench-critics-'));
+  const blobs = createLocalBlobStore(blobDir);
+  const appServer = await startAppServer({});
+  const env = await createChromiumEnv({ appServer, blobs });
+  const ocr = await createOcrEngine();
+  const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
+  const model = (name: string) => createChatModel({ baseUrl: ref.baseUrl, model: name, maxRetries: 1 }, { cache: false });
+  const policy = model(REFERENCE_MODELS.policy);
+  const critics = {
+    stepCritic: model(REFERENCE_MODELS.stepCritic),
+    text: model(REFERENCE_MODELS.trajectoryCriticText),
+    multimodal: model(REFERENCE_MODELS.trajectoryCriticMultimodal),
+  };
+  const perSeed = Math.ceil(N / (SEEDS.length * TEMPS.length));
+  const jobs: Job[] = [];
+  for (const seed of SEEDS) {
+    const { queries } = generateQueries({ dags: loadDags(), count: perSeed, seed, apps: APPS });
+    queries.forEach((query, n) => TEMPS.forEach((temperature) => jobs.push({ seed, n, temperature, query })));
+  }
+  jobs.splice(N);
+
+  const done: Done[] = [];
+  let envFailures = 0;
+  const sessions: ChromiumSession[] = await Promise.all(Array.from({ length: SESSIONS }, () => env.newSession()));
+  const tRoll = performance.now();
+  const ocrBefore = { ...ocr.stats };
+  try {
+    let next = 0;
+    await Promise.all(
+      sessions.map(async (_, slot) => {
+        for (let i = next++; i < jobs.length; i = next++) {
+          const job = jobs[i]!;
+          const session = sessions[slot]!;
+          const result = await runEpisode({
+            env: session,
+            policy,
+            blobs,
+            app: job.query.app,
+            instruction: job.query.instruction,
+            seed: job.seed * 1000 + job.n * 10 + Math.round(job.temperature * 10),
+            maxSteps: MAX_STEPS,
+            historyImages: 1,
+            temperature: job.temperature,
+          });
+          if (result.environmentFailure) {
+            envFailures++;
+            console.log(`ENV  #${i}: ${result.environmentFailure}`);
+            await session.close().catch(() => undefined);
+            sessions[slot] = await env.newSession();
+            continue;
+          }
+          const groundTruth =
+            job.query.checker.family === INFEASIBLE_FAMILY || job.query.feasible === false
+              ? infeasibleSuccess(result.status, result.outcome).success
+              : (await session.check(job.query.checker).catch(() => ({ success: false }))).success;
+          done.push({ ...job, result, groundTruth });
+          if (done.length % 10 === 0) console.log(`  rolled out ${done.length}/${jobs.length}`);
+        }
+      }),
+    );
+  } finally {
+    await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
+    await env.close();
+    await appServer.close();
+  }
+  const rollSeconds = (performance.now() - tRoll) / 1000;
+  const ocrAfterRollouts = { ...ocr.stats };
+
+  // Phase 2: judging alone (2 rollouts at a time, as two cpu-queue activities would).
+  const rows: CalibrationRow[] = [];
+  const dump: string[] = [];
+  let judgedSteps = 0;
+  const cpu0 = process.cpuUsage();
+  const tJudge = performance.now();
+  try {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 2 }, async () => {
+        for (let i = next++; i < done.length; i = next++) {
+          const d = done[i]!;
+          const j = await judgeRollout(
+            { blobs, ocr, models: critics },
+            { instruction: d.query.instruction, steps: d.result.steps, outcome: d.result.outcome },
+            { votes: VOTES, voteRule: 'majority', consensus: 'both' },
+          );
+          judgedSteps += d.result.steps.length;
+          const [text, mm] = [j.trajectory.channels.find((c) => c.channel === 'text'), j.trajectory.channels.find((c) => c.channel === 'multimodal')];
+          const queryId = `${d.seed}/${d.query.id}`;
+          dump.push(
+            JSON.stringify({
+              rolloutId: `${queryId}/t${d.temperature}`,
+              queryId,
+              app: d.query.app,
+              split: splitOf(queryId),
+              groundTruth: d.groundTruth,
+              features: features({
+                instruction: d.query.instruction,
+                annotations: j.steps.map((s) => s.annotation),
+                outcome: d.result.outcome,
+                textVotes: text?.votes ?? [],
+                multimodalVotes: mm?.votes ?? [],
+                finalCaption: j.captions[j.captions.length - 1] ?? '',
+              }),
+            }),
+          );
+          rows.push({
+            rolloutId: `${d.seed}/${d.query.id}/t${d.temperature}`,
+            queryId: `${d.seed}/${d.query.id}`,
+            app: d.query.app,
+            criticVersion: `ref;votes=${VOTES}:majority;consensus=both`,
+            groundTruth: d.groundTruth,
+            verdicts: {
+              ...(text ? { text: { correct: text.correct, votes: text.votes } } : {}),
+              ...(mm ? { multimodal: { correct: mm.correct, votes: mm.votes } } : {}),
+              consensus: { correct: j.trajectory.correct },
+            },
+          });
+        }
+      }),
+    );
+  } finally {
+    await ref.close();
+    await rm(blobDir, { recursive: true, force: true });
+  }
+  const judgeMs = performance.now() - tJudge;
+  if (values.dump) await writeFile(values.dump, dump.map((l) => `${l}\n`).join(''));
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+
+  const positives = rows.filter((r) => r.groundTruth).length;
+  console.log(
+    `\ncritics bench: ${rows.length} rollouts judged (${envFailures} ENV failures excluded), ${positives} checker successes (${fmtRatio(positives / Math.max(1, rows.length)).trim()}%),` +
+      ` seeds ${SEEDS.join(',')}, temperatures ${TEMPS.join(',')}, ${SESSIONS} sessions, votes ${VOTES}; rollouts took ${rollSeconds.toFixed(0)} s`,
+  );
+  console.log('\nall rollouts (split = all):');
+  for (const l of formatEntries(calibrate(rows, { splits: ['all'] }))) console.log(`  ${l}`);
+
+  const s = selectRule(rows, { precisionTarget: TARGET });
+  console.log(`\nrule selection on the validation split (max recall s.t. precision ≥ ${TARGET}); report split untouched until scored:`);
+  for (const c of s.candidates) {
+    console.log(`  votes ${c.rule.voteRule.padEnd(8)} consensus ${c.rule.consensus.padEnd(10)} validation P ${fmtRatio(c.metrics.precision)} R ${fmtRatio(c.metrics.recall)} (n ${c.metrics.n})`);
+  }
+  console.log(
+    `  chosen: votes ${s.rule.voteRule}, consensus ${s.rule.consensus}${s.meetsTarget ? '' : ' (NO rule met the target: most precise)'}` +
+      ` → report split: tp ${s.report.tp} fp ${s.report.fp} tn ${s.report.tn} fn ${s.report.fn}, precision ${fmtRatio(s.report.precision).trim()}%, recall ${fmtRatio(s.report.recall).trim()}% (n ${s.report.n})`,
+  );
+
+  const ocrJudgeInf = ocr.stats.inferences - ocrAfterRollouts.inferences;
+  const ocrJudgeHits = ocr.stats.cacheHits - ocrAfterRollouts.cacheHits;
+  const ocrRollInf = ocrAfterRollouts.inferences - ocrBefore.inferences;
+  const ocrRollHits = ocrAfterRollouts.cacheHits - ocrBefore.cacheHits;
+  const rate = (h: number, i: number): string => `${fmtRatio(h + i === 0 ? null : h / (h + i)).trim()}%`;
+  console.log(
+    `\ncritic cost: ${judgedSteps} steps judged in ${(judgeMs / 1000).toFixed(1)} s wall (2 rollouts concurrently) = ${(judgeMs / Math.max(1, judgedSteps)).toFixed(1)} ms wall/step;` +
+      ` CPU ${(cpuMs / Math.max(1, judgedSteps)).toFixed(1)} ms/step (process user+sys: reference critics, OCR, annotation)`,
+  );
+  console.log(
+    `OCR during judging: ${ocrJudgeInf} inferences, ${ocrJudgeHits} cache hits (hit rate ${rate(ocrJudgeHits, ocrJudgeInf)});` +
+      ` during rollouts: ${ocrRollInf} inferences, ${ocrRollHits} hits (${rate(ocrRollHits, ocrRollInf)}); total inference ${(ocr.stats.totalInferenceMs / 1000).toFixed(1)} s`,
+  );
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
