@@ -1,0 +1,250 @@
+/**
+ * Critic calibration (pure): how well the trajectory critics' verdicts agree with the programmatic checkers'
+ * ground truth, which the critics never see (information firewall; DIGEST §1.4).
+ *
+ * Positive class = "the critic accepts the trajectory" (verdict Correct). Against ground truth (checker success):
+ *   tp: accepted and successful      fp: accepted but failed (pollutes the dataset)
+ *   tn: rejected and failed          fn: rejected but successful (lost data)
+ * precision = tp/(tp+fp) (purity of the accepted set), recall = tp/(tp+fn), npv = tn/(tn+fn),
+ * f1 = 2PR/(P+R), accuracy = (tp+tn)/n. Every ratio with a zero denominator is `null` (undefined, not 0).
+ *
+ * Metrics are grouped per critic version × scope ('all' or an app id) × channel (text / multimodal /
+ * consensus) × split ('validation' | 'report' | 'all'). The split is a deterministic hash of the query id, so
+ * all attempts at one query land on the same side; rule selection (`selectRule`) reads validation rows only.
+ */
+import { createHash } from 'node:crypto';
+import { consensus } from '../domain/entities.js';
+import type { ConsensusRule } from '../domain/entities.js';
+import { applyVoteRule } from './trajectory-critic.js';
+import type { VoteRule } from './trajectory-critic.js';
+
+export const CALIBRATION_CHANNELS = ['text', 'multimodal', 'consensus'] as const;
+export type CalibrationChannel = (typeof CALIBRATION_CHANNELS)[number];
+export type CalibrationSplit = 'validation' | 'report' | 'all';
+
+export interface ChannelVerdictLite {
+  correct: boolean;
+  /** Per-vote verdicts when the channel sampled votes (the consensus row has none). */
+  votes?: readonly boolean[] | undefined;
+}
+
+export interface CalibrationRow {
+  rolloutId: string;
+  queryId: string;
+  app: string;
+  criticVersion: string;
+  verdicts: Partial<Record<CalibrationChannel, ChannelVerdictLite>>;
+  /** Checker result: did the rollout actually accomplish the query? */
+  groundTruth: boolean;
+}
+
+export interface Confusion {
+  tp: number;
+  fp: number;
+  tn: number;
+  fn: number;
+}
+
+export interface Metrics extends Confusion {
+  n: number;
+  precision: number | null;
+  recall: number | null;
+  npv: number | null;
+  f1: number | null;
+  accuracy: number | null;
+}
+
+const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
+
+export function emptyConfusion(): Confusion {
+  return { tp: 0, fp: 0, tn: 0, fn: 0 };
+}
+
+export function addPrediction(c: Confusion, predicted: boolean, actual: boolean): void {
+  if (predicted && actual) c.tp++;
+  else if (predicted) c.fp++;
+  else if (actual) c.fn++;
+  else c.tn++;
+}
+
+export function confusionOf(pairs: Iterable<{ predicted: boolean; actual: boolean }>): Confusion {
+  const c = emptyConfusion();
+  for (const p of pairs) addPrediction(c, p.predicted, p.actual);
+  return c;
+}
+
+export function metricsOf(c: Confusion): Metrics {
+  const n = c.tp + c.fp + c.tn + c.fn;
+  const precision = ratio(c.tp, c.tp + c.fp);
+  const recall = ratio(c.tp, c.tp + c.fn);
+  // F1 = 2tp / (2tp + fp + fn): defined whenever there is any positive prediction or positive label.
+  const f1 = ratio(2 * c.tp, 2 * c.tp + c.fp + c.fn);
+  return { ...c, n, precision, recall, npv: ratio(c.tn, c.tn + c.fn), f1, accuracy: ratio(c.tp + c.tn, n) };
+}
+
+// ------------------------------------------------------------------------------------------------- split
+
+/** Default share of queries in the validation split. */
+export const VALIDATION_FRACTION = 0.5;
+export const SPLIT_SALT = 'trajforge-calibration-v1';
+
+/** Deterministic split by query id: every attempt at a query falls on the same side. */
+export function splitOf(queryId: string, fraction = VALIDATION_FRACTION, salt = SPLIT_SALT): 'validation' | 'report' {
+  const h = createHash('sha256').update(`${salt}\0${queryId}`).digest().readUInt32BE(0) / 2 ** 32;
+  return h < fraction ? 'validation' : 'report';
+}
+
+// ------------------------------------------------------------------------------------------------- grouping
+
+export interface CalibrationEntry {
+  criticVersion: string;
+  scope: string;
+  channel: CalibrationChannel;
+  split: CalibrationSplit;
+  metrics: Metrics;
+}
+
+export interface CalibrateOptions {
+  /** Splits to compute (default all three). */
+  splits?: readonly CalibrationSplit[];
+  fraction?: number;
+  salt?: string;
+}
+
+/**
+ * Metrics per critic version × scope ('all' and each app) × channel × split, from the stored channel verdicts.
+ * A row lacking a channel's verdict does not count for that channel. Entries are sorted for stable output.
+ */
+export function calibrate(rows: readonly CalibrationRow[], opts: CalibrateOptions = {}): CalibrationEntry[] {
+  const splits = opts.splits ?? (['all', 'validation', 'report'] as const);
+  const groups = new Map<string, { key: Omit<CalibrationEntry, 'metrics'>; c: Confusion }>();
+  for (const row of rows) {
+    const side = splitOf(row.queryId, opts.fraction, opts.salt);
+    for (const split of splits) {
+      if (split !== 'all' && split !== side) continue;
+      for (const channel of CALIBRATION_CHANNELS) {
+        const v = row.verdicts[channel];
+        if (!v) continue;
+        for (const scope of ['all', row.app]) {
+          const id = `${row.criticVersion}\0${scope}\0${channel}\0${split}`;
+          let g = groups.get(id);
+          if (!g) {
+            g = { key: { criticVersion: row.criticVersion, scope, channel, split }, c: emptyConfusion() };
+            groups.set(id, g);
+          }
+          addPrediction(g.c, v.correct, row.groundTruth);
+        }
+      }
+    }
+  }
+  const order = (e: Omit<CalibrationEntry, 'metrics'>): string =>
+    [e.criticVersion, e.scope === 'all' ? '' : e.scope, CALIBRATION_CHANNELS.indexOf(e.channel), e.split].join('\0');
+  return [...groups.values()]
+    .map((g) => ({ ...g.key, metrics: metricsOf(g.c) }))
+    .sort((a, b) => order(a).localeCompare(order(b)));
+}
+
+// ------------------------------------------------------------------------------------------------- selection
+
+export interface CandidateRule {
+  voteRule: VoteRule;
+  consensus: ConsensusRule;
+}
+
+/** Candidates in preference order (ties on the objective keep the earlier one; the paper's rule first). */
+export const CANDIDATE_RULES: readonly CandidateRule[] = (['both', 'text', 'multimodal', 'either'] as const).flatMap(
+  (c) => (['majority', 'all', 'any'] as const).map((v) => ({ voteRule: v, consensus: c })),
+);
+
+/** Re-derives the accept decision of one row under a candidate rule from its stored per-channel votes. */
+export function decide(row: Pick<CalibrationRow, 'verdicts'>, rule: CandidateRule): boolean {
+  const channel = (c: 'text' | 'multimodal'): { channel: 'text' | 'multimodal'; correct: boolean; reason: string } | undefined => {
+    const v = row.verdicts[c];
+    if (!v) return undefined;
+    const correct = v.votes && v.votes.length > 0 ? applyVoteRule(v.votes, rule.voteRule) : v.correct;
+    return { channel: c, correct, reason: '' };
+  };
+  const channels = [channel('text'), channel('multimodal')].filter((x) => x !== undefined);
+  if (channels.length === 0) return row.verdicts.consensus?.correct ?? false;
+  return consensus(channels, rule.consensus);
+}
+
+export interface SelectionOptions {
+  /** Precision floor on the validation split (default 0.97). */
+  precisionTarget?: number;
+  candidates?: readonly CandidateRule[];
+  fraction?: number;
+  salt?: string;
+}
+
+export interface RuleScore {
+  rule: CandidateRule;
+  metrics: Metrics;
+}
+
+export interface Selection {
+  rule: CandidateRule;
+  /** Whether the chosen rule met the precision target on validation (else: the most precise rule). */
+  meetsTarget: boolean;
+  precisionTarget: number;
+  validation: Metrics;
+  /** The chosen rule on the held-out report split: the honest estimate. */
+  report: Metrics;
+  /** Every candidate's validation metrics, candidate order. */
+  candidates: RuleScore[];
+}
+
+/**
+ * Chooses the vote rule × consensus rule that maximises recall subject to precision ≥ target on the
+ * validation split only; falls back to the highest precision (then recall) when none meets it. Report-split
+ * rows are touched only through `queryId` (to route them) until the choice is made, then scored once.
+ */
+export function selectRule(rows: readonly CalibrationRow[], opts: SelectionOptions = {}): Selection {
+  const target = opts.precisionTarget ?? 0.97;
+  const candidates = opts.candidates ?? CANDIDATE_RULES;
+  if (candidates.length === 0) throw new Error('selectRule: no candidate rules');
+  const validation: CalibrationRow[] = [];
+  const report: CalibrationRow[] = [];
+  for (const r of rows) (splitOf(r.queryId, opts.fraction, opts.salt) === 'validation' ? validation : report).push(r);
+  const score = (set: readonly CalibrationRow[], rule: CandidateRule): Metrics =>
+    metricsOf(confusionOf(set.map((r) => ({ predicted: decide(r, rule), actual: r.groundTruth }))));
+  const scored = candidates.map((rule) => ({ rule, metrics: score(validation, rule) }));
+  const feasible = scored.filter((s) => s.metrics.precision !== null && s.metrics.precision >= target);
+  const better = (a: RuleScore, b: RuleScore, keys: ('precision' | 'recall')[]): boolean => {
+    for (const k of keys) {
+      const x = a.metrics[k] ?? -1;
+      const y = b.metrics[k] ?? -1;
+      if (x !== y) return x > y;
+    }
+    return false;
+  };
+  const pick = (pool: RuleScore[], keys: ('precision' | 'recall')[]): RuleScore =>
+    pool.reduce((best, s) => (better(s, best, keys) ? s : best), pool[0]!);
+  const chosen = feasible.length > 0 ? pick(feasible, ['recall', 'precision']) : pick(scored, ['precision', 'recall']);
+  return {
+    rule: chosen.rule,
+    meetsTarget: feasible.length > 0,
+    precisionTarget: target,
+    validation: chosen.metrics,
+    report: score(report, chosen.rule),
+    candidates: scored,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------- formatting
+
+export const fmtRatio = (x: number | null): string => (x === null ? '    –' : `${(100 * x).toFixed(1).padStart(5)}`);
+
+/** A fixed-width table of entries (one line each), for the CLI and the benchmark. */
+export function formatEntries(entries: readonly CalibrationEntry[]): string[] {
+  const lines = [
+    `${'scope'.padEnd(14)} ${'channel'.padEnd(10)} ${'split'.padEnd(10)} ${'n'.padStart(5)} ${'tp'.padStart(4)} ${'fp'.padStart(4)} ${'tn'.padStart(4)} ${'fn'.padStart(4)}  prec%  rec%  npv%   f1%  acc%`,
+  ];
+  for (const e of entries) {
+    const m = e.metrics;
+    lines.push(
+      `${e.scope.padEnd(14)} ${e.channel.padEnd(10)} ${e.split.padEnd(10)} ${String(m.n).padStart(5)} ${String(m.tp).padStart(4)} ${String(m.fp).padStart(4)} ${String(m.tn).padStart(4)} ${String(m.fn).padStart(4)} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)} ${fmtRatio(m.npv)} ${fmtRatio(m.f1)} ${fmtRatio(m.accuracy)}`,
+    );
+  }
+  return lines;
+}

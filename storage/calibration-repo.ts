@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import type { CalibrationChannel, CalibrationEntry, CalibrationRow, CalibrationSplit, Metrics } from '../critics/calibration.js';
+import { many, type Queryable } from './db.js';
+
+/**
+ * Critic calibration storage (migration 0005): reads trajectory verdicts joined with checker ground truth, and
+ * upserts the metrics computed by critics/calibration.ts on (critic_version, cycle_id, scope, channel, split).
+ */
+
+const JoinedRow = z.object({
+  rollout_id: z.string(),
+  query_id: z.string(),
+  app: z.string(),
+  critic_version: z.string(),
+  channel: z.enum(['text', 'multimodal', 'consensus']),
+  correct: z.boolean(),
+  votes: z.unknown(),
+  ground_truth: z.boolean(),
+});
+
+const boolVotes = (v: unknown): boolean[] | undefined =>
+  Array.isArray(v) && v.every((x) => typeof x === 'boolean') ? (v as boolean[]) : undefined;
+
+/**
+ * One row per (rollout, critic version) of the cycle's non-degraded rollouts with ground truth and at least one
+ * trajectory verdict; `criticVersion` restricts to one version. Ordered by rollout id, then critic version.
+ */
+export async function listCalibrationRows(db: Queryable, cycleId: string, criticVersion?: string): Promise<CalibrationRow[]> {
+  const rows = await many(
+    db,
+    `select r.id as rollout_id, r.query_id, q.app, v.critic_version, v.channel, v.correct, v.votes, r.ground_truth
+     from rollouts r
+     join queries q on q.id = r.query_id
+     join trajectory_verdicts v on v.rollout_id = r.id
+     where r.cycle_id = $1 and not r.degraded and r.ground_truth is not null
+       and ($2::text is null or v.critic_version = $2)
+     order by r.id, v.critic_version, v.channel`,
+    [cycleId, criticVersion ?? null],
+    JoinedRow,
+  );
+  const out: CalibrationRow[] = [];
+  const byKey = new Map<string, CalibrationRow>();
+  for (const r of rows) {
+    const key = `${r.rollout_id}\0${r.critic_version}`;
+    let row = byKey.get(key);
+    if (!row) {
+      row = { rolloutId: r.rollout_id, queryId: r.query_id, app: r.app, criticVersion: r.critic_version, verdicts: {}, groundTruth: r.ground_truth };
+      byKey.set(key, row);
+      out.push(row);
+    }
+    const votes = boolVotes(r.votes);
+    row.verdicts[r.channel] = { correct: r.correct, ...(votes && votes.length > 0 ? { votes } : {}) };
+  }
+  return out;
+}
+
+/** Upserts metric rows for a cycle (recomputing replaces the earlier numbers and `computed_at`). */
+export async function upsertCalibration(db: Queryable, cycleId: string, entries: readonly CalibrationEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const payload = entries.map((e) => ({
+    criticVersion: e.criticVersion,
+    scope: e.scope,
+    channel: e.channel,
+    split: e.split,
+    tp: e.metrics.tp,
+    fp: e.metrics.fp,
+    tn: e.metrics.tn,
+    fn: e.metrics.fn,
+    precision: e.metrics.precision,
+    recall: e.metrics.recall,
+    npv: e.metrics.npv,
+    f1: e.metrics.f1,
+  }));
+  await db.query(
+    `insert into critic_calibration (critic_version, cycle_id, scope, channel, split, tp, fp, tn, fn, precision, recall, npv, f1, computed_at)
+     select x."criticVersion", $1, x.scope, x.channel, x.split, x.tp, x.fp, x.tn, x.fn, x.precision, x.recall, x.npv, x.f1, now()
+     from jsonb_to_recordset($2::jsonb) as x("criticVersion" text, scope text, channel text, split text, tp integer,
+          fp integer, tn integer, fn integer, precision real, recall real, npv real, f1 real)
+     on conflict (critic_version, cycle_id, scope, channel, split) do update set
+       tp = excluded.tp, fp = excluded.fp, tn = excluded.tn, fn = excluded.fn, precision = excluded.precision,
+       recall = excluded.recall, npv = excluded.npv, f1 = excluded.f1, computed_at = excluded.computed_at`,
+    [cycleId, JSON.stringify(payload)],
+  );
+}
+
+const StoredRow = z
+  .object({
+    critic_version: z.string(),
+    cycle_id: z.string(),
+    scope: z.string(),
+    channel: z.enum(['text', 'multimodal', 'consensus']),
+    split: z.enum(['validation', 'report', 'all']),
+    tp: z.number().int(),
+    fp: z.number().int(),
+    tn: z.number().int(),
+    fn: z.number().int(),
+    precision: z.number().nullable(),
+    recall: z.number().nullable(),
+    npv: z.number().nullable(),
+    f1: z.number().nullable(),
+    computed_at: z.date().transform((d) => d.toISOString()),
+  })
+  .transform((r) => {
+    const n = r.tp + r.fp + r.tn + r.fn;
+    const metrics: Metrics = {
+      tp: r.tp,
+      fp: r.fp,
+      tn: r.tn,
+      fn: r.fn,
+      n,
+      precision: r.precision,
+      recall: r.recall,
+      npv: r.npv,
+      f1: r.f1,
+      accuracy: n === 0 ? null : (r.tp + r.tn) / n,
+    };
+    return {
+      criticVersion: r.critic_version,
+      cycleId: r.cycle_id,
+      scope: r.scope,
+      channel: r.channel as CalibrationChannel,
+      split: r.split as CalibrationSplit,
+      metrics,
+      computedAt: r.computed_at,
+    };
+  });
+export type StoredCalibration = z.output<typeof StoredRow>;
+
+/** Stored metrics, optionally for one cycle and/or critic version; 'all' scope first, then apps alphabetically. */
+export async function listCalibration(
+  db: Queryable,
+  filter: { cycleId?: string | undefined; criticVersion?: string | undefined } = {},
+): Promise<StoredCalibration[]> {
+  return many(
+    db,
+    `select critic_version, cycle_id, scope, channel, split, tp, fp, tn, fn, precision, recall, npv, f1, computed_at
+     from critic_calibration
+     where ($1::text is null or cycle_id = $1) and ($2::text is null or critic_version = $2)
+     order by cycle_id, critic_version, scope <> 'all', scope,
+       array_position(array['text','multimodal','consensus'], channel), array_position(array['all','validation','report'], split)`,
+    [filter.cycleId ?? null, filter.criticVersion ?? null],
+    StoredRow,
+  );
+}
