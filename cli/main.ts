@@ -11,6 +11,7 @@ import type { CycleResult } from '../workflows/contracts.js';
 import { loadConfig } from './config.js';
 import { dagCommand, queriesCommand } from './dag.js';
 import { CRITICS_USAGE, criticsCommand } from './critics.js';
+import { TRAIN_USAGE, trainCommand } from './train.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -30,6 +31,7 @@ Usage:
   trajforge queries generate [--count N] [--seed S] [--sampler families|uniform|length|coverage] [--validate]
                                  generate queries with the reference models and print the generation report
 ${CRITICS_USAGE}
+${TRAIN_USAGE}
   trajforge reference-server [--port P]
                                  serve the built-in reference model (OpenAI-compatible) until interrupted
 Configuration is read from the environment; see README.md.`;
@@ -66,6 +68,7 @@ async function cycle(args: string[]): Promise<void> {
     workers = await startWorkers(rt);
     const cycleNumber = (await latestCycleNumber(rt.db)) + 1;
     const cycleId = `cycle-${cycleNumber}`;
+    out(`  policy     ${rt.models.policy.name}@${rt.referencePolicyVersion && !config.models.policy?.baseUrl ? rt.referencePolicyVersion : 'external'} (${config.cycle.agentMode})`);
     out(`trajforge: ${cycleId}: ${config.cycle.queries} queries × ${config.cycle.attempts} attempts, ≤${config.cycle.maxSteps} steps, ${config.envSessions} environment sessions`);
     const input = { cycleId, cycleNumber, config: config.cycle, taskQueuePrefix: config.temporal.taskQueuePrefix };
     let handle;
@@ -172,6 +175,8 @@ async function main(argv: string[]): Promise<void> {
       return criticsCommand(rest);
     case 'reference-server':
       return referenceServer(rest);
+    case 'train':
+      return trainCommand(rest);
     default:
       out(USAGE);
       if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;

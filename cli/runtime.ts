@@ -23,6 +23,7 @@ import { createOcrEngine } from '../models/ocr.js';
 import { startReferenceServer } from '../models/reference/server.js';
 import { referenceRoles } from '../models/reference/roles.js';
 import type { OcrEngine } from '../models/reference/types.js';
+import { loadLatestPolicyMemory } from './train.js';
 import { createBlobStore } from '../storage/blob.js';
 import { createPool } from '../storage/db.js';
 import { migrate } from '../storage/migrate.js';
@@ -43,6 +44,8 @@ export interface Runtime {
   models: Record<Role, ChatModel>;
   /** Base URL of the built-in reference server when any role uses it. */
   referenceUrl?: string;
+  /** Version of the built-in reference policy served: the latest trained ref-policy memory, else REFERENCE_POLICY_VERSION. */
+  referencePolicyVersion?: string;
   /** The OCR engine of the reference server, shared with the critics' captioning when present. */
   ocr?: OcrEngine;
   services: string[];
@@ -124,10 +127,16 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
 
     let referenceUrl: string | undefined;
     let ocr: OcrEngine | undefined;
+    let referencePolicyVersion: string | undefined;
     const needsReference = ROLES.some((r) => !config.models[r]?.baseUrl);
     if (needsReference) {
       ocr = await createOcrEngine();
-      const server = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
+      // The reference policy's learned part: the latest memory `trajforge train` registered (model_versions
+      // ref-policy with meta.memoryKey); its version is what rollouts record. None yet: the bare heuristic, 0.1.0.
+      const memory = await loadLatestPolicyMemory(db, blobs);
+      referencePolicyVersion = memory?.version ?? REFERENCE_POLICY_VERSION;
+      if (memory) log(`reference policy memory ${memory.version} (${memory.size} entries, trained on ${memory.provenance.datasets.join(', ')})`);
+      const server = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(memory ? { memory } : {}), ocr });
       closers.push(() => server.close());
       referenceUrl = server.baseUrl;
       services.push(`models     reference ${referenceUrl}`);
@@ -148,6 +157,7 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
       temporal: { client, address, ...(uiUrl ? { uiUrl } : {}), embedded: !config.temporal.address },
       models,
       ...(referenceUrl ? { referenceUrl } : {}),
+      ...(referencePolicyVersion ? { referencePolicyVersion } : {}),
       services,
       ...(ocr ? { ocr } : {}),
       close,
@@ -188,7 +198,7 @@ export async function startWorkers(rt: Runtime, prefix = rt.config.temporal.task
     blobs: rt.blobs,
     envPool,
     models: rt.models,
-    policyModel: { name: rt.models.policy.name, version: rt.referenceUrl && !rt.config.models.policy?.baseUrl ? REFERENCE_POLICY_VERSION : 'external' },
+    policyModel: { name: rt.models.policy.name, version: rt.referenceUrl && !rt.config.models.policy?.baseUrl ? (rt.referencePolicyVersion ?? REFERENCE_POLICY_VERSION) : 'external' },
     dags: await loadDags(),
     ocr,
   });

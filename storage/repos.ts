@@ -692,3 +692,24 @@ export async function queryCoverage(db: Queryable, cycleId?: string): Promise<Qu
     QueryCoverageRow,
   );
 }
+
+/** The highest (semantic) version registered under a model name, with its meta; undefined when none. */
+export async function latestModelVersion(
+  db: Queryable,
+  name: string,
+): Promise<{ version: string; parentVersion?: string; meta: Record<string, unknown> } | undefined> {
+  const { rows } = await db.query<{ version: string; parent_version: string | null; meta: Record<string, unknown> | null }>(
+    `select version, parent_version, meta from model_versions where name = $1`,
+    [name],
+  );
+  const num = (v: string): number[] => v.split(/[.-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : -1));
+  const cmp = (a: string, b: string): number => {
+    const x = num(a);
+    const y = num(b);
+    for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+    return 0;
+  };
+  const best = rows.sort((a, b) => cmp(b.version, a.version))[0];
+  if (!best) return undefined;
+  return { version: best.version, meta: best.meta ?? {}, ...(best.parent_version ? { parentVersion: best.parent_version } : {}) };
+}

@@ -12,6 +12,7 @@ import {
   workerRole,
 } from './roles/multi-agent.js';
 import { queryRefineRole, querySynthRole } from './roles/query.js';
+import type { PolicyMemory } from './memory.js';
 import type { RoleHandler } from './types.js';
 
 /** Model names served by the built-in reference server. */
@@ -33,10 +34,11 @@ export const REFERENCE_MODELS = {
   stateTracker: 'ref-state-tracker',
 } as const;
 
-/** Every reference role, by model name. */
-export function referenceRoles(): Record<string, RoleHandler> {
+/** Every reference role, by model name. `memory`: the trained policy memory the policy consults first. */
+export function referenceRoles(opts: { memory?: PolicyMemory } = {}): Record<string, RoleHandler> {
+  const memory = opts.memory;
   return {
-    [REFERENCE_MODELS.policy]: policyRole,
+    [REFERENCE_MODELS.policy]: memory ? (request, ctx) => policyRole(request, { ...ctx, memory }) : policyRole,
     [REFERENCE_MODELS.stepCritic]: stepCriticRole,
     [REFERENCE_MODELS.trajectoryCriticText]: trajectoryTextCriticRole,
     [REFERENCE_MODELS.trajectoryCriticMultimodal]: trajectoryMultimodalCriticRole,

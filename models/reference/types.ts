@@ -1,4 +1,5 @@
 import type { ChatRequest, ChatResponse } from '../../domain/openai.js';
+import type { PolicyMemory } from './memory.js';
 
 /** One line of text read off a screenshot, in the screenshot's pixel coordinates. */
 export interface OcrLine {
@@ -18,6 +19,8 @@ export interface RoleContext {
   ocr: OcrEngine;
   /** Uniform [0,1) generator seeded from the request (`seed`, or a hash of the messages) and the choice index. */
   random: () => number;
+  /** The reference policy's learned memory (models/reference/memory.ts), when one is loaded; other roles ignore it. */
+  memory?: PolicyMemory;
 }
 
 /**

@@ -465,7 +465,19 @@ export const policyRole: RoleHandler = async (request, ctx) => {
   if (!width || !height) throw new RoleInputError('the screenshot is not a decodable image', 'messages');
   const lines = await ctx.ocr.recognize(bytes);
   const temperature = request.temperature ?? 0;
-  const d = decide({
+  // Learned memory first (models/reference/memory.ts): a remembered accepted action for this instruction on this
+  // screen, re-grounded on the current OCR. At T > 0 it is skipped with probability min(0.5, T/2) so sampling
+  // still explores; on a miss the heuristic decides.
+  const remembered = ctx.memory && !(temperature > 0 && ctx.random() < Math.min(0.5, temperature / 2))
+    ? ctx.memory.lookup(prompt.instruction, lines, { width, height })
+    : undefined;
+  const d: Decision = remembered
+    ? {
+        thought: `${remembered.thought ? `${remembered.thought} ` : ''}(Remembered: accepted ${remembered.count}× for this task on this screen, ${remembered.match} match; memory ${ctx.memory!.version}.)`,
+        conclusion: remembered.conclusion,
+        action: remembered.action,
+      }
+    : decide({
     instruction: prompt.instruction,
     guidance: prompt.guidance,
     history: prompt.history,
