@@ -1,19 +1,11 @@
+import { mulberry32 } from '../domain/random.js';
 import { createHash } from 'node:crypto';
 import type { AppDag, SlotSpec, TaskFamily } from '../domain/dag.js';
 import { canonicalJson } from '../domain/config.js';
 import type { Query } from '../domain/entities.js';
 
-/** mulberry32: a small, fast, seedable PRNG — query generation must be reproducible from its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Query generation must be reproducible from its seed. */
+export const seededRandom = mulberry32;
 
 function pick<T>(items: readonly T[], random: () => number): T {
   const item = items[Math.floor(random() * items.length)];

@@ -1,3 +1,5 @@
+import { mulberry32 } from '../../domain/random.js';
+
 /** Phone chrome shared by the launcher and the built-in apps: status bar, base CSS, page shell. */
 
 export const esc = (s: string): string =>
@@ -41,16 +43,7 @@ export function pageShell(opts: { title: string; css: string; body: string; scri
 }
 
 /** Deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = mulberry32;
 
 export function shuffle<T>(items: readonly T[], rand: () => number): T[] {
   const out = [...items];

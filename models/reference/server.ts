@@ -1,3 +1,4 @@
+import { mulberry32 } from '../../domain/random.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -161,17 +162,7 @@ function mix(seed: number, index: number): number {
   return h.readUInt32LE(0);
 }
 
-/** Small, fast, seedable PRNG: uniform [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 function messageChars(m: ChatRequest['messages'][number]): number {
   let chars = m.reasoning_content?.length ?? 0;
