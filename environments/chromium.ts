@@ -469,10 +469,14 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
     async function capture(p: Page): Promise<Buffer> {
       if (!cdp) throw new EnvError('no CDP session', false);
       const session = cdp;
+      // The clip is in document coordinates: it must start at the visual viewport's scroll offset, or a
+      // scrolled page is captured from the wrong place. `scale` gives device pixels at any deviceScaleFactor.
+      const { cssVisualViewport: vv } = await bounded(session.send('Page.getLayoutMetrics'), FAST_CAPTURE_MS, 'layout metrics');
       const params = {
         format,
         ...(format === 'jpeg' ? { quality: 80 } : {}),
         optimizeForSpeed: true,
+        clip: { x: vv.pageX, y: vv.pageY, width: viewport.width, height: viewport.height, scale: dsf },
       };
       if (!calm) await p.evaluate(FREEZE_ANIMATIONS_JS);
       try {
