@@ -87,8 +87,8 @@ async function main(): Promise<void> {
   const policy = model(REFERENCE_MODELS.policy);
   const critics = {
     stepCritic: model(REFERENCE_MODELS.stepCritic),
-    text: model(REFERENCE_MODELS.trajectoryCriticText),
-    multimodal: model(REFERENCE_MODELS.trajectoryCriticMultimodal),
+    text: model(REFERENCE_MODELS.trajCriticText),
+    multimodal: model(REFERENCE_MODELS.trajCriticMultimodal),
   };
   const perSeed = Math.ceil(N / (SEEDS.length * TEMPS.length));
   const jobs: Job[] = [];

@@ -538,9 +538,9 @@ export async function discoverApp(opts: DiscoverOptions): Promise<DiscoveredDag>
       startPage: start,
       pages: list.map((p) => ({
         id: p.id,
-        description: `TODO: describe "${p.title}" (reached via ${p.via.join(' → ') || 'reset'})`,
+        description: `Discovered page "${p.title}" (reached via ${p.via.join(' → ') || 'reset'}); describe its content and purpose`,
         marker: p.title || p.texts[0] || p.id,
-        slots: [...p.slots.entries()].map(([key, values]) => ({ key, description: `TODO: describe ${key}`, values })),
+        slots: [...p.slots.entries()].map(([key, values]) => ({ key, description: `values seen for ${key}; describe what it chooses`, values })),
       })),
       transitions: [...transitions.values()],
       tasks: [],

@@ -12,27 +12,12 @@ import {
   workerRole,
 } from './roles/multi-agent.js';
 import { queryRefineRole, querySynthRole } from './roles/query.js';
+import { REFERENCE_MODEL_NAMES } from '../../domain/config.js';
 import type { PolicyMemory } from './memory.js';
 import type { RoleHandler } from './types.js';
 
-/** Model names served by the built-in reference server. */
-export const REFERENCE_MODELS = {
-  policy: 'ref-policy',
-  stepCritic: 'ref-step-critic',
-  trajectoryCriticText: 'ref-traj-critic-text',
-  trajectoryCriticMultimodal: 'ref-traj-critic-mm',
-  querySynth: 'ref-query-synth',
-  queryRefine: 'ref-query-refine',
-  manager: 'ref-manager',
-  worker: 'ref-worker',
-  reflector: 'ref-reflector',
-  notetaker: 'ref-notetaker',
-  navigator: 'ref-navigator',
-  interactor: 'ref-interactor',
-  coordinator: 'ref-coordinator',
-  executor: 'ref-executor',
-  stateTracker: 'ref-state-tracker',
-} as const;
+/** Model names served by the built-in reference server: one per role, defined once in domain/config.ts. */
+export const REFERENCE_MODELS = REFERENCE_MODEL_NAMES;
 
 /** Every reference role, by model name. `memory`: the trained policy memory the policy consults first. */
 export function referenceRoles(opts: { memory?: PolicyMemory } = {}): Record<string, RoleHandler> {
@@ -40,8 +25,8 @@ export function referenceRoles(opts: { memory?: PolicyMemory } = {}): Record<str
   return {
     [REFERENCE_MODELS.policy]: memory ? (request, ctx) => policyRole(request, { ...ctx, memory }) : policyRole,
     [REFERENCE_MODELS.stepCritic]: stepCriticRole,
-    [REFERENCE_MODELS.trajectoryCriticText]: trajectoryTextCriticRole,
-    [REFERENCE_MODELS.trajectoryCriticMultimodal]: trajectoryMultimodalCriticRole,
+    [REFERENCE_MODELS.trajCriticText]: trajectoryTextCriticRole,
+    [REFERENCE_MODELS.trajCriticMultimodal]: trajectoryMultimodalCriticRole,
     [REFERENCE_MODELS.querySynth]: querySynthRole, [REFERENCE_MODELS.queryRefine]: queryRefineRole,
     [REFERENCE_MODELS.manager]: managerRole,
     [REFERENCE_MODELS.worker]: workerRole,
