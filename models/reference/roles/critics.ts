@@ -57,7 +57,7 @@ const IMPERATIVES = new Set(
   ('open order add go find show set turn search book send call buy play create delete remove check tap select navigate ' +
     'change enable disable mark save share write type enter schedule put make reserve get look view start stop update ' +
     'rename move copy reply email text message post cancel clear purchase pick choose switch display list tell what how ' +
-    'which when who where is are does do can could would will please').split(' '),
+    'which when who where is are does do can could would will please use bring let help need want').split(' '),
 );
 
 function tokens(s: string): string[] {
@@ -119,6 +119,12 @@ function bestWindow(text: string, phrase: string): { sim: number; window: string
 const NEAR = 0.75;
 
 /** Key entities of an instruction: quoted strings, capitalised runs, numbers. */
+/** Whether the instruction uses `entity` as the app to work in ("in Foodie", "on ShopMart", "open Mail"). */
+function namesTheApp(instruction: string, entity: string): boolean {
+  const e = entity.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`\\b(?:in|on|open|using)\\s+(?:the\\s+)?${e}(?:\\s+app)?\\b`, 'i').test(instruction);
+}
+
 export function instructionEntities(instruction: string): string[] {
   const out: string[] = [];
   const add = (s: string): void => {
@@ -479,7 +485,10 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
       if (PROGRESS.test(target)) return { annotation: 'GOOD', did, why: 'a control that advances the task, and the screen responded' };
       if (gained) return { annotation: 'GOOD', did, why: `the screen now shows ${quote(gained)} from the instruction` };
       const titleY = Math.min(...before.lines.map((l) => l.box.y));
-      const offered = entities.find((e) => before.lines.some((l) => l.box.y > titleY + 5 * scale && containsPhrase(l.text, e)));
+      // Numbers (quantities, house numbers) are not tap targets: seeing "2" on screen does not make a tap elsewhere off-task.
+      const offered = entities.find(
+        (e) => !/^[$€£]?\d[\d.,:]*$/.test(e) && before.lines.some((l) => l.box.y > titleY + 5 * scale && containsPhrase(l.text, e)),
+      );
       if (offered)
         return {
           annotation: 'HARMFUL',
@@ -617,13 +626,15 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
           : `the final screen shows no completion signal for "${intent.name}"`,
       );
     } else {
-      const onFinal = entities.filter((e) => containsPhrase(final, e));
-      completion = entities.length > 0 ? onFinal.length === entities.length : /\b(success|done|complete|completed|saved)\b/i.test(final);
+      // The app a task names ("… in Foodie") is where the page lives, not something the page must show.
+      const pageEntities = entities.filter((e) => !namesTheApp(ev.instruction, e));
+      const onFinal = pageEntities.filter((e) => containsPhrase(final, e));
+      completion = pageEntities.length > 0 ? onFinal.length === pageEntities.length : /\b(success|done|complete|completed|saved)\b/i.test(final);
       reasons.push(
         completion
           ? 'the final screen shows the requested page'
           : entities.length > 0
-            ? `the final screen lacks ${entities.filter((e) => !onFinal.includes(e)).map((e) => quote(e)).join(', ')}`
+            ? `the final screen lacks ${pageEntities.filter((e) => !onFinal.includes(e)).map((e) => quote(e)).join(', ')}`
             : 'the final screen shows no sign of completion',
       );
     }
