@@ -16,7 +16,7 @@ import { TRAIN_USAGE, trainCommand } from './train.js';
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
 Usage:
-  trajforge cycle [--queries N] [--attempts K] [--max-steps S] [--seed N]
+  trajforge cycle [--queries N] [--attempts K] [--max-steps S] [--seed N] [--apps food,shop] [--mode gui-owl|mobile-agent-v3|swirl|ces]
                                  run one full production cycle on the configured services
   trajforge worker               run the workers (main, env, cpu queues) until interrupted
   trajforge migrate              apply database migrations
@@ -46,6 +46,8 @@ async function cycle(args: string[]): Promise<void> {
       attempts: { type: 'string' },
       'max-steps': { type: 'string' },
       seed: { type: 'string' },
+      apps: { type: 'string' },
+      mode: { type: 'string' },
     },
   });
   const config = loadConfig();
@@ -55,6 +57,8 @@ async function cycle(args: string[]): Promise<void> {
     ...(values.attempts !== undefined ? { attempts: Number(values.attempts) } : {}),
     ...(values['max-steps'] !== undefined ? { maxSteps: Number(values['max-steps']) } : {}),
     ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
+    ...(values.apps !== undefined ? { apps: values.apps.split(',').map((a) => a.trim()).filter(Boolean) } : {}),
+    ...(values.mode !== undefined ? { agentMode: values.mode } : {}),
   };
   config.cycle = parseOrThrow(CycleConfig, overrides, 'command line');
 
