@@ -134,6 +134,16 @@ const SETTLE_INIT = `(() => {
   const bump = () => { window.__tfLast = performance.now(); };
   new MutationObserver(bump).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   addEventListener('scroll', bump, { capture: true, passive: true });
+  // Requests a handler starts are counted in the page, synchronously: the Node-side request events can arrive after
+  // a settle probe on a loaded machine, which would let a click's fetch-then-navigate look settled too early.
+  window.__tfPending = 0;
+  const realFetch = window.fetch.bind(window);
+  window.fetch = (...args) => {
+    window.__tfPending++;
+    bump();
+    return realFetch(...args).finally(() => { window.__tfPending--; bump(); });
+  };
+  addEventListener('beforeunload', () => { window.__tfPending++; bump(); });
   // The text caret blinks: hide it so a screen's pixels (and its content-addressed key) do not depend on when the
   // screenshot was taken. Same effect as Playwright's screenshot option caret: 'hide', without its round trips.
   const hideCaret = () => {
@@ -212,7 +222,7 @@ const BACK_PROBE_JS = `(() => {
 const SETTLE_WAIT_JS = `(quietMs, budgetMs) => new Promise((resolve) => {
   const t0 = performance.now();
   const report = () => ({
-    domQuietMs: performance.now() - (window.__tfLast || 0),
+    domQuietMs: (window.__tfPending || 0) > 0 ? 0 : performance.now() - (window.__tfLast || 0),
     ready: document.readyState === 'complete',
     animations: document.getAnimations().filter((a) => a.playState === 'running').length,
   });
