@@ -1,15 +1,8 @@
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../../environments/chromium.js';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+export { CHROMIUM_ARGS };
 
 export const VIEWPORT = { width: 360, height: 640 } as const;
 
