@@ -81,6 +81,8 @@ const Env = z.object({
   TRAJFORGE_ENV_SESSIONS: optionalNumber,
   TRAJFORGE_MODEL_BASE_URL: optionalString,
   TRAJFORGE_MODEL_API_KEY: optionalString,
+  TRAJFORGE_MODEL_PRICE_IN: optionalNumber,
+  TRAJFORGE_MODEL_PRICE_OUT: optionalNumber,
   TRAJFORGE_QUERIES: optionalNumber,
   TRAJFORGE_ATTEMPTS: optionalNumber,
   TRAJFORGE_MAX_STEPS: optionalNumber,
@@ -93,6 +95,8 @@ const Env = z.object({
         [`${p}_MODEL`, optionalString],
         [`${p}_API_KEY`, optionalString],
         [`${p}_TEMPERATURE`, optionalNumber],
+        [`${p}_PRICE_IN`, optionalNumber],
+        [`${p}_PRICE_OUT`, optionalNumber],
       ];
     }),
   ),
@@ -164,8 +168,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const model = str(`${p}_MODEL`);
     const temperature = num(`${p}_TEMPERATURE`);
     const apiKey = str(`${p}_API_KEY`) ?? str('TRAJFORGE_MODEL_API_KEY');
+    // Prices apply only to configured endpoints (the reference server costs nothing); both or neither.
+    const priceIn = num(`${p}_PRICE_IN`) ?? (str(`${p}_BASE_URL`) === undefined ? num('TRAJFORGE_MODEL_PRICE_IN') : undefined);
+    const priceOut = num(`${p}_PRICE_OUT`) ?? (str(`${p}_BASE_URL`) === undefined ? num('TRAJFORGE_MODEL_PRICE_OUT') : undefined);
+    if ((priceIn === undefined) !== (priceOut === undefined)) {
+      const missing = priceIn === undefined ? `${p}_PRICE_IN` : `${p}_PRICE_OUT`;
+      throw new ValidationError('set both PRICE_IN and PRICE_OUT (USD per million tokens), or neither', missing, 'environment');
+    }
+    if (priceIn !== undefined && !baseUrl) {
+      const own = num(`${p}_PRICE_IN`) !== undefined;
+      throw new ValidationError('a price needs an endpoint (the built-in reference server is free)', own ? `${p}_BASE_URL` : 'TRAJFORGE_MODEL_BASE_URL', 'environment');
+    }
     const endpoint = {
       ...(baseUrl ? { baseUrl } : {}),
+      ...(priceIn !== undefined && priceOut !== undefined ? { pricing: { inputPerMTok: priceIn, outputPerMTok: priceOut } } : {}),
       model: model ?? REFERENCE_MODEL_NAMES[role],
       ...(apiKey ? { apiKey } : {}),
       ...(temperature !== undefined ? { temperature } : {}),

@@ -4,6 +4,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { ValidationError, parseOrThrow } from '../domain/errors.js';
 import { CycleConfig } from '../domain/config.js';
 import { latestCycleNumber } from '../storage/repos.js';
+import { cycleUsage, type CycleUsage } from '../storage/usage-repo.js';
 import { migrate } from '../storage/migrate.js';
 import { createPool } from '../storage/db.js';
 import { startEmbeddedPostgres } from './services/postgres.js';
@@ -90,6 +91,7 @@ async function cycle(args: string[]): Promise<void> {
     if (rt.temporal.uiUrl) out(`  follow it: ${rt.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows/${cycleId}`);
     const result = (await handle.result()) as CycleResult;
     printResult(result, (performance.now() - t0) / 1000);
+    printUsage(await cycleUsage(rt.db, result.cycleId));
   } finally {
     await workers?.shutdown();
     await rt.close();
@@ -116,6 +118,16 @@ function printResult(r: CycleResult, seconds: number): void {
     out(`  dataset                  ${r.dataset.name} v${r.dataset.version}, ${r.dataset.samples} samples`);
     out(`  manifest                 ${r.dataset.manifestUri}`);
   } else out('  dataset                  none (no accepted trajectory this cycle)');
+}
+
+function printUsage(rows: CycleUsage[]): void {
+  if (rows.length === 0) return;
+  const total = rows.reduce((a, r) => ({ calls: a.calls + r.calls, tokens: a.tokens + r.promptTokens + r.completionTokens, cost: a.cost + r.costUsd }), { calls: 0, tokens: 0, cost: 0 });
+  out(`  model usage              ${total.calls} calls, ${total.tokens} tokens, $${total.cost.toFixed(4)} (per role below; prices: TRAJFORGE_<ROLE>_PRICE_IN/_OUT)`);
+  for (const r of rows) {
+    const extra = [r.cachedCalls ? `${r.cachedCalls} cached` : '', r.failedCalls ? `${r.failedCalls} failed` : ''].filter(Boolean).join(', ');
+    out(`    ${r.role.padEnd(22)} ${String(r.calls).padStart(6)} calls${extra ? ` (${extra})` : ''}  ${String(r.promptTokens).padStart(9)} in  ${String(r.completionTokens).padStart(8)} out  $${r.costUsd.toFixed(4)}`);
+  }
 }
 
 async function worker(): Promise<void> {

@@ -19,6 +19,7 @@ import { loadDags } from '../environments/app-world.js';
 import { startAppServer } from '../environments/app-server.js';
 import { createChromiumEnv } from '../environments/chromium.js';
 import { createChatModel } from '../models/gateway.js';
+import { meterActivities } from '../activities/usage.js';
 import { createOcrEngine } from '../models/ocr.js';
 import { startReferenceServer } from '../models/reference/server.js';
 import { referenceRoles } from '../models/reference/roles.js';
@@ -146,7 +147,7 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
       const endpoint = config.models[role]!;
       const baseUrl = endpoint.baseUrl ?? referenceUrl!;
       if (endpoint.baseUrl) services.push(`models     ${role.padEnd(9)} ${endpoint.baseUrl} (${endpoint.model})`);
-      models[role] = createChatModel({ ...endpoint, baseUrl, model: endpoint.model! }, { blobs });
+      models[role] = createChatModel({ ...endpoint, baseUrl, model: endpoint.model! }, { blobs, accountAs: role });
     }
 
     return {
@@ -193,7 +194,7 @@ export async function startWorkers(rt: Runtime, prefix = rt.config.temporal.task
   closers.push(() => envPool.close());
   const ocr = rt.ocr ?? (await createOcrEngine());
 
-  const activities = createActivities({
+  const activities = meterActivities(rt.db, createActivities({
     db: rt.db,
     blobs: rt.blobs,
     envPool,
@@ -201,7 +202,7 @@ export async function startWorkers(rt: Runtime, prefix = rt.config.temporal.task
     policyModel: { name: rt.models.policy.name, version: rt.referenceUrl && !rt.config.models.policy?.baseUrl ? (rt.referencePolicyVersion ?? REFERENCE_POLICY_VERSION) : 'external' },
     dags: await loadDags(),
     ocr,
-  });
+  }));
   const q = queueNames(prefix);
   const connection = await NativeConnection.connect({ address: rt.temporal.address });
   closers.push(() => connection.close());

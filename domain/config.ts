@@ -12,6 +12,8 @@ export const RoleEndpointConfig = z.object({
   timeoutMs: z.number().int().positive().default(120_000),
   maxRetries: z.number().int().min(0).default(4),
   concurrency: z.number().int().positive().default(8),
+  /** USD per million prompt / completion tokens, for cost accounting (absent: 0, e.g. the reference server). */
+  pricing: z.object({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) }).optional(),
 });
 export type RoleEndpointConfig = z.infer<typeof RoleEndpointConfig>;
 

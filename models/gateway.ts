@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { parseOrThrow } from '../domain/errors.js';
@@ -28,7 +29,17 @@ export const RoleEndpoint = z.object({
   /** First backoff delay; doubles per attempt with full jitter, capped by `retryMaxMs`. */
   retryBaseMs: z.number().int().min(0).default(500),
   retryMaxMs: z.number().int().min(0).default(30_000),
+  /** Price of the endpoint's tokens, for cost accounting (absent: cost 0, e.g. the reference server). */
+  pricing: z
+    .object({
+      /** USD per million prompt tokens. */
+      inputPerMTok: z.number().min(0),
+      /** USD per million completion tokens. */
+      outputPerMTok: z.number().min(0),
+    })
+    .optional(),
 });
+export type Pricing = NonNullable<z.output<typeof RoleEndpoint>['pricing']>;
 export type RoleEndpoint = z.input<typeof RoleEndpoint>;
 export type RoleEndpointResolved = z.output<typeof RoleEndpoint>;
 
@@ -56,27 +67,36 @@ const RETRYABLE_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
 export interface RoleUsage {
   calls: number;
+  /** Answered from the response cache: no tokens, no cost. */
   cachedCalls: number;
   failedCalls: number;
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** USD, from the endpoint's `pricing` (0 where none is configured). */
+  costUsd: number;
 }
 
-/** Accumulates token usage per role name. */
+/** USD cost of one response's usage under a price list. */
+export function costOf(usage: ChatResponse['usage'], pricing: Pricing | undefined): number {
+  if (!usage || !pricing) return 0;
+  return (usage.prompt_tokens * pricing.inputPerMTok + usage.completion_tokens * pricing.outputPerMTok) / 1_000_000;
+}
+
+/** Accumulates token usage and cost per role name. */
 export class UsageMeter {
   readonly #byRole = new Map<string, RoleUsage>();
 
   #entry(role: string): RoleUsage {
     let u = this.#byRole.get(role);
     if (!u) {
-      u = { calls: 0, cachedCalls: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+      u = { calls: 0, cachedCalls: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0 };
       this.#byRole.set(role, u);
     }
     return u;
   }
 
-  record(role: string, usage: ChatResponse['usage'], opts: { cached?: boolean } = {}): void {
+  record(role: string, usage: ChatResponse['usage'], opts: { cached?: boolean; pricing?: Pricing | undefined } = {}): void {
     const u = this.#entry(role);
     u.calls++;
     if (opts.cached) {
@@ -87,6 +107,7 @@ export class UsageMeter {
     u.promptTokens += usage.prompt_tokens;
     u.completionTokens += usage.completion_tokens;
     u.totalTokens += usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens;
+    u.costUsd += costOf(usage, opts.pricing);
   }
 
   recordFailure(role: string): void {
@@ -105,6 +126,17 @@ export class UsageMeter {
   reset(): void {
     this.#byRole.clear();
   }
+}
+
+const usageScope = new AsyncLocalStorage<UsageMeter>();
+
+/**
+ * Runs `fn` with a scoped meter: every gateway call made inside it (however deep, across awaits) is also
+ * recorded there — how an activity learns what its own model calls cost without threading a meter through
+ * every agent and critic (activities/usage.ts).
+ */
+export function withUsageScope<T>(meter: UsageMeter, fn: () => Promise<T>): Promise<T> {
+  return usageScope.run(meter, fn);
 }
 
 /** Process-wide meter used when no meter is injected. */
@@ -216,6 +248,8 @@ export interface GatewayDeps {
   limiter?: Limiter;
   /** Role name for usage accounting and the model's `name`; default `cfg.model`. */
   role?: string;
+  /** Usage-accounting key when it differs from the model's `name` (the runtime: the role, e.g. `stepCritic`). */
+  accountAs?: string;
   usage?: UsageMeter;
   /** Injected for tests; default global fetch. */
   fetch?: typeof fetch;
@@ -228,16 +262,23 @@ export interface CallRecord {
   latencyMs: number;
   cached: boolean;
   attempts: number;
+  /** USD under the endpoint's pricing (0 when cached or unpriced). */
+  costUsd: number;
   endpoint: { baseUrl: string; model: string; role: string };
 }
 
 export function createChatModel(cfg: RoleEndpoint, deps: GatewayDeps = {}): ChatModel {
   const ep = parseOrThrow(RoleEndpoint, cfg, 'RoleEndpoint');
   const role = deps.role ?? ep.model;
+  const account = deps.accountAs ?? role;
   const url = `${ep.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const limiter = deps.limiter ?? createLimiter({ concurrency: ep.concurrency, ...(ep.rps ? { rps: ep.rps } : {}) });
   const cache = deps.cache === false ? undefined : (deps.cache ?? createResponseCache());
   const meter = deps.usage ?? usageMeter;
+  const meters = (): UsageMeter[] => {
+    const scoped = usageScope.getStore();
+    return scoped && scoped !== meter ? [meter, scoped] : [meter];
+  };
   const doFetch = deps.fetch ?? fetch;
   const random = deps.random ?? Math.random;
 
@@ -319,8 +360,8 @@ export function createChatModel(cfg: RoleEndpoint, deps: GatewayDeps = {}): Chat
       if (cache && cacheKey) {
         const hit = await cache.get(cacheKey);
         if (hit) {
-          meter.record(role, hit.usage, { cached: true });
-          const callKey = await store({ request, response: hit, latencyMs: 0, cached: true, attempts: 0, endpoint });
+          for (const m of meters()) m.record(account, hit.usage, { cached: true });
+          const callKey = await store({ request, response: hit, latencyMs: 0, cached: true, attempts: 0, costUsd: 0, endpoint });
           return callKey ? { response: hit, callKey } : { response: hit };
         }
       }
@@ -332,15 +373,15 @@ export function createChatModel(cfg: RoleEndpoint, deps: GatewayDeps = {}): Chat
         try {
           const response = await limiter.run(() => attemptOnce(body));
           const latencyMs = Math.round(performance.now() - t0);
-          meter.record(role, response.usage);
+          for (const m of meters()) m.record(account, response.usage, { pricing: ep.pricing });
           if (cache && cacheKey) await cache.set(cacheKey, response);
-          const callKey = await store({ request, response, latencyMs, cached: false, attempts, endpoint });
+          const callKey = await store({ request, response, latencyMs, cached: false, attempts, costUsd: costOf(response.usage, ep.pricing), endpoint });
           return callKey ? { response, callKey } : { response };
         } catch (e) {
           if (!(e instanceof Attempt)) throw e;
           const err = e.error;
           if (!err.retryable || attempts > ep.maxRetries) {
-            meter.recordFailure(role);
+            for (const m of meters()) m.recordFailure(account);
             throw new ModelError(
               `${role}: ${err.message}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`,
               err.kind,

@@ -23,8 +23,9 @@ import type { ChatModel } from '../../domain/ports.js';
 import { startAppServer, type AppServer } from '../../environments/app-server.js';
 import { createChromiumEnv, type ChromiumEnv } from '../../environments/chromium.js';
 import { createOcrEngine } from '../../models/ocr.js';
-import { inProcessModel } from '../../models/reference/in-process.js';
+import { createChatModel } from '../../models/gateway.js';
 import { referenceRoles } from '../../models/reference/roles.js';
+import { startReferenceServer, type ReferenceServer } from '../../models/reference/server.js';
 import type { OcrEngine } from '../../models/reference/types.js';
 import { createLocalBlobStore } from '../../storage/blob-local.js';
 import type { BlobStore } from '../../domain/ports.js';
@@ -92,8 +93,9 @@ const EXPECTED: Record<Exclude<AgentMode, 'gui-owl'>, string[]> = {
   ces: ['coordinator', 'executor'],
 };
 
-describe('multi-agent modes on the Foodie app in Chromium', () => {
+describe('multi-agent modes on the Foodie app in Chromium, every role through the gateway to the reference server (HTTP)', () => {
   let home: string;
+  let server: ReferenceServer;
   let blobs: BlobStore;
   let apps: AppServer;
   let chromium: ChromiumEnv;
@@ -106,15 +108,17 @@ describe('multi-agent modes on the Foodie app in Chromium', () => {
     ocr = await createOcrEngine();
     apps = await startAppServer({});
     chromium = await createChromiumEnv({ appServer: apps, blobs });
-    const handlers = referenceRoles();
+    server = await startReferenceServer({ roles: referenceRoles(), ocr });
+    // Exactly as the runtime builds them (cli/runtime.ts): one gateway client per role, call records in the blob store.
     models = Object.fromEntries(
-      Object.entries(REFERENCE_MODEL_NAMES).map(([role, name]) => [role, inProcessModel(name, handlers[name]!, ocr)]),
+      Object.entries(REFERENCE_MODEL_NAMES).map(([role, name]) => [role, createChatModel({ baseUrl: server.baseUrl, model: name }, { blobs, accountAs: role })]),
     ) as Record<Role, ChatModel>;
   }, 180_000);
 
   afterAll(async () => {
     await chromium?.close();
     await apps?.close();
+    await server?.close();
     if (home) await rm(home, { recursive: true, force: true });
   });
 
@@ -140,6 +144,8 @@ describe('multi-agent modes on the Foodie app in Chromium', () => {
           expect(m.text).not.toContain('data:image');
           for (const k of m.images) expect(k).toMatch(/^sha256\//);
         }
+        // Every answered call went through the gateway and left its call record (request + response) in the blob store.
+        if (r.reply !== '') expect(r.callKey).toMatch(/^sha256\/.+\.json$/);
         if (r.error) expect(r.parsed).toBeUndefined();
         else expect(ROLE_SCHEMAS[r.role]!.safeParse(r.parsed).success).toBe(true);
       }

@@ -114,6 +114,42 @@ describe('productionCycle on the real services', () => {
     }
   });
 
+  it('accounts model usage per role for the cycle (tokens; cost 0 on the free reference server)', async () => {
+    const usage = await db.pool.query<{ role: string; calls: string; prompt: string; cost: number }>(
+      `select role, sum(calls) as calls, sum(prompt_tokens) as prompt, sum(cost_usd) as cost from model_usage where cycle_id = 'cycle-1' group by role`,
+    );
+    const byRole = new Map(usage.rows.map((r) => [r.role, r]));
+    // Every step is one policy call (a step with a transport error may have retried: at least one call each).
+    expect(Number(byRole.get('policy')?.calls)).toBeGreaterThanOrEqual(first.counts.steps);
+    expect(Number(byRole.get('stepCritic')?.calls)).toBeGreaterThanOrEqual(first.counts.stepVerdicts);
+    expect(Number(byRole.get('trajCriticText')?.calls)).toBeGreaterThan(0);
+    expect(Number(byRole.get('policy')?.prompt)).toBeGreaterThan(0);
+    for (const r of usage.rows) expect(Number(r.cost)).toBe(0);
+  });
+
+  it('runs a mobile-agent-v3 cycle through the gateway; every role\'s IO is queryable per step', async () => {
+    const handle = await rt.temporal.client.workflow.start('productionCycle', {
+      workflowId: `${prefix}-cycle-3`,
+      taskQueue: `${prefix}-main`,
+      args: [input(3, { queries: 1, attempts: 1, maxSteps: 6, apps: ['food'], agentMode: 'mobile-agent-v3' })],
+    });
+    const r = (await handle.result()) as CycleResult;
+    expect(r.counts.rollouts).toBe(1);
+    expect(r.counts.steps).toBeGreaterThan(0);
+    const roles = await db.pool.query<{ idx: number; role: string; images: number }>(
+      `select s.idx, x->>'role' as role, jsonb_array_length(coalesce(x->'request'->'messages'->0->'images', '[]'::jsonb)) as images
+       from steps s cross join lateral jsonb_array_elements(s.roles) x where s.rollout_id like 'cycle-3/%' order by s.idx`,
+    );
+    const names = new Set(roles.rows.map((x) => x.role));
+    for (const role of ['manager', 'worker', 'reflector']) expect(names).toContain(role);
+    const steps = await db.pool.query<{ n: string }>(`select count(*) as n from steps where rollout_id like 'cycle-3/%' and roles is not null`);
+    expect(Number(steps.rows[0]!.n)).toBe(r.counts.steps);
+    const usage = await db.pool.query<{ role: string }>(`select distinct role from model_usage where cycle_id = 'cycle-3'`);
+    const metered = new Set(usage.rows.map((x) => x.role));
+    for (const role of ['manager', 'worker', 'reflector', 'stepCritic']) expect(metered).toContain(role);
+    expect(metered.has('policy')).toBe(false);
+  }, 300_000);
+
   it('re-running the same cycle duplicates nothing', async () => {
     const before = await db.pool.query(`select (select count(*) from rollouts) r, (select count(*) from steps) s,
       (select count(*) from step_verdicts) v, (select count(*) from datasets) d, (select count(*) from queries) q`);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parsePolicyReply } from '../../agents/gui-owl.js';
 import type { ChatRequest } from '../../domain/openai.js';
 import type { BlobStore } from '../../domain/ports.js';
-import { ModelError, UsageMeter, createChatModel, createResponseCache, type RoleEndpoint } from '../../models/gateway.js';
+import { ModelError, UsageMeter, createChatModel, createResponseCache, withUsageScope, type RoleEndpoint } from '../../models/gateway.js';
 import { createLocalBlobStore } from '../../storage/blob.js';
 import { startFixture, textResponse, vllmToolCallResponse, type Fixture } from './fixtures/openai-fixture.js';
 
@@ -272,5 +272,56 @@ describe('gateway: call records', () => {
     expect(record.response).toMatchObject({ id: 'chatcmpl-8d1c0f5b2b8a4a0c9e3f1a2b3c4d5e6f' });
     expect(record.latencyMs).toBeGreaterThanOrEqual(0);
     expect(record.endpoint).toEqual({ baseUrl: fx.baseUrl, model: 'gui-owl-7b', role: 'policy' });
+  });
+});
+
+describe('gateway: cost accounting', () => {
+  it('prices tokens per role from the endpoint pricing, charges nothing for cache hits, and records the cost per call', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'gw-cost-'));
+    try {
+      const blobs = createLocalBlobStore(dir);
+      fx.setDefault({ body: vllmToolCallResponse() }); // 1234 prompt + 56 completion tokens
+      const usage = new UsageMeter();
+      const model = createChatModel(cfg({ temperature: 0, pricing: { inputPerMTok: 2.5, outputPerMTok: 10 } }), { usage, role: 'policy', blobs });
+      const first = await model.complete(ask('price me'));
+      const again = await model.complete(ask('price me'));
+      expect(fx.requests).toHaveLength(1);
+      const expected = (1234 * 2.5 + 56 * 10) / 1e6;
+      expect(usage.get('policy')).toMatchObject({ calls: 2, cachedCalls: 1, promptTokens: 1234, completionTokens: 56 });
+      expect(usage.get('policy')!.costUsd).toBeCloseTo(expected, 12);
+      const stored = async (key: string | undefined) => JSON.parse(Buffer.from(await blobs.get(key!)).toString('utf8')) as { costUsd: number; cached: boolean };
+      expect(await stored(first.callKey)).toMatchObject({ cached: false });
+      expect((await stored(first.callKey)).costUsd).toBeCloseTo(expected, 12);
+      expect(await stored(again.callKey)).toMatchObject({ cached: true, costUsd: 0 });
+      // No pricing: tokens counted, cost 0.
+      const free = new UsageMeter();
+      await createChatModel(cfg(), { usage: free, role: 'critic' }).complete(ask('free'));
+      expect(free.get('critic')).toMatchObject({ promptTokens: 1234, costUsd: 0 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('withUsageScope sees exactly the calls made inside it, across awaits and concurrent scopes, under the accounting key', async () => {
+    fx.setDefault({ body: vllmToolCallResponse() });
+    const global = new UsageMeter();
+    const model = createChatModel(cfg({ pricing: { inputPerMTok: 1, outputPerMTok: 1 } }), { usage: global, role: 'ref-policy', accountAs: 'policy', cache: false });
+    const a = new UsageMeter();
+    const b = new UsageMeter();
+    await Promise.all([
+      withUsageScope(a, async () => {
+        await model.complete(ask('a1'));
+        await model.complete(ask('a2'));
+      }),
+      withUsageScope(b, async () => {
+        await model.complete(ask('b1'));
+      }),
+    ]);
+    await model.complete(ask('outside'));
+    expect(model.name).toBe('ref-policy');
+    expect(a.get('policy')).toMatchObject({ calls: 2, promptTokens: 2468 });
+    expect(b.get('policy')).toMatchObject({ calls: 1, promptTokens: 1234 });
+    expect(global.get('policy')).toMatchObject({ calls: 4 });
+    expect(global.get('ref-policy')).toBeUndefined();
   });
 });

@@ -31,6 +31,19 @@ describe('loadConfig', () => {
     expect(c.cycle.queries).toBe(5);
   });
 
+  it('prices configured endpoints per role (USD per million tokens); the reference server stays free', () => {
+    const c = loadConfig({
+      TRAJFORGE_POLICY_BASE_URL: 'http://vllm:8000/v1',
+      TRAJFORGE_POLICY_PRICE_IN: '0.2',
+      TRAJFORGE_POLICY_PRICE_OUT: '0.8',
+    });
+    expect(c.models.policy?.pricing).toEqual({ inputPerMTok: 0.2, outputPerMTok: 0.8 });
+    expect(c.models.stepCritic?.pricing).toBeUndefined();
+    const all = loadConfig({ TRAJFORGE_MODEL_BASE_URL: 'https://api.example/v1', TRAJFORGE_MODEL_PRICE_IN: '3', TRAJFORGE_MODEL_PRICE_OUT: '15', TRAJFORGE_POLICY_BASE_URL: 'http://vllm:8000/v1' });
+    expect(all.models.stepCritic?.pricing).toEqual({ inputPerMTok: 3, outputPerMTok: 15 });
+    expect(all.models.policy?.pricing).toBeUndefined(); // its own endpoint, no price of its own
+  });
+
   it.each([
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ BLOB_STORE: 'gs://bucket' }, 'BLOB_STORE'],
@@ -38,6 +51,10 @@ describe('loadConfig', () => {
     [{ TRAJFORGE_QUERIES: '0' }, 'TRAJFORGE_QUERIES'],
     [{ TRAJFORGE_POLICY_BASE_URL: 'not a url' }, 'TRAJFORGE_POLICY_BASE_URL'],
     [{ S3_FORCE_PATH_STYLE: 'maybe' }, 'S3_FORCE_PATH_STYLE'],
+    [{ TRAJFORGE_POLICY_BASE_URL: 'http://vllm:8000/v1', TRAJFORGE_POLICY_PRICE_IN: '2' }, 'TRAJFORGE_POLICY_PRICE_OUT'],
+    [{ TRAJFORGE_POLICY_BASE_URL: 'http://vllm:8000/v1', TRAJFORGE_POLICY_PRICE_IN: 'cheap', TRAJFORGE_POLICY_PRICE_OUT: '1' }, 'TRAJFORGE_POLICY_PRICE_IN'],
+    [{ TRAJFORGE_POLICY_PRICE_IN: '1', TRAJFORGE_POLICY_PRICE_OUT: '1' }, 'TRAJFORGE_POLICY_BASE_URL'],
+    [{ TRAJFORGE_MODEL_PRICE_IN: '1', TRAJFORGE_MODEL_PRICE_OUT: '1' }, 'TRAJFORGE_MODEL_BASE_URL'],
   ])('rejects %j naming the variable', (env, field) => {
     expect(() => loadConfig(env)).toThrow(ValidationError);
     try {
