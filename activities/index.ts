@@ -19,6 +19,9 @@ import { writeDataset } from '../export/writer.js';
 import * as repo from '../storage/repos.js';
 import * as calibrationRepo from '../storage/calibration-repo.js';
 import { calibrate, selectRule } from '../critics/calibration.js';
+import { combineLearned, featureInputOf, loadLearnedCritic, readLearnedCriticSpec, type LearnedCritic, type LearnedCriticSpec } from '../critics/learned-critic.js';
+import { deriveReviewCandidates } from '../critics/review.js';
+import * as reviewRepo from '../storage/review-repo.js';
 import { withTransaction } from '../storage/db.js';
 
 /** An environment session that can also answer ground-truth questions (never exposed to agents/critics). */
@@ -53,10 +56,26 @@ export function configHash(config: CycleConfig, models: Record<Role, ChatModel>)
   return createHash('sha256').update(canonicalJson({ config, modelNames })).digest('hex').slice(0, 16);
 }
 
-/** Critic lineage: which critic models and which aggregation produced a verdict. */
+/** The configured learned-critic model (read once per path), or undefined when the channel is off. */
+export function learnedSpecOf(config: CycleConfig): LearnedCriticSpec | undefined {
+  const l = config.critic.learned;
+  if (l.model === null) return undefined;
+  try {
+    return readLearnedCriticSpec(l.model, l.threshold);
+  } catch (err) {
+    throw invalid(`config.critic.learned.model: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Critic lineage: which critic models and which aggregation produced a verdict; with the learned channel on,
+ * also its model's hash prefix, threshold and consensus mode (`;learned=<sha12>@<threshold>:<mode>`).
+ */
 export function criticVersion(models: Record<Role, ChatModel>, config: CycleConfig): string {
   const c = config.critic;
-  return `${models.stepCritic.name}+${models.trajCriticText.name}+${models.trajCriticMultimodal.name};votes=${c.votes}:${c.voteRule};consensus=${c.consensus}`;
+  const base = `${models.stepCritic.name}+${models.trajCriticText.name}+${models.trajCriticMultimodal.name};votes=${c.votes}:${c.voteRule};consensus=${c.consensus}`;
+  const learned = learnedSpecOf(config);
+  return learned ? `${base};learned=${learned.sha256.slice(0, 12)}@${learned.threshold}:${c.learned.consensus}` : base;
 }
 
 const heartbeatSafely = (details?: unknown): void => {
@@ -72,6 +91,21 @@ const heartbeatSafely = (details?: unknown): void => {
  * is safe to run twice (upserts on natural keys, content-addressed blobs) and returns small results.
  */
 export function createActivities(deps: ActivityDeps) {
+  // Learned critic sessions, loaded once per worker (per model file and threshold) on first use.
+  const learnedCritics = new Map<string, Promise<LearnedCritic>>();
+  function learnedCritic(spec: LearnedCriticSpec): Promise<LearnedCritic> {
+    const key = `${spec.path}\0${spec.sha256}\0${spec.threshold}`;
+    let critic = learnedCritics.get(key);
+    if (!critic) {
+      critic = loadLearnedCritic(spec).catch((err: unknown) => {
+        learnedCritics.delete(key);
+        throw invalid(`config.critic.learned.model: ${spec.path} does not load as a learned critic: ${(err as Error).message}`);
+      });
+      learnedCritics.set(key, critic);
+    }
+    return critic;
+  }
+
   async function loadQuery(queryId: string): Promise<Query> {
     const query = await repo.getQuery(deps.db, queryId);
     if (!query) throw ApplicationFailure.nonRetryable(`query ${queryId} not found`, 'NotFound');
@@ -295,11 +329,58 @@ export function createActivities(deps: ActivityDeps) {
         },
         { votes: config.critic.votes, voteRule: config.critic.voteRule, consensus: config.critic.consensus },
       );
-      await repo.upsertTrajectoryVerdicts(deps.db, [
-        ...result.channels.map((c) => ({ rolloutId: rollout.id, criticVersion: version, channel: c.channel, correct: c.correct, reason: c.reason, votes: c.votes })),
-        { rolloutId: rollout.id, criticVersion: version, channel: 'consensus' as const, correct: result.correct, reason: `rule=${config.critic.consensus}`, votes: [] },
-      ]);
-      return { correct: result.correct };
+      // The learned channel sees exactly what the bench's training dump saw: step annotations, the channels'
+      // votes, the agent's own outcome and the final screen's caption (firewall: never ground truth).
+      const judged = [...verdicts.values()].sort((a, b) => a.idx - b.idx);
+      const learnedSpec = learnedSpecOf(config);
+      const learned = learnedSpec
+        ? await (await learnedCritic(learnedSpec)).judge(
+            featureInputOf({
+              instruction: query.instruction,
+              outcome: rollout.outcome,
+              annotations: judged.map((v) => v.annotation),
+              channels: result.channels,
+              captions,
+            }),
+          )
+        : undefined;
+      const mode = config.critic.learned.consensus;
+      const accepted = combineLearned(mode, result.correct, result.channels, learned?.correct);
+      const candidates = deriveReviewCandidates({
+        steps: judged.map((v) => ({ idx: v.idx, annotation: v.annotation })),
+        channels: result.channels,
+        ...(learned && learnedSpec ? { learned: { correct: learned.correct, probability: learned.probability, threshold: learnedSpec.threshold } } : {}),
+        accepted,
+        status: rollout.status,
+        outcome: rollout.outcome,
+      });
+      await withTransaction(deps.db, async (client) => {
+        await repo.upsertTrajectoryVerdicts(client, [
+          ...result.channels.map((c) => ({ rolloutId: rollout.id, criticVersion: version, channel: c.channel, correct: c.correct, reason: c.reason, votes: c.votes })),
+          ...(learned && learnedSpec
+            ? [
+                {
+                  rolloutId: rollout.id,
+                  criticVersion: version,
+                  channel: 'learned' as const,
+                  correct: learned.correct,
+                  reason: `p=${learned.probability.toFixed(4)} ${learned.correct ? '≥' : '<'} threshold ${learnedSpec.threshold} (model ${learnedSpec.sha256.slice(0, 12)})`,
+                  votes: [],
+                },
+              ]
+            : []),
+          {
+            rolloutId: rollout.id,
+            criticVersion: version,
+            channel: 'consensus' as const,
+            correct: accepted,
+            reason: learned && mode !== 'off' ? `rule=${config.critic.consensus};learned=${mode}` : `rule=${config.critic.consensus}`,
+            votes: [],
+          },
+        ]);
+        await reviewRepo.replaceReviewCandidates(client, { rolloutId: rollout.id, criticVersion: version, cycleId: rollout.cycleId, queryId: rollout.queryId, accepted }, candidates);
+      });
+      return { correct: accepted };
     },
 
     async exportDataset(input: { cycleId: string; config: unknown; createdAt: string }): Promise<{

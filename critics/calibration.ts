@@ -18,7 +18,7 @@ import type { ConsensusRule } from '../domain/entities.js';
 import { applyVoteRule } from './trajectory-critic.js';
 import type { VoteRule } from './trajectory-critic.js';
 
-export const CALIBRATION_CHANNELS = ['text', 'multimodal', 'consensus'] as const;
+export const CALIBRATION_CHANNELS = ['text', 'multimodal', 'learned', 'consensus'] as const;
 export type CalibrationChannel = (typeof CALIBRATION_CHANNELS)[number];
 export type CalibrationSplit = 'validation' | 'report' | 'all';
 

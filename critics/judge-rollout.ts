@@ -12,17 +12,24 @@ import type { OcrEngine } from '../models/reference/types.js';
 import type { ConsensusRule } from '../domain/entities.js';
 import { criticScore, judgeStep } from './step-critic.js';
 import { judgeTrajectory, type TrajectoryJudgement, type VoteRule } from './trajectory-critic.js';
+import { combineLearned, featureInputOf, type LearnedConsensus, type LearnedCritic, type LearnedVerdict } from './learned-critic.js';
+import { deriveReviewCandidates, type ReviewCandidate } from './review.js';
+import type { TrajectoryStatus } from '../domain/entities.js';
 
 export interface JudgeRolloutDeps {
   blobs: Pick<BlobStore, 'get'>;
   ocr: OcrEngine;
   models: { stepCritic: ChatModel; text: ChatModel; multimodal: ChatModel };
+  /** The learned channel (critics/learned-critic.ts `loadLearnedCritic`), when it should run. */
+  learned?: LearnedCritic | undefined;
 }
 
 export interface JudgeRolloutInput {
   instruction: string;
   steps: readonly Step[];
   outcome?: string | undefined;
+  /** The rollout's status (for review candidates: a terminate-success the critics rejected); default `terminated`. */
+  status?: TrajectoryStatus | undefined;
 }
 
 export interface JudgeRolloutOptions {
@@ -31,6 +38,8 @@ export interface JudgeRolloutOptions {
   consensus?: ConsensusRule;
   /** Most screenshots for the multimodal channel (default 6, as the activity). */
   maxImages?: number;
+  /** How the learned channel enters the final verdict (default `off`, as the config default). */
+  learnedConsensus?: LearnedConsensus;
 }
 
 export interface JudgedStep extends StepVerdict {
@@ -43,6 +52,12 @@ export interface RolloutJudgement {
   trajectory: TrajectoryJudgement;
   /** OCR caption of each distinct screen, the final screen last (what the text channel saw). */
   captions: string[];
+  /** The learned channel's verdict, when deps.learned was given. */
+  learned?: LearnedVerdict;
+  /** The final verdict: `trajectory.correct` combined with the learned channel per `learnedConsensus`. */
+  accepted: boolean;
+  /** Disagreements worth a human look (critics/review.ts), as the judgeTrajectory activity records them. */
+  review: ReviewCandidate[];
 }
 
 const UNPARSEABLE_SUMMARY = 'The critic reply could not be parsed.';
@@ -123,5 +138,19 @@ export async function judgeRolloutTrajectory(
 export async function judgeRollout(deps: JudgeRolloutDeps, input: JudgeRolloutInput, opts: JudgeRolloutOptions = {}): Promise<RolloutJudgement> {
   const steps = await judgeRolloutSteps(deps, input);
   const { captions, ...trajectory } = await judgeRolloutTrajectory(deps, input, steps, opts);
-  return { steps, trajectory, captions };
+  const learned = deps.learned
+    ? await deps.learned.judge(
+        featureInputOf({ instruction: input.instruction, outcome: input.outcome, annotations: steps.map((s) => s.annotation), channels: trajectory.channels, captions }),
+      )
+    : undefined;
+  const accepted = combineLearned(opts.learnedConsensus ?? 'off', trajectory.correct, trajectory.channels, learned?.correct);
+  const review = deriveReviewCandidates({
+    steps: steps.map((s) => ({ idx: s.idx, annotation: s.annotation })),
+    channels: trajectory.channels,
+    ...(learned && deps.learned ? { learned: { correct: learned.correct, probability: learned.probability, threshold: deps.learned.spec.threshold } } : {}),
+    accepted,
+    status: input.status ?? 'terminated',
+    outcome: input.outcome,
+  });
+  return { steps, trajectory, captions, ...(learned ? { learned } : {}), accepted, review };
 }

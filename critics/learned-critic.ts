@@ -5,6 +5,10 @@
  * labels (training only; the features never contain ground truth), exported as an ONNX graph
  * (MatMul + Add + Sigmoid, written with protobufjs) and run by onnxruntime-node.
  */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 import type { StepAnnotation } from '../domain/entities.js';
 
@@ -199,5 +203,120 @@ export async function createOnnxCritic(bytes: Uint8Array): Promise<{ score(xs: r
       if (!y) throw new Error('onnx critic: no output Y');
       return Array.from(y.data as Float32Array);
     },
+  };
+}
+
+// ------------------------------------------------------------------------------------------------- pipeline
+
+/** The trajforge checkout: relative model paths resolve against it, not the working directory. */
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface LearnedCriticSpec {
+  /** Absolute path of the .onnx file. */
+  path: string;
+  /** sha256 of the .onnx bytes (lineage: part of the critic version). */
+  sha256: string;
+  /** Acceptance threshold on P(Correct): the configured one, else the provenance's, else 0.5. */
+  threshold: number;
+  /** `<stem>.provenance.json` beside the model, when present. */
+  provenance?: Record<string, unknown> | undefined;
+  bytes: Uint8Array;
+}
+
+const specCache = new Map<string, LearnedCriticSpec>();
+
+/**
+ * Reads a model file and its provenance (synchronously; cached per path and threshold — the bytes are tiny),
+ * checking that the provenance's feature list, if any, is this code's FEATURE_NAMES. Throws on a missing file.
+ */
+export function readLearnedCriticSpec(modelPath: string, threshold?: number): LearnedCriticSpec {
+  const path = isAbsolute(modelPath) ? modelPath : resolvePath(REPO_ROOT, modelPath);
+  const key = `${path}\0${threshold ?? ''}`;
+  const cached = specCache.get(key);
+  if (cached) return cached;
+  const bytes = new Uint8Array(readFileSync(path));
+  const provPath = `${path.replace(/\.onnx$/, '')}.provenance.json`;
+  let provenance: Record<string, unknown> | undefined;
+  if (existsSync(provPath)) {
+    provenance = JSON.parse(readFileSync(provPath, 'utf8')) as Record<string, unknown>;
+    const names = provenance.features;
+    if (Array.isArray(names) && JSON.stringify(names) !== JSON.stringify(FEATURE_NAMES)) {
+      throw new Error(`${provPath}: the model was trained on features ${JSON.stringify(names)}, this code computes ${JSON.stringify(FEATURE_NAMES)}; retrain it`);
+    }
+  }
+  const fromProvenance = typeof provenance?.threshold === 'number' ? provenance.threshold : undefined;
+  const spec: LearnedCriticSpec = {
+    path,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    threshold: threshold ?? fromProvenance ?? 0.5,
+    provenance,
+    bytes,
+  };
+  specCache.set(key, spec);
+  return spec;
+}
+
+export interface LearnedVerdict {
+  /** P(Correct) from the ONNX model. */
+  probability: number;
+  correct: boolean;
+  features: number[];
+}
+
+export interface LearnedCritic {
+  spec: LearnedCriticSpec;
+  judge(input: FeatureInput): Promise<LearnedVerdict>;
+}
+
+/** An onnxruntime-node session over the spec's model; one per worker (sessions are reusable and thread-safe). */
+export async function loadLearnedCritic(spec: LearnedCriticSpec): Promise<LearnedCritic> {
+  const critic = await createOnnxCritic(spec.bytes);
+  // Fails here (not on the first rollout) when the graph's input width is not FEATURE_COUNT.
+  await critic.score([new Array<number>(FEATURE_COUNT).fill(0)]);
+  return {
+    spec,
+    async judge(input) {
+      const f = features(input);
+      const [p] = await critic.score([f]);
+      if (p === undefined || !Number.isFinite(p)) throw new Error(`learned critic ${spec.path}: no probability`);
+      return { probability: p, correct: p >= spec.threshold, features: f };
+    },
+  };
+}
+
+/**
+ * How the learned channel enters the final verdict: `off` (recorded and calibrated only; the consensus is the
+ * LLM channels' rule — the paper's default), `and` (accept only if the LLM consensus and the learned channel
+ * both accept), `majority` (2 of 3 among text, multimodal and learned).
+ */
+export type LearnedConsensus = 'off' | 'and' | 'majority';
+
+export function combineLearned(
+  mode: LearnedConsensus,
+  base: boolean,
+  channels: readonly { channel: string; correct: boolean }[],
+  learned: boolean | undefined,
+): boolean {
+  if (learned === undefined || mode === 'off') return base;
+  if (mode === 'and') return base && learned;
+  const votes = [...channels.filter((c) => c.channel === 'text' || c.channel === 'multimodal').map((c) => c.correct), learned];
+  return votes.filter(Boolean).length * 2 > votes.length;
+}
+
+/** The learned critic's input from a judged rollout, exactly as bench/critics.ts --dump builds training rows. */
+export function featureInputOf(x: {
+  instruction: string;
+  outcome?: string | undefined;
+  annotations: readonly StepAnnotation[];
+  channels: readonly { channel: string; votes: readonly boolean[] }[];
+  captions: readonly string[];
+}): FeatureInput {
+  return {
+    instruction: x.instruction,
+    annotations: x.annotations,
+    outcome: x.outcome,
+    textVotes: x.channels.find((c) => c.channel === 'text')?.votes ?? [],
+    multimodalVotes: x.channels.find((c) => c.channel === 'multimodal')?.votes ?? [],
+    finalCaption: x.captions[x.captions.length - 1] ?? '',
   };
 }

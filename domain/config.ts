@@ -56,6 +56,9 @@ export const REFERENCE_MODEL_NAMES: Record<Role, string> = {
   stateTracker: 'ref-state-tracker',
 };
 
+/** The committed v1 learned-critic model (models/learned-critic/, trained by bench/train-learned-critic.ts). */
+export const DEFAULT_LEARNED_MODEL = 'models/learned-critic/learned-critic.onnx';
+
 export const VoteRule = z.enum(['all', 'majority', 'any']);
 export type VoteRule = z.infer<typeof VoteRule>;
 
@@ -88,6 +91,21 @@ export const CycleConfig = z.object({
       consensus: ConsensusRule.default('both'),
       /** Steps whose CriticScore is below τc are cleansed from accepted trajectories. */
       tauC: z.number().min(0).max(1).default(0.25),
+      /**
+       * The learned critic channel (critics/learned-critic.ts): a logistic regression over critic-visible
+       * features, run as ONNX by onnxruntime-node once per judged trajectory and stored as channel `learned`.
+       */
+      learned: z
+        .object({
+          /** ONNX model; relative paths resolve against the trajforge checkout. null = channel off. */
+          model: z.string().min(1).nullable().default(null),
+          /** Accept when P(Correct) ≥ threshold; absent = the threshold in the model's provenance file. */
+          threshold: z.number().gt(0).lt(1).optional(),
+          /** `off`: recorded and calibrated only (consensus unchanged); `and`: consensus AND learned; `majority`: 2 of text/multimodal/learned. */
+          consensus: z.enum(['off', 'and', 'majority']).default('off'),
+        })
+        .strict()
+        .prefault({}),
     })
     .prefault({}),
   /** Concurrent episodes (bounded by environment sessions). */

@@ -223,3 +223,27 @@ export const DatasetManifest = z.object({
   files: z.array(ManifestFile),
 });
 export type DatasetManifest = z.infer<typeof DatasetManifest>;
+
+/**
+ * Why a judged rollout is worth a human look (critics/review.ts derives them; migration 0006 stores them):
+ * the critics disagree with each other, or the step labels contradict the trajectory verdict.
+ */
+export const ReviewKind = z.enum([
+  'channels_split',
+  'votes_split',
+  'accepted_with_harmful_step',
+  'rejected_all_good',
+  'learned_disagrees',
+  'claimed_success_rejected',
+]);
+export type ReviewKind = z.infer<typeof ReviewKind>;
+export const REVIEW_KINDS = ReviewKind.options;
+
+/** One review candidate of a rollout: its reason kind, a human-readable reason, priority 0–100, evidence. */
+export interface ReviewCandidate {
+  kind: ReviewKind;
+  reason: string;
+  priority: number;
+  /** Structured evidence for a review UI (JSON-safe). */
+  details: Record<string, unknown>;
+}

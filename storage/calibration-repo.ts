@@ -12,7 +12,7 @@ const JoinedRow = z.object({
   query_id: z.string(),
   app: z.string(),
   critic_version: z.string(),
-  channel: z.enum(['text', 'multimodal', 'consensus']),
+  channel: z.enum(['text', 'multimodal', 'learned', 'consensus']),
   correct: z.boolean(),
   votes: z.unknown(),
   ground_truth: z.boolean(),
@@ -88,7 +88,7 @@ const StoredRow = z
     critic_version: z.string(),
     cycle_id: z.string(),
     scope: z.string(),
-    channel: z.enum(['text', 'multimodal', 'consensus']),
+    channel: z.enum(['text', 'multimodal', 'learned', 'consensus']),
     split: z.enum(['validation', 'report', 'all']),
     tp: z.number().int(),
     fp: z.number().int(),
@@ -137,7 +137,7 @@ export async function listCalibration(
      from critic_calibration
      where ($1::text is null or cycle_id = $1) and ($2::text is null or critic_version = $2)
      order by cycle_id, critic_version, scope <> 'all', scope,
-       array_position(array['text','multimodal','consensus'], channel), array_position(array['all','validation','report'], split)`,
+       array_position(array['text','multimodal','learned','consensus'], channel), array_position(array['all','validation','report'], split)`,
     [filter.cycleId ?? null, filter.criticVersion ?? null],
     StoredRow,
   );

@@ -447,7 +447,7 @@ export async function listStepVerdicts(db: Queryable, rolloutId: string, criticV
   );
 }
 
-export type VerdictChannel = 'text' | 'multimodal' | 'consensus';
+export type VerdictChannel = 'text' | 'multimodal' | 'learned' | 'consensus';
 
 export interface TrajectoryVerdictInput {
   rolloutId: string;
@@ -476,7 +476,7 @@ export const TrajectoryVerdictRow = z
   .object({
     rollout_id: z.string(),
     critic_version: z.string(),
-    channel: z.enum(['text', 'multimodal', 'consensus']),
+    channel: z.enum(['text', 'multimodal', 'learned', 'consensus']),
     correct: z.boolean(),
     reason: z.string(),
     votes: z.unknown(),
