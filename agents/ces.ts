@@ -1,6 +1,5 @@
-import type { ObservationRef, RoleCall, Step } from '../domain/entities.js';
 import type { ChatModel } from '../domain/ports.js';
-import { endFor, execute, MAX_CONSECUTIVE_ROLE_ERRORS, resetEnv, roleSeed, type MultiAgentInput, type MultiAgentResult } from './loop.js';
+import { roleSeed, runInstructedLoop, type MultiAgentInput, type MultiAgentResult } from './loop.js';
 import { callRole, parseCoordinatorReply, parseExecutorReply, parseStateTrackerReply } from './roles.js';
 
 /**
@@ -47,70 +46,31 @@ export function stateTrackerPrompt(task: string, executorOutput: string, state: 
 }
 
 export async function runCes(input: CesInput): Promise<MultiAgentResult> {
-  const steps: Step[] = [];
-  const push = (step: Step): void => {
-    steps.push(step);
-    input.onStep?.(step);
-  };
-  const reset = await resetEnv(input);
-  if (!reset.ok) return reset.result;
-  let current: ObservationRef = reset.obs;
   let state = INITIAL_STATE;
-  let roleErrors = 0;
-  const opts = (t: number, c: number) => ({
+  const q = input.instruction;
+  const opts = (t: number, c: number, current: { width: number; height: number }) => ({
     blobs: input.blobs,
     temperature: input.temperature,
     seed: roleSeed(input.seed, t, c),
     screen: { width: current.width, height: current.height },
   });
-  const q = input.instruction;
-
-  for (let t = 0; t < input.maxSteps; t++) {
-    const started = performance.now();
-    const roles: RoleCall[] = [];
-    const [c0, c1] = coordinatorPrompt(q, state);
-    const coord = await callRole('coordinator', input.models.coordinator, [{ role: 'user', parts: [c0, { image: current }, c1] }], parseCoordinatorReply, opts(t, 0));
-    roles.push(coord.call);
-    if (!coord.value) {
-      push({ index: t, before: current, error: coord.error!, reasoning: '', conclusion: '', latencyMs: performance.now() - started, roles });
-      if (coord.error!.kind === 'model_error') return endFor('error', steps, 'model_error');
-      if (++roleErrors >= MAX_CONSECUTIVE_ROLE_ERRORS) return endFor('error', steps, 'role_errors');
-      continue;
-    }
-    const l = coord.value.instruction;
-    const [e0, e1] = executorPrompt(l);
-    const exe = await callRole('executor', input.models.executor, [{ role: 'user', parts: [e0, { image: current }, e1] }], parseExecutorReply, opts(t, 1));
-    roles.push(exe.call);
-    const base = { index: t, before: current, reasoning: coord.value.think, conclusion: l, ...(exe.call.callKey ? { modelCallKey: exe.call.callKey } : {}) };
-    if (!exe.value) {
-      push({ ...base, error: exe.error!, latencyMs: performance.now() - started, roles });
-      if (exe.error!.kind === 'model_error') return endFor('error', steps, 'model_error');
-      if (++roleErrors >= MAX_CONSECUTIVE_ROLE_ERRORS) return endFor('error', steps, 'role_errors');
-      continue;
-    }
-    roleErrors = 0;
-    const action = exe.value.action;
-    if (action.action === 'terminate' || action.action === 'answer') {
-      push({ ...base, action, latencyMs: performance.now() - started, roles });
-      return action.action === 'terminate' ? endFor('terminated', steps, 'terminate', action.status) : endFor('answered', steps, 'answer', action.text);
-    }
-    const exec = await execute(input.env, action);
-    if (!exec.ok && exec.fatal) {
-      push({ ...base, action, error: exec.error, latencyMs: performance.now() - started, roles });
-      return endFor('degraded', steps, 'environment', undefined, exec.error.message);
-    }
-    // State Tracker: text only (no screenshot), from the Executor's raw output u^t.
-    const tracker = await callRole(
-      'stateTracker',
-      input.models.stateTracker,
-      [{ role: 'user', parts: [stateTrackerPrompt(q, exe.call.reply, state)] }],
-      parseStateTrackerReply,
-      opts(t, 2),
-    );
-    roles.push(tracker.call);
-    if (tracker.value) state = tracker.value.state;
-    push({ ...base, action, ...(exec.ok ? { after: exec.after, ...(exec.metrics ? { metrics: exec.metrics } : {}) } : { error: exec.error }), latencyMs: performance.now() - started, roles });
-    if (exec.ok) current = exec.after;
-  }
-  return endFor('max_steps', steps, 'max_steps');
+  let screen = { width: 0, height: 0 };
+  return runInstructedLoop(input, {
+    instruct: async (t, current) => {
+      screen = { width: current.width, height: current.height };
+      const [c0, c1] = coordinatorPrompt(q, state);
+      const r = await callRole('coordinator', input.models.coordinator, [{ role: 'user', parts: [c0, { image: current }, c1] }], parseCoordinatorReply, opts(t, 0, current));
+      return { call: r.call, ...(r.value ? { value: { reasoning: r.value.think, instruction: r.value.instruction } } : {}), ...(r.error ? { error: r.error } : {}) };
+    },
+    act: (t, current, l) => {
+      const [e0, e1] = executorPrompt(l);
+      return callRole('executor', input.models.executor, [{ role: 'user', parts: [e0, { image: current }, e1] }], parseExecutorReply, opts(t, 1, current));
+    },
+    // State Tracker: text only (no screenshot), from the Executor's raw output u^t; an unusable reply keeps m^{t−1}.
+    observe: async (t, executor) => {
+      const tracker = await callRole('stateTracker', input.models.stateTracker, [{ role: 'user', parts: [stateTrackerPrompt(q, executor.reply, state)] }], parseStateTrackerReply, opts(t, 2, screen));
+      if (tracker.value) state = tracker.value.state;
+      return [tracker.call];
+    },
+  });
 }

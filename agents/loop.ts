@@ -1,5 +1,5 @@
 import type { Action } from '../domain/action.js';
-import type { ObservationRef, Step, StepMetrics, TrajectoryStatus } from '../domain/entities.js';
+import type { ObservationRef, RoleCall, Step, StepMetrics, TrajectoryStatus } from '../domain/entities.js';
 import type { StepError } from '../domain/errors.js';
 import { EnvError, type BlobStore, type ChatModel, type EnvSession } from '../domain/ports.js';
 import type { EpisodeResult } from './episode.js';
@@ -69,3 +69,86 @@ export function errorMessage(err: unknown): string {
 }
 
 export type { ChatModel };
+
+/** A role reply as the loops see it (agents/roles.ts `RoleCallResult`). */
+export interface StageResult<T> {
+  call: RoleCall;
+  value?: T;
+  error?: StepError;
+}
+
+/**
+ * The two-role loop SWIRL and CES share: an instructing role (Navigator / Coordinator: reasoning + one
+ * low-level instruction) then an acting role (Interactor / Executor: one atomic action), executed on the
+ * environment. Every step keeps both role calls (plus whatever `observe` adds); ends on terminate/answer,
+ * T_max, a model error, a fatal environment error, or MAX_CONSECUTIVE_ROLE_ERRORS unusable replies in a row.
+ */
+export interface InstructedLoop {
+  instruct(t: number, current: ObservationRef): Promise<StageResult<{ reasoning: string; instruction: string }>>;
+  act(t: number, current: ObservationRef, instruction: string): Promise<StageResult<{ action: Action }>>;
+  /** After a non-final action ran (successfully or with a recoverable error): extra role calls for the step. */
+  observe?(t: number, act: RoleCall, executed: Executed): Promise<RoleCall[]>;
+  /** An unusable reply of the named stage (`instruction` is set when the acting role failed). */
+  onRoleError?(stage: 'instruct' | 'act', instruction?: string): void;
+  /** A non-final action ran. */
+  onExecuted?(action: Action, ok: boolean, instruction: string): void;
+}
+
+export async function runInstructedLoop(input: MultiAgentInput, loop: InstructedLoop): Promise<MultiAgentResult> {
+  const steps: Step[] = [];
+  const push = (step: Step): void => {
+    steps.push(step);
+    input.onStep?.(step);
+  };
+  const reset = await resetEnv(input);
+  if (!reset.ok) return reset.result;
+  let current: ObservationRef = reset.obs;
+  let roleErrors = 0;
+  // A role reply that cannot be used: recorded as the step's error; too many in a row (or a model error) ends the episode.
+  const unusable = (error: StepError): MultiAgentResult | undefined => {
+    if (error.kind === 'model_error') return endFor('error', steps, 'model_error');
+    if (++roleErrors >= MAX_CONSECUTIVE_ROLE_ERRORS) return endFor('error', steps, 'role_errors');
+    return undefined;
+  };
+
+  for (let t = 0; t < input.maxSteps; t++) {
+    const started = performance.now();
+    const roles: RoleCall[] = [];
+    const first = await loop.instruct(t, current);
+    roles.push(first.call);
+    if (!first.value) {
+      push({ index: t, before: current, error: first.error!, reasoning: '', conclusion: '', latencyMs: performance.now() - started, roles });
+      loop.onRoleError?.('instruct');
+      const end = unusable(first.error!);
+      if (end) return end;
+      continue;
+    }
+    const instruction = first.value.instruction;
+    const second = await loop.act(t, current, instruction);
+    roles.push(second.call);
+    const base = { index: t, before: current, reasoning: first.value.reasoning, conclusion: instruction, ...(second.call.callKey ? { modelCallKey: second.call.callKey } : {}) };
+    if (!second.value) {
+      push({ ...base, error: second.error!, latencyMs: performance.now() - started, roles });
+      loop.onRoleError?.('act', instruction);
+      const end = unusable(second.error!);
+      if (end) return end;
+      continue;
+    }
+    roleErrors = 0;
+    const action = second.value.action;
+    if (action.action === 'terminate' || action.action === 'answer') {
+      push({ ...base, action, latencyMs: performance.now() - started, roles });
+      return action.action === 'terminate' ? endFor('terminated', steps, 'terminate', action.status) : endFor('answered', steps, 'answer', action.text);
+    }
+    const exec = await execute(input.env, action);
+    if (!exec.ok && exec.fatal) {
+      push({ ...base, action, error: exec.error, latencyMs: performance.now() - started, roles });
+      return endFor('degraded', steps, 'environment', undefined, exec.error.message);
+    }
+    if (loop.observe) roles.push(...(await loop.observe(t, second.call, exec)));
+    push({ ...base, action, ...(exec.ok ? { after: exec.after, ...(exec.metrics ? { metrics: exec.metrics } : {}) } : { error: exec.error }), latencyMs: performance.now() - started, roles });
+    loop.onExecuted?.(action, exec.ok, instruction);
+    if (exec.ok) current = exec.after;
+  }
+  return endFor('max_steps', steps, 'max_steps');
+}
