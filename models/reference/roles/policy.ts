@@ -3,6 +3,10 @@ import { parsePolicyPrompt } from '../../../agents/gui-owl.js';
 import type { MobileAction } from '../../../domain/action.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
+import { noteSource, understandAppTask, type BaseGoal, type Goal } from './policy-tasks.js';
+import { detectSwitches, type SwitchBox } from './policy-vision.js';
+
+export type { BaseGoal, Goal } from './policy-tasks.js';
 
 /**
  * THE REFERENCE POLICY — a documented CPU heuristic standing in for a GUI VLM (it is not one).
@@ -52,12 +56,6 @@ import type { OcrLine, RoleHandler } from '../types.js';
  *    so samples really differ (and a jittered "+" can miss: quantity mistakes).
  */
 
-type Goal =
-  | { kind: 'open'; target: string | undefined; text: string }
-  | { kind: 'tap'; targets: string[]; text: string; nav?: string[]; entity?: boolean }
-  | { kind: 'add'; target: string; qty: number; text: string }
-  | { kind: 'type'; field: string | undefined; value: string; submit: boolean; text: string };
-
 const VERB =
   /^(open|launch|start|tap|click|press|select|choose|pick|go to|navigate to|view|add|enter|type|input|fill|set|search|find|pay|place|checkout|check out|confirm|submit|order|buy|book|switch|turn|apply|use|in the|on the|using)\b/i;
 
@@ -79,10 +77,10 @@ const SUCCESS = [
 const PLACE_ORDER_TARGETS = ['Place order', 'Place your order', 'Checkout', 'Confirm order', 'Confirm', 'Submit', 'Pay now', 'Order now'];
 const ADD_BUTTONS = ['add', '+', 'addtocart', 'addtobasket', 'addtobag', 'add item'];
 
-export function parseGoals(instruction: string): Goal[] {
+export function parseGoals(instruction: string): BaseGoal[] {
   let text = instruction.replace(/[“”]/g, '"').trim();
   // "... in the Foodie app" anywhere → an `open` goal first.
-  const pre: Goal[] = [];
+  const pre: BaseGoal[] = [];
   const app = /,?\s*\b(?:in|on|using|with)\s+(?:the\s+)?([A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,2})\s+app(?:lication)?\b,?/.exec(text);
   if (app && !/^(?:open|launch|start)\b/i.test(text)) {
     pre.push({ kind: 'open', target: app[1]!, text: app[0].replace(/^,?\s*|,$/g, '') });
@@ -106,7 +104,7 @@ export function parseGoals(instruction: string): Goal[] {
 }
 
 /** "order/buy/get [N] X from Y" expands to: tap Y, add N X, place the order. */
-function toGoals(piece: string): Goal[] {
+function toGoals(piece: string): BaseGoal[] {
   const m = /^(?:order|buy|get)\s+(?:(\d+|one|two|three|four|five|six|seven|eight|nine|ten|an?)\s+)?(.+?)\s+from\s+(.+)$/i.exec(piece.trim().replace(/[.!]+$/, ''));
   if (m) {
     const q = m[1] ? (/^\d+$/.test(m[1]) ? Number(m[1]) : (NUMBER_WORDS[m[1].toLowerCase()] ?? 1)) : 1;
@@ -132,7 +130,7 @@ function cleanTarget(s: string): string {
 
 const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, a: 1, an: 1 };
 
-function toGoal(piece: string): Goal | undefined {
+function toGoal(piece: string): BaseGoal | undefined {
   const p = piece.trim().replace(/[.!]+$/, '');
   let m: RegExpExecArray | null;
   if ((m = /^(?:open|launch|start)\s+(?:the\s+)?(.+?)(?:\s+app(?:lication)?)?$/i.exec(p))) return { kind: 'open', target: cleanTarget(m[1]!), text: p };
@@ -289,10 +287,10 @@ const FOOD_TOPIC =
 const FOOD_APP = /food|eat|meal|dash|grub|menu|deliver|bite|dine/;
 
 /** The goal list for an understood task (generic app knowledge: open → entity → add → cart → checkout → pay → confirm). */
-export function planGoals(spec: TaskSpec): Goal[] {
-  const goals: Goal[] = [{ kind: 'open', target: spec.app, text: spec.app ? `open ${spec.app}` : 'open the app for this task' }];
+export function planGoals(spec: TaskSpec): BaseGoal[] {
+  const goals: BaseGoal[] = [{ kind: 'open', target: spec.app, text: spec.app ? `open ${spec.app}` : 'open the app for this task' }];
   const place = spec.place!;
-  const tapPlace: Goal = { kind: 'tap', targets: [place], text: `open ${place}`, entity: true };
+  const tapPlace: BaseGoal = { kind: 'tap', targets: [place], text: `open ${place}`, entity: true };
   if (spec.intent === 'search') {
     goals.push({ kind: 'type', field: 'search', value: place, submit: true, text: `search for ${place}` }, tapPlace);
     return goals;
@@ -329,6 +327,11 @@ interface SubState {
   scrolls: number;
   backs: number;
   reopened: number;
+  via: number;
+  top: boolean;
+  pages: number;
+  steps: number;
+  more: number;
 }
 
 const TAG = /\[goal (\d+)\/(\d+)(?: (done)|: ([^\]]*))?\]\s*$/;
@@ -345,7 +348,7 @@ function readProgress(history: string[]): Progress {
 }
 
 function readSubState(history: string[], goal: number): SubState {
-  const p: SubState = { added: 0, focused: false, typed: false, opened: false, scrolls: 0, backs: 0, reopened: 0 };
+  const p: SubState = { added: 0, focused: false, typed: false, opened: false, scrolls: 0, backs: 0, reopened: 0, via: 0, top: false, pages: 0, steps: 0, more: 0 };
   for (const c of history) {
     const m = TAG.exec(c);
     if (!m || Number(m[1]) - 1 !== goal || m[3] === 'done') continue;
@@ -364,7 +367,18 @@ function readSubState(history: string[], goal: number): SubState {
     else if ((s = /^back (\d+)/.exec(state))) {
       p.backs = Number(s[1]);
       p.scrolls = 0;
-    } else if ((s = /^reopen (\d+)/.exec(state))) {
+    } else if ((s = /^via (\d+)/.exec(state))) {
+      p.via = Number(s[1]);
+      p.scrolls = 0;
+    } else if ((s = /^page (\d+)/.exec(state))) {
+      p.pages = Number(s[1]);
+      p.scrolls = 0;
+      p.top = false;
+    } else if (state === 'top') {
+      p.top = true;
+    } else if ((s = /^step (\d+)/.exec(state))) p.steps = Number(s[1]);
+    else if ((s = /^more (\d+)/.exec(state))) p.more = Number(s[1]);
+    else if ((s = /^reopen (\d+)/.exec(state))) {
       p.reopened = Number(s[1]);
       p.scrolls = 0;
     }
@@ -464,6 +478,14 @@ export const policyRole: RoleHandler = async (request, ctx) => {
   }
   if (!width || !height) throw new RoleInputError('the screenshot is not a decodable image', 'messages');
   const lines = await ctx.ocr.recognize(bytes);
+  // The one visual cue besides text: on/off switches (policy-vision.ts).
+  let switches: SwitchBox[] = [];
+  try {
+    const raw = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+    switches = detectSwitches(raw.data, raw.info.width, raw.info.height, raw.info.channels);
+  } catch {
+    switches = [];
+  }
   const temperature = request.temperature ?? 0;
   // Learned memory first (models/reference/memory.ts): a remembered accepted action for this instruction on this
   // screen, re-grounded on the current OCR. At T > 0 it is skipped with probability min(0.5, T/2) so sampling
@@ -485,6 +507,7 @@ export const policyRole: RoleHandler = async (request, ctx) => {
     screen: { width, height },
     temperature,
     random: ctx.random,
+    switches,
   });
   const call = JSON.stringify({ name: 'mobile_use', arguments: d.action });
   return {
@@ -507,13 +530,49 @@ export interface DecideInput {
   screen: { width: number; height: number };
   temperature: number;
   random: () => number;
+  /** On/off switches seen in the screenshot (policy-vision.ts); absent: none seen. */
+  switches?: SwitchBox[];
+}
+
+/** Values noted in earlier conclusions ("[noted code=482913]"): the policy's only memory across apps. */
+function readNotes(history: string[]): Record<string, string> {
+  const notes: Record<string, string> = {};
+  for (const c of history) for (const m of c.matchAll(/\[noted (\w+)=([^\]]+)\]/g)) notes[m[1]!] = m[2]!.trim();
+  return notes;
+}
+
+/** The goal list for an instruction: guidance steps, else an everyday app task, else a food order, else explicit steps. */
+export function planTask(instruction: string, guidance: string[]): { goals: Goal[]; spec?: TaskSpec; app: boolean } {
+  if (guidance.length > 0) return { goals: guidance.flatMap((g) => parseGoals(g)), app: false };
+  const viaNote = noteSource(instruction);
+  if (viaNote) {
+    const spec = understandTask(viaNote.rest);
+    if (spec && spec.item) {
+      spec.intent = 'order';
+      spec.address = '{address}';
+      const read: Goal[] = [
+        { kind: 'open', target: 'Notes', text: 'open Notes' },
+        { kind: 'read', what: 'address', source: viaNote.note, text: `read the address in the note ${viaNote.note}` },
+      ];
+      return { goals: [...read, ...planGoals(spec)], spec, app: false };
+    }
+  }
+  const appGoals = understandAppTask(instruction);
+  if (appGoals) return { goals: appGoals, app: true };
+  const spec = understandTask(instruction);
+  if (spec) return { goals: planGoals(spec), spec, app: false };
+  return { goals: parseGoals(instruction), app: false };
 }
 
 /** The pure decision procedure (exported for unit tests). */
 export function decide(input: DecideInput): Decision {
   const { lines, screen, temperature, random, history } = input;
-  const spec = input.guidance.length > 0 ? undefined : understandTask(input.instruction);
-  const goals = input.guidance.length > 0 ? input.guidance.flatMap((g) => parseGoals(g)) : spec ? planGoals(spec) : parseGoals(input.instruction);
+  const plan = planTask(input.instruction, input.guidance);
+  const spec = plan.spec;
+  const notes = readNotes(history);
+  const fill = (v: string): string => v.replace(/\{(\w+)\}/g, (all, k: string) => notes[k] ?? all);
+  const goals = plan.goals.map((g) => (g.kind === 'type' ? { ...g, value: fill(g.value) } : g));
+  const switches = input.switches ?? [];
   const n = goals.length;
   const progress = readProgress(history);
   const seen = lines.map((l) => l.text).slice(0, 6).join(' | ');
@@ -530,11 +589,19 @@ export function decide(input: DecideInput): Decision {
   }
 
   // Skip goals the screen shows as already done (a later screen is open, the cart already holds the quantity...).
-  const appGoal = goals.find((g): g is Extract<Goal, { kind: 'open' }> => g.kind === 'open');
-  const appLabel = appGoal ? launcherLabel(appGoal.target, input.instruction, lines, temperature, random) : undefined;
+  // The app of the current stretch of goals (a cross-app task opens a second app later).
+  const openAt = (i: number): Extract<Goal, { kind: 'open' }> | undefined => {
+    let found: Extract<Goal, { kind: 'open' }> | undefined;
+    for (const [k, g] of goals.entries()) if (g.kind === 'open' && (k <= i || !found)) found = g;
+    return found;
+  };
+  const labelOf = (g: Extract<Goal, { kind: 'open' }> | undefined): string | undefined =>
+    g ? (g.topic ? topicLabel(g.topic, lines) : launcherLabel(g.target, input.instruction, lines, temperature, random)) : undefined;
+  let appLabel = labelOf(openAt(progress.current));
   let gi = progress.current;
   // An unnamed app with no fitting launcher icon: assume the right app is already open.
-  while (gi < n && (satisfiedOnScreen(goals, gi, lines, header) || (goals[gi]!.kind === 'open' && !appLabel && !(goals[gi] as { target?: string }).target))) gi++;
+  while (gi < n && (satisfiedOnScreen(goals, gi, lines, header, switches, history, screen) || (goals[gi]!.kind === 'open' && !labelOf(goals[gi] as Extract<Goal, { kind: 'open' }>) && !(goals[gi] as { target?: string }).target))) gi++;
+  appLabel = labelOf(openAt(gi)) ?? appLabel;
 
   if (gi >= n) {
     if (spec) {
@@ -543,7 +610,11 @@ export function decide(input: DecideInput): Decision {
       }
       return fail(`All ${n} steps are done but the screen (${seen}) does not show the result of "${input.instruction}".`, 'Gave up: the expected result never appeared.');
     }
-    const success = lines.find((l) => SUCCESS.some((s) => normText(l.text).includes(normText(s))));
+    const last = goals[n - 1]!;
+    if (plan.app && (last.kind === 'toggle' || last.kind === 'choose') && satisfiedOnScreen(goals, n - 1, lines, header, switches, history, screen)) {
+      return { thought: `The screen shows that "${last.text}" is in effect: the task is done.`, conclusion: `Task complete: ${last.text}. [all goals done]`, action: { action: 'terminate', status: 'success' } };
+    }
+    const success = lines.find((l) => (plan.app ? [...SUCCESS, ...APP_RESULTS] : SUCCESS).some((s) => normText(l.text).includes(normText(s))));
     if (success) {
       return { thought: `All ${n} steps are done and the screen says "${success.text}".`, conclusion: `Task complete: the screen shows "${success.text}". [all goals done]`, action: { action: 'terminate', status: 'success' } };
     }
@@ -561,6 +632,45 @@ export function decide(input: DecideInput): Decision {
     // Back on the launcher (e.g. after Back from the app's first screen): open the app again, once or twice.
     if (appLabel && goal.kind !== 'open' && sub.reopened < 2 && looksLikeLauncher(lines, screen)) {
       return { thought: `Step ${gi + 1} of ${n}: this is the home screen, not the app; opening ${appLabel} again to look for ${what}.`, conclusion: `Re-opened the ${appLabel} app. ${tag(`reopen ${sub.reopened + 1}`)}`, action: { action: 'open', text: appLabel } };
+    }
+    // A section that should hold it (a settings section, a shop category): open it first (once).
+    const via = 'via' in goal ? goal.via : undefined;
+    if (via && sub.via < 1 && sub.scrolls === 0) {
+      const v = viaLine(lines, via, screen);
+      if (v) {
+        return clickOn(v, `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not on this screen, but "${v.text}" is the section that should hold it; opening it.`, `Opened "${v.text}" to look for ${what}. ${tag(`via ${sub.via + 1}`)}`);
+      }
+    }
+    // Months page with the arrows beside a "Month YYYY" heading: forward three months, then backwards.
+    if ('pager' in goal && goal.pager && sub.pages < 7) {
+      const head = lines.find((l) => MONTH_HEADING.test(l.text.trim()));
+      // The month's list may run below the fold: look there first, then come back up to the arrows.
+      const listEnd = Math.max(0, ...lines.filter((l) => !isHeader(l, screen) && l.box.y < screen.height * 0.88).map((l) => l.box.y + l.box.h));
+      const fullyShown = listEnd < screen.height * 0.8;
+      if (!head && sub.scrolls >= 1 && !sub.top) {
+        const x = Math.round(screen.width / 2);
+        return {
+          thought: `Step ${gi + 1} of ${n}: ${what} is not in this month's list; scrolling back up to the month arrows.`,
+          conclusion: `Swiped down to the top of the month. ${tag('top')}`,
+          action: { action: 'swipe', coordinate: [x, Math.round(screen.height * 0.3)], coordinate2: [x, Math.round(screen.height * 0.85)] },
+        };
+      }
+      if (head && (sub.top || fullyShown || sub.scrolls >= 1)) {
+        const forward = sub.pages < 3;
+        const arrow = lines.find((l) => Math.abs(l.box.y + l.box.h / 2 - (head.box.y + head.box.h / 2)) < 20 && (forward ? /^[>›»]$/.test(l.text.trim()) : /^[<‹«]$/.test(l.text.trim())));
+        const y = Math.round(head.box.y + head.box.h / 2);
+        const x = arrow ? Math.round(arrow.box.x + arrow.box.w / 2) : forward ? Math.round(screen.width - 36) : 36;
+        return {
+          thought: `Step ${gi + 1} of ${n}: ${what} is not listed under "${head.text}"; paging to the ${forward ? 'next' : 'previous'} month.`,
+          conclusion: `Tapped the ${forward ? 'next' : 'previous'}-month arrow. ${tag(`page ${sub.pages + 1}`)}`,
+          action: { action: 'click', coordinate: [x, y] },
+        };
+      }
+    }
+    // A list that loads more on demand.
+    const more = lines.find((l) => /^(load|show|see) more$/i.test(l.text.trim()));
+    if (more && sub.scrolls >= 1 && sub.more < 3) {
+      return clickOn(more, `Step ${gi + 1} of ${n}: ${what} is not listed yet; tapping "${more.text}".`, `Tapped "${more.text}" to look for ${what}. ${tag(`more ${sub.more + 1}`)}`);
     }
     if (sub.backs >= 2) return fail(`Step ${gi + 1} of ${n}: ${what} is nowhere to be found, even after going back twice.`, `Gave up: could not find ${what}.`);
     if (sub.scrolls < 3) {
@@ -600,11 +710,20 @@ export function decide(input: DecideInput): Decision {
       // Not the page title (in planned tasks: a title names the page, it is no button), and not the query still standing in a search box (the row with a "Search" button).
       const searchRow = lines.filter((l) => /^search$/i.test(l.text.trim()));
       const inSearchBox = (l: OcrLine): boolean => searchRow.some((b) => Math.abs(b.box.y + b.box.h / 2 - (l.box.y + l.box.h / 2)) < 20 && b !== l);
-      const cands: (Candidate & { scroll?: true })[] = candidates(lines, goal.targets).filter((c) => !((goal.nav || spec) && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)));
+      const min = goal.min ?? 0.6;
+      const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, goal.targets, min), ...(min >= 0.95 ? tokenCandidates(lines, goal.targets) : [])]
+        .filter((c) => !((goal.nav || spec || goal.entity) && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)))
+        .sort((a, b) => b.score - a.score);
+      if (goal.lowest && cands.length > 1) {
+        const top = cands[0]!.score;
+        const tied = cands.filter((c) => c.score >= top - 0.001).sort((a, b) => b.line.box.y - a.line.box.y);
+        cands.splice(0, cands.length, ...tied);
+      }
       const best = cands[0];
       if (best && best.score < 0.95 && temperature > 0) cands.push({ line: best.line, score: 0.5, scroll: true });
       const chosen = pick(cands, temperature, random);
       if (!chosen || chosen.scroll) return notFound(`"${goal.targets[0]}"`);
+      if (plan.app && goal.entity && chosen.score < 0.95 && sub.scrolls < 2 && sub.backs === 0) return notFound(`"${goal.targets[0]}" (only a near match, "${chosen.line.text}", is visible)`);
       return clickOn(
         chosen.line,
         `Step ${gi + 1} of ${n} ("${goal.text}"): "${chosen.line.text}" best matches "${goal.targets.join('" / "')}" (score ${chosen.score.toFixed(2)}); tapping it.`,
@@ -672,8 +791,8 @@ export function decide(input: DecideInput): Decision {
         };
       }
       const field = goal.field;
-      const words = FIELD_WORDS[field] ?? [field];
-      const fieldCands = lines
+      const words = goal.words ?? FIELD_WORDS[field] ?? [field];
+      const fieldCands = (goal.words ? labelledFields(lines, goal.words, screen) : lines
         .map((line) => {
           const t = normText(line.text);
           let score = Math.max(...words.map((w) => matchScore(line.text, w))) * 0.85;
@@ -681,7 +800,7 @@ export function decide(input: DecideInput): Decision {
           if (words.some((w) => t.includes(normText(w)) && t.length > normText(w).length)) score = Math.max(score, 0.9 + (/^(enter|type|search|your|add)/.test(t) ? 0.05 : 0));
           return { line, score };
         })
-        .filter((c) => c.score >= 0.7 && !isHeader(c.line, screen));
+        .filter((c) => c.score >= 0.7 && !isHeader(c.line, screen)));
       const chosen = pick(fieldCands, temperature, random);
       if (!chosen) return notFound(`the ${field} field`);
       return clickOn(
@@ -690,7 +809,212 @@ export function decide(input: DecideInput): Decision {
         `Tapped the ${field} field "${chosen.line.text}". ${tag('focused')}`,
       );
     }
+    case 'menu':
+      return {
+        thought: `Step ${gi + 1} of ${n} ("${goal.text}"): app options usually sit in the overflow menu; opening it.`,
+        conclusion: `Opened the overflow menu. ${tag('done')}`,
+        action: { action: 'system_button', button: 'Menu' },
+      };
+    case 'read': {
+      if (!sub.opened && !header.some((h) => matchScore(h.text, goal.source) >= 0.85)) {
+        const src = pick(candidates(lines, [goal.source], 0.75).filter((c) => !isHeader(c.line, screen)), temperature, random);
+        if (!src) return notFound(`"${goal.source}"`);
+        return clickOn(src.line, `Step ${gi + 1} of ${n} ("${goal.text}"): opening "${src.line.text}" to read the ${goal.what}.`, `Opened "${src.line.text}" to read the ${goal.what}. ${tag('opened item')}`);
+      }
+      const value = readValue(lines, goal.what);
+      if (!value) return notFound(`the ${goal.what}`);
+      // History is the only memory: the value is kept in the conclusion. The next goal (another app) is started at once.
+      const next = goals[gi + 1];
+      const nextApp = next?.kind === 'open' ? next.target : undefined;
+      return {
+        thought: `Step ${gi + 1} of ${n}: the ${goal.what} on screen is "${value}"; noting it${nextApp ? ` and opening ${nextApp}` : ''}.`,
+        conclusion: `Read the ${goal.what} "${value}". [noted ${goal.what}=${value}] ${nextApp ? `[goal ${gi + 2}/${n} done]` : tag('done')}`,
+        // No app named for the next part: go to the home screen, where its launcher icon can be found.
+        action: nextApp ? { action: 'open', text: nextApp } : { action: 'system_button', button: 'Home' },
+      };
+    }
+    case 'press': {
+      const searchRow = lines.filter((l) => /^search$/i.test(l.text.trim()));
+      const inSearchBox = (l: OcrLine): boolean => searchRow.some((b) => Math.abs(b.box.y + b.box.h / 2 - (l.box.y + l.box.h / 2)) < 20 && b !== l);
+      const cands = candidates(lines, [goal.target], 0.75).filter((c) => !isHeader(c.line, screen) && !inSearchBox(c.line) && !/^results? for/i.test(c.line.text));
+      const chosen = pick(cands, temperature, random);
+      if (!chosen) return notFound(`"${goal.target}"`);
+      if (chosen.score < 0.95 && sub.scrolls < 2 && sub.backs === 0) return notFound(`"${goal.target}" (only a near match, "${chosen.line.text}", is visible)`);
+      return {
+        thought: `Step ${gi + 1} of ${n} ("${goal.text}"): "${chosen.line.text}" matches "${goal.target}" (score ${chosen.score.toFixed(2)}); pressing and holding it for its options.`,
+        conclusion: `Long-pressed "${chosen.line.text}". ${tag('done')}`,
+        action: { action: 'long_press', coordinate: pointIn(chosen.line, screen, temperature, random), time: 1 },
+      };
+    }
+    case 'toggle': {
+      const row = pick(rowCandidates(lines, goal.target, screen), temperature, random);
+      if (!row) return notFound(`the "${goal.target}" switch`);
+      const sw = switchOf(row.line, switches);
+      const want = goal.on ? 'on' : 'off';
+      const at: [number, number] = sw
+        ? [Math.round(sw.x + sw.w / 2), Math.round(sw.y + sw.h / 2)]
+        : [Math.round(screen.width - 44), Math.round(row.line.box.y + row.line.box.h / 2)];
+      return {
+        thought: `Step ${gi + 1} of ${n} ("${goal.text}"): the row "${row.line.text}" ${sw ? `has a switch that is ${sw.on ? 'on' : 'off'}` : 'has its switch at the right edge'}; tapping it to turn it ${want}.`,
+        conclusion: `Tapped the switch of "${row.line.text}" to turn it ${want}. ${tag('done')}`,
+        action: { action: 'click', coordinate: at },
+      };
+    }
+    case 'choose': {
+      if (sub.opened) {
+        const opts = [...candidates(lines, [goal.value], 0.95), ...tokenCandidates(lines, [goal.value])].filter((c) => !isHeader(c.line, screen)).sort((a, b) => b.score - a.score);
+        const opt = pick(opts, temperature, random);
+        if (opt) return clickOn(opt.line, `Step ${gi + 1} of ${n} ("${goal.text}"): the options are open; choosing "${opt.line.text}".`, `Chose "${opt.line.text}" for ${goal.setting}. ${tag('done')}`);
+      }
+      const row = pick(rowCandidates(lines, goal.setting, screen), temperature, random);
+      if (!row) return notFound(`the "${goal.setting}" setting`);
+      const stepper = stepperOf(row.line, lines);
+      if (stepper) {
+        const want = Number(/\d+/.exec(goal.value)?.[0]);
+        const cur = stepper.value;
+        if (sub.steps >= 12 || !Number.isFinite(want)) return fail(`Step ${gi + 1} of ${n}: the ${goal.setting} stepper does not reach ${goal.value}.`, `Gave up: could not set ${goal.setting}.`);
+        const up = cur === undefined || want > cur;
+        const btn = up ? stepper.plus : stepper.minus;
+        const at: [number, number] = btn
+          ? [Math.round(btn.box.x + btn.box.w / 2), Math.round(btn.box.y + btn.box.h / 2)]
+          : stepper.plus && stepper.valueLine
+            ? [Math.round(2 * (stepper.valueLine.box.x + stepper.valueLine.box.w / 2) - (stepper.plus.box.x + stepper.plus.box.w / 2)), Math.round(stepper.plus.box.y + stepper.plus.box.h / 2)]
+            : [Math.round(screen.width - 40), Math.round(row.line.box.y + row.line.box.h / 2)];
+        return {
+          thought: `Step ${gi + 1} of ${n} ("${goal.text}"): ${goal.setting} shows ${cur ?? 'no value'}; tapping ${up ? '+' : '−'} towards ${goal.value}.`,
+          conclusion: `Tapped ${up ? '+' : '−'} on ${goal.setting}. ${tag(`step ${sub.steps + 1}`)}`,
+          action: { action: 'click', coordinate: at },
+        };
+      }
+      return clickOn(row.line, `Step ${gi + 1} of ${n} ("${goal.text}"): "${row.line.text}" is the setting; opening its options.`, `Opened "${row.line.text}". ${tag('opened item')}`);
+    }
   }
+}
+
+const MONTH_HEADING = /^(January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{4}$/i;
+/** What a finished everyday task shows (a toast or a result page). */
+const APP_RESULTS = ['deleted', 'archived', 'added to favourites', 'added to wishlist', 'verified', 'order confirmed', 'removed', 'pinned'];
+
+/** Lines that name a row: exact 1, "starts with the name" 0.85, else the usual similarity; at least 0.8. */
+function rowCandidates(lines: OcrLine[], target: string, screen: { height: number }): Candidate[] {
+  const t = normText(target);
+  const out: Candidate[] = [];
+  for (const line of lines) {
+    if (isHeader(line, screen)) continue;
+    const l = normText(line.text);
+    const score = l === t ? 1 : l.startsWith(t) && t.length >= 3 ? 0.85 : matchScore(line.text, target);
+    if (score >= 0.8) out.push({ line, score });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** Whole-word matches inside a longer OCR line (chips and grids are often read as one line: "XS S M L XL"). */
+function tokenCandidates(lines: OcrLine[], targets: string[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const line of lines) {
+    const text = line.text;
+    const tokens = [...text.matchAll(/\S+/g)];
+    if (tokens.length < 2) continue;
+    const short = tokens.filter((t) => normText(t[0]).length <= 3).length / tokens.length;
+    for (const [rank, target] of targets.entries()) {
+      const tok = tokens.find((t) => normText(t[0]) === normText(target) && normText(target).length > 0);
+      if (!tok) continue;
+      const x = line.box.x + (line.box.w * (tok.index ?? 0)) / text.length;
+      const w = (line.box.w * tok[0].length) / text.length;
+      out.push({ line: { text: tok[0], box: { x, y: line.box.y, w, h: line.box.h }, confidence: line.confidence }, score: 0.95 + 0.04 * short - 0.01 * rank });
+      break;
+    }
+  }
+  return out;
+}
+
+/** Inputs named by a label or placeholder; exact names first (earlier words preferred), never a Save/Send button. */
+function labelledFields(lines: OcrLine[], words: string[], screen: { height: number }): Candidate[] {
+  const out: Candidate[] = [];
+  for (const line of lines) {
+    if (isHeader(line, screen) || /^(save|send|done|cancel|delete)\b/i.test(line.text.trim())) continue;
+    const score = Math.max(...words.map((w, rank) => (normText(line.text) === normText(w) ? 1 : matchScore(line.text, w) * 0.9) - 0.02 * rank));
+    if (score >= 0.78) out.push({ line, score });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** A section line that should lead to the target (contains one of the hints); shorter lines (titles) first. */
+function viaLine(lines: OcrLine[], hints: string[], screen: { height: number }): OcrLine | undefined {
+  let best: { line: OcrLine; score: number } | undefined;
+  for (const line of lines) {
+    if (isHeader(line, screen)) continue;
+    const l = normText(line.text);
+    for (const [rank, h] of hints.entries()) {
+      const t = normText(h);
+      if (t.length < 3 || !l.includes(t)) continue;
+      const score = 1 - 0.05 * rank + 0.3 * (t.length / l.length);
+      if (!best || score > best.score) best = { line, score };
+    }
+  }
+  return best?.line;
+}
+
+/** The switch on a row: the nearest one vertically, right of the row's label. */
+function switchOf(label: OcrLine, switches: SwitchBox[]): SwitchBox | undefined {
+  const cy = label.box.y + label.box.h / 2;
+  return switches
+    .filter((s) => s.x > label.box.x + label.box.w * 0.5 && Math.abs(s.y + s.h / 2 - cy) < 45)
+    .sort((a, b) => Math.abs(a.y + a.h / 2 - cy) - Math.abs(b.y + b.h / 2 - cy))[0];
+}
+
+/** "−  60%  +" on the row of a label. */
+function stepperOf(label: OcrLine, lines: OcrLine[]): { plus?: OcrLine; minus?: OcrLine; valueLine?: OcrLine; value?: number } | undefined {
+  const cy = label.box.y + label.box.h / 2;
+  const row = lines.filter((l) => l !== label && l.box.x > label.box.x + label.box.w && Math.abs(l.box.y + l.box.h / 2 - cy) < 34);
+  const plus = row.find((l) => /^\+$/.test(l.text.trim()));
+  const minus = row.find((l) => /^[-−–—_]$/.test(l.text.trim()));
+  if (!plus && !minus) {
+    // Read as one line: "− 60% +".
+    const one = row.find((l) => /^[-−–—_]?\s*\d+\s*%?\s*\+$/.test(l.text.trim()));
+    if (!one) return undefined;
+    const v = Number(/\d+/.exec(one.text)![0]);
+    const third = one.box.w / 3;
+    return {
+      minus: { text: '−', box: { x: one.box.x, y: one.box.y, w: third * 0.6, h: one.box.h }, confidence: one.confidence },
+      plus: { text: '+', box: { x: one.box.x + one.box.w - third * 0.6, y: one.box.y, w: third * 0.6, h: one.box.h }, confidence: one.confidence },
+      value: v,
+    };
+  }
+  const valueLine = row.find((l) => /^\d+\s*%?$/.test(l.text.trim()));
+  const out: { plus?: OcrLine; minus?: OcrLine; valueLine?: OcrLine; value?: number } = {};
+  if (plus) out.plus = plus;
+  if (minus) out.minus = minus;
+  if (valueLine) {
+    out.valueLine = valueLine;
+    out.value = Number(/\d+/.exec(valueLine.text)![0]);
+  }
+  return out;
+}
+
+/** The value a row shows: a stepper's number, or the line right under the label. */
+function rowValue(label: OcrLine, lines: OcrLine[]): string | undefined {
+  const st = stepperOf(label, lines);
+  if (st?.value !== undefined) return st.valueLine?.text ?? String(st.value);
+  const below = lines
+    .filter((l) => l !== label && l.box.y > label.box.y + label.box.h * 0.5 && l.box.y - (label.box.y + label.box.h) < 30 && Math.abs(l.box.x - label.box.x) < 40)
+    .sort((a, b) => a.box.y - b.box.y)[0];
+  return below?.text;
+}
+
+/** A value to remember from the screen: a 6-digit code (preferring a line that says "code"), or a street address. */
+function readValue(lines: OcrLine[], what: 'code' | 'address'): string | undefined {
+  if (what === 'code') {
+    const withCode = lines.filter((l) => /\bcode\b/i.test(l.text));
+    for (const l of [...withCode, ...lines]) {
+      const m = /\b(\d{6})\b/.exec(l.text.replace(/(\d)\s(?=\d)/g, '$1'));
+      if (m) return m[1];
+    }
+    return undefined;
+  }
+  const joined = lines.map((l) => l.text).join(' ');
+  const m = new RegExp(`\\b(\\d+[A-Za-z]?\\s+(?:[A-Z][\\w'-]*\\s+){0,3}(?:${STREET_WORDS}))\\b`).exec(joined);
+  return m?.[1];
 }
 
 /** Words an input for this field is labelled with (placeholder or label). */
@@ -730,7 +1054,7 @@ function goalReached(spec: TaskSpec, lines: OcrLine[], header: OcrLine[]): strin
 }
 
 /** Is goal `i` visibly done already (its screen is past)? Only navigation-like goals are skipped. */
-function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], header: OcrLine[]): boolean {
+function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], header: OcrLine[], switches: SwitchBox[] = [], history: string[] = [], screen = { width: 412, height: 915 }): boolean {
   const g = goals[i]!;
   const later = goals.slice(i + 1);
   const laterVisible = (): boolean =>
@@ -744,7 +1068,25 @@ function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], header: O
   switch (g.kind) {
     case 'open':
       return false;
+    case 'menu':
+    case 'press':
+      return false;
+    case 'read':
+      return readNotes(history)[g.what] !== undefined;
+    case 'toggle': {
+      const row = rowCandidates(lines, g.target, screen)[0];
+      const sw = row && switchOf(row.line, switches);
+      return !!sw && sw.on === g.on;
+    }
+    case 'choose': {
+      const row = rowCandidates(lines, g.setting, screen)[0];
+      if (!row) return false;
+      const v = rowValue(row.line, lines);
+      return v !== undefined && normText(v) === normText(g.value);
+    }
     case 'tap':
+      if (g.already && lines.some((l) => g.already!.some((a) => normText(l.text) === normText(a)))) return true;
+      if (g.optional && candidates(lines, g.targets, g.min ?? 0.6).length === 0) return true;
       if (g.nav) return header.some((h) => g.nav!.some((k) => normText(h.text).includes(k))) || laterVisible();
       if (g.entity) return header.some((h) => matchScore(h.text, g.targets[0]!) >= 0.85) && later.length > 0;
       return false;
@@ -753,8 +1095,15 @@ function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], header: O
       return (count !== undefined && count >= g.qty) || header.some((h) => /cart|basket|checkout/i.test(h.text));
     }
     case 'type':
+      if (g.optional && g.words && !lines.some((l) => g.words!.some((w) => normText(l.text) === normText(w)))) return true;
       return !g.submit && lines.some((l) => matchScore(l.text, g.value) >= 0.9);
   }
+}
+
+/** A launcher label that fits a topic (a shopping app looks like "…Shop", "…Mart", "…Store"). */
+function topicLabel(topic: RegExp, lines: OcrLine[]): string | undefined {
+  const l = lines.find((x) => topic.test(x.text) && /^[A-Z][\w&' -]{1,20}$/.test(x.text.trim()) && !/\s/.test(x.text.trim()));
+  return l?.text.trim();
 }
 
 /** A launcher: several short one-word labels on one row (app icons), no title bar. */

@@ -1,0 +1,402 @@
+/**
+ * Reference policy — understanding of everyday phone tasks beyond ordering food (see policy.ts for the
+ * whole picture). Everything here is GENERIC mobile-UI knowledge, read from the instruction text alone:
+ * verbs (delete/remove/cancel, archive, pin, favourite, turn on/off, set/change, text/send/email, note,
+ * add to the calendar, buy, save to the wishlist, verify), the usual labels of common phone apps ("New note",
+ * "Compose", "Start chat", "Add alarm", "New event", "New contact", "Save", "Send", "Edit", "Delete",
+ * "Add to cart", "Proceed to checkout", "Place order", "Confirm"), which app a topic belongs to (alarm →
+ * Clock, contact → Contacts, email → Mail, text/conversation → Messages, note → Notes, calendar/event →
+ * Calendar, font/brightness/Wi-Fi/… → Settings, product/size/wishlist → the shopping app on the launcher),
+ * and where a phone keeps things (display options under Display, volume under Sound, Bluetooth under
+ * Connected devices, alarm options in the Clock app's Settings behind the overflow menu). No app data:
+ * no names of items, no coordinates, nothing from environments/.
+ *
+ * `understandAppTask` returns the goal list, or undefined when the instruction is none of these tasks (the
+ * food-ordering understanding and the explicit step parser in policy.ts then take over).
+ */
+
+/** The step kinds of food orders and explicit step lists (what planGoals/parseGoals produce). */
+export type BaseGoal =
+  | { kind: 'open'; target: string | undefined; text: string; topic?: RegExp }
+  | {
+      kind: 'tap';
+      targets: string[];
+      text: string;
+      nav?: string[];
+      entity?: boolean;
+      /** Section labels to open first when the target is not on screen (e.g. a settings section, a shop category). */
+      via?: string[];
+      /** Minimum match score (default 0.6). */
+      min?: number;
+      /** Labels whose presence means this tap is already done ("Unpin" for Pin). */
+      already?: string[];
+      /** Months are paged with arrows next to a "Month YYYY" heading. */
+      pager?: boolean;
+      /** Among equally good matches, take the lowest one (a suggestion list below a text box that shows the same name). */
+      lowest?: boolean;
+      /** Skip this step when its target is not on screen (an optional confirmation). */
+      optional?: boolean;
+    }
+  | { kind: 'add'; target: string; qty: number; text: string }
+  | {
+      kind: 'type';
+      field: string | undefined;
+      value: string;
+      submit: boolean;
+      text: string;
+      /** Labels/placeholders of the input, preferred first. */
+      words?: string[];
+      /** Skip when no such input is on screen. */
+      optional?: boolean;
+    }
+  ;
+/** Every step kind the policy can carry out. */
+export type Goal =
+  | BaseGoal
+  | { kind: 'press'; target: string; text: string; pager?: boolean }
+  | { kind: 'toggle'; target: string; on: boolean; text: string; via?: string[] }
+  | { kind: 'choose'; setting: string; value: string; text: string; via?: string[] }
+  | { kind: 'read'; what: 'code' | 'address'; source: string; text: string }
+  | { kind: 'menu'; text: string };
+
+/** Launcher names of common apps (generic), and the topic words that point to them. */
+const APPS: { name: string; topic: RegExp }[] = [
+  { name: 'Clock', topic: /\b(alarms?|snooze|wake me|timer|stopwatch)\b/i },
+  { name: 'Calendar', topic: /\b(calendar|event|appointment)\b/i },
+  { name: 'Contacts', topic: /\b(contacts?|phone number|new number|favou?rite contacts?)\b/i },
+  { name: 'Mail', topic: /\b(e-?mail(?:ed)?|mail|inbox|subject)\b/i },
+  { name: 'Messages', topic: /\b(text|sms|conversation|message)\b/i },
+  { name: 'Notes', topic: /\b(notes?|jot)\b/i },
+  { name: 'Settings', topic: /\b(settings|wi-?fi|bluetooth|dark mode|do not disturb|brightness|volume|font size|screen timeout|airplane)\b/i },
+];
+/** A shopping app: its launcher label looks like a shop. */
+export const SHOP_LABEL = /shop|store|mart|market|buy/i;
+const SHOP_TOPIC = /\b(wishlist|size\s+[A-Z0-9]|shipping|ship it|(?:express|standard)\s+(?:delivery|shipping)|products?|sneakers?|hoodies?|tees?|t-shirts?|jackets?|shop\w*)\b/i;
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** Where phone settings live (generic Android knowledge): setting words → section labels. */
+const SETTING_SECTIONS: [RegExp, string[]][] = [
+  [/wi-?fi|mobile data|airplane|hotspot|network|vpn/i, ['Network', 'Wi-Fi']],
+  [/bluetooth|pair/i, ['Bluetooth', 'Connected devices']],
+  [/dark|bright|font|display|timeout|screen|rotate|night|colou?rs|wallpaper/i, ['Display']],
+  [/volume|sound|ring|vibrat|disturb|silent/i, ['Sound', 'Volume']],
+  [/lock|verif|account|security|password|pin\b/i, ['Security']],
+];
+function sectionsFor(setting: string): string[] {
+  const out = [setting];
+  for (const [re, labels] of SETTING_SECTIONS) if (re.test(setting)) out.push(...labels);
+  return out;
+}
+
+/** The shop category a product name suggests (generic clothing words, singular/plural). */
+function categoriesFor(product: string): string[] {
+  const out: string[] = [];
+  const words = product.split(/\s+/).filter((w) => w.length > 2);
+  const last = words[words.length - 1] ?? product;
+  out.push(last, `${last}s`, last.replace(/s$/i, ''));
+  if (/\b(tee|t-?shirt|shirt|top)s?\b/i.test(product)) out.push('T-Shirts', 'Shirts', 'Tops');
+  if (/\b(sneaker|shoe|trainer|boot)s?\b/i.test(product)) out.push('Sneakers', 'Shoes');
+  if (/\b(jacket|coat|shell|parka)s?\b/i.test(product)) out.push('Jackets', 'Coats', 'Outerwear');
+  if (/\b(hoodie|sweatshirt)s?\b/i.test(product)) out.push('Hoodies', 'Sweatshirts');
+  return out;
+}
+
+const clean = (s: string): string =>
+  s
+    .trim()
+    .replace(/^["'‘’]+|["'‘’]+$/g, '')
+    .replace(/^(?:the|my|a|an)\s+/i, '')
+    .replace(/[.,;!?]+$/, '')
+    .replace(/^["'‘’]+|["'‘’]+$/g, '')
+    .trim();
+
+const tap = (targets: string[], text: string, extra: Partial<Extract<Goal, { kind: 'tap' }>> = {}): Goal => ({ kind: 'tap', targets, text, ...extra });
+const type = (words: string[], value: string, text: string, extra: Partial<Extract<Goal, { kind: 'type' }>> = {}): Goal => ({
+  kind: 'type',
+  field: words[0]!.toLowerCase(),
+  words,
+  value,
+  submit: false,
+  text,
+  ...extra,
+});
+
+/** The app goal: a named app (as written) or the generic app of the task's topic. */
+function openGoal(instruction: string, fallback: string | undefined): Goal {
+  const named = /\b(?:in|on|from|using|via)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+(?:app|application|cart|wishlist|section)\b|\s*[,.;!?:(]|\s+(?:to|and|then|with|for|in)\b|\s*$)/.exec(instruction)?.[1];
+  const generic = new Set(APPS.map((a) => a.name.toLowerCase()));
+  if (named && (generic.has(named.toLowerCase()) || SHOP_LABEL.test(named))) return { kind: 'open', target: named, text: `open ${named}` };
+  if (fallback) return { kind: 'open', target: fallback, text: `open ${fallback}` };
+  return { kind: 'open', target: undefined, text: 'open the shopping app', topic: SHOP_LABEL };
+}
+
+function topicApp(instruction: string): string | undefined {
+  return APPS.find((a) => a.topic.test(instruction))?.name;
+}
+
+const QUOTED = /["“]([^"”]+)["”]/;
+
+/** Understands an everyday phone task (not food ordering); undefined when none fits. */
+export function understandAppTask(raw: string): Goal[] | undefined {
+  const text = raw.replace(/[“”]/g, '"').replace(/[‘’]/g, "'").replace(/\s+/g, ' ').trim();
+  const unq = text.replace(/"[^"]*"/g, '""');
+  let m: RegExpExecArray | null;
+
+  // Cross-app: a code from an email entered to verify an account.
+  if (/\bverif(?:y|ying|ication)\b/i.test(text) && /\bcode\b/i.test(text)) {
+    const sender = /\bcode (?:that |which )?([A-Z][\w]*(?: [A-Z][\w]*)*) (?:e-?mailed|sent)/.exec(text)?.[1] ?? /\bfrom ([A-Z][\w]*(?: [A-Z][\w]*)*)/.exec(text)?.[1];
+    return [
+      { kind: 'open', target: 'Mail', text: 'open Mail' },
+      { kind: 'read', what: 'code', source: sender ?? 'code', text: `read the code${sender ? ` from ${sender}` : ''}` },
+      { kind: 'open', target: 'Settings', text: 'open Settings' },
+      tap(['Verify account', 'Verify your account'], 'open Verify account', { via: sectionsFor('verify account') }),
+      type(['000000', 'Verification code', 'Enter verification code', 'code'], '{code}', 'enter the code'),
+      tap(['Verify'], 'tap Verify', { min: 0.95 }),
+    ];
+  }
+
+  // Alarms.
+  if ((m = /\b(\d{1,2}):(\d{2})\s*([AaPp][Mm])\b/.exec(text)) && /\b(alarm|wake me)\b/i.test(text)) {
+    const [, hour, minute, ampm] = m;
+    const day = /\b(?:every|on)\s+(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\b/.exec(text)?.[1];
+    const label = /\b(?:called|named|label(?:led)? it|labelled|label)\s+(.+?)\s*(?:[.;]|$)/i.exec(text)?.[1];
+    const goals: Goal[] = [
+      { kind: 'open', target: 'Clock', text: 'open Clock' },
+      tap(['Add alarm', 'New alarm', '+'], 'tap Add alarm', { min: 0.8 }),
+      { kind: 'choose', setting: 'Hour', value: String(Number(hour)), text: `set the hour ${Number(hour)}` },
+      { kind: 'choose', setting: 'Minute', value: minute!, text: `set the minute ${minute}` },
+      tap([ampm!.toUpperCase()], `choose ${ampm!.toUpperCase()}`, { min: 0.95 }),
+    ];
+    if (label) goals.push(type(['Alarm name', 'Label', 'Name'], clean(label), `type the label ${clean(label)}`));
+    if (day) goals.push(tap([day], `repeat on ${day}`, { min: 0.95 }));
+    goals.push(tap(['Save', 'Save alarm', 'Done'], 'save the alarm', { min: 0.95 }));
+    return goals;
+  }
+  if ((m = /\bsnooze (?:for |length (?:to |of )?)?(\d+ (?:minutes?|min))/i.exec(text))) {
+    return [
+      { kind: 'open', target: 'Clock', text: 'open Clock' },
+      { kind: 'menu', text: 'open the menu' },
+      tap(['Settings'], 'open Settings', { min: 0.95 }),
+      { kind: 'choose', setting: 'Snooze length', value: m[1]!.replace(/\bmin$/, 'minutes'), text: `set the snooze length to ${m[1]}` },
+    ];
+  }
+
+  // Shopping.
+  const app = topicApp(text);
+  const shop = SHOP_TOPIC.test(text) && !/\b(restaurant|menu|dish|foodie)\b/i.test(text);
+  if (shop && /\b(buy|order|purchase)\b/i.test(text) && /\bsize\b/i.test(text)) {
+    const size = /\bsize\s+([A-Z0-9]{1,4})\b/.exec(text)?.[1];
+    const qtyM = /\b(?:buy|order(?: me)?|purchase)\s+(\d+|one|two|three|four|five)\b/i.exec(text);
+    const qty = qtyM ? (/^\d+$/.test(qtyM[1]!) ? Number(qtyM[1]) : ['one', 'two', 'three', 'four', 'five'].indexOf(qtyM[1]!.toLowerCase()) + 1) : 1;
+    const colour = /\bin\s+([A-Z][a-z]+)\s*,/.exec(text)?.[1] ?? /\bof the ([A-Z][a-z]+) /.exec(text)?.[1];
+    const ship = /\b(Express|Standard|Next[- ]day|Overnight)\b/.exec(text)?.[1];
+    const address = /\bto\s+(\d+[A-Za-z]?\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})/.exec(text)?.[1];
+    let product = /\b(?:buy|purchase|order(?: me)?)\s+(?:\d+|one|two|three|four|five)?\s*(?:of\s+)?(?:the\s+)?(.+?)(?=\s+in\s+[A-Z][a-z]+\s*,|\s*\(|,|\s+from\b|\s+on\b)/i.exec(text)?.[1] ?? '';
+    if (colour) product = product.replace(new RegExp(`^${colour}\\s+`), '');
+    product = clean(product);
+    if (!product) return undefined;
+    const goals: Goal[] = [openGoal(text, undefined), tap([product], `open ${product}`, { entity: true, via: categoriesFor(product), min: 0.75 })];
+    if (colour) goals.push(tap([colour], `choose the colour ${colour}`, { min: 0.95 }));
+    if (size) goals.push(tap([size], `choose size ${size}`, { min: 0.95 }));
+    for (let i = 0; i < Math.max(1, Math.min(qty, 5)); i++) goals.push(tap(['Add to cart', 'Add to bag'], `add to cart (${i + 1} of ${qty})`, { min: 0.9 }));
+    goals.push(tap(['Cart', 'View cart', 'Bag'], 'open the cart', { min: 0.8, nav: ['yourcart', 'shoppingcart', 'mycart', 'yourbag'] }));
+    goals.push(tap(['Proceed to checkout', 'Checkout', 'Go to checkout'], 'go to checkout', { min: 0.8, nav: ['checkout'] }));
+    if (address) goals.push(type(['Street and number', 'Shipping address', 'Address'], address, `enter the address ${address}`));
+    if (ship) goals.push(tap([ship], `choose ${ship} shipping`, { min: 0.95 }));
+    goals.push(tap(['Place order', 'Place your order'], 'place the order', { min: 0.9 }));
+    goals.push(tap(['Confirm', 'Confirm order', 'OK'], 'confirm the order', { min: 0.95 }));
+    return goals;
+  }
+  if (shop && /\bwishlist\b/i.test(text)) {
+    const product = clean(/\b(?:save|add|put)\s+(.+?)\s+(?:to|in|on)\s+(?:my\s+)?(?:[A-Z]\w*\s+)?wishlist/i.exec(text)?.[1] ?? '');
+    if (!product) return undefined;
+    return [
+      openGoal(text, undefined),
+      tap([product], `open ${product}`, { entity: true, via: categoriesFor(product), min: 0.75 }),
+      tap(['Save to wishlist', 'Add to wishlist', 'Wishlist'], 'save it to the wishlist', { min: 0.8, already: ['Saved'] }),
+    ];
+  }
+  if (shop && /\b(show|see|look at|view|open)\b/i.test(text)) {
+    const product = clean(/\b(?:show me|look at|see|view|open)\s+(?:the\s+)?(.+?)(?=\s+(?:on|in|from)\s+(?:the\s+)?[A-Z])/i.exec(text)?.[1] ?? '');
+    const section = /\b([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s+(?:section|category)\b/.exec(text)?.[1];
+    if (!product) return undefined;
+    const sectionName = section?.split(/\s+/).pop();
+    return [openGoal(text, undefined), tap([product], `open ${product}`, { entity: true, via: [...(sectionName ? [sectionName] : []), ...categoriesFor(product)], min: 0.75 })];
+  }
+
+  // Calendar.
+  if (app === 'Calendar' && /\b(add|put|schedule|create)\b/i.test(text)) {
+    const title = clean(QUOTED.exec(text)?.[1] ?? /\b(?:add|put|schedule|create)\s+(.+?)\s+(?:in|to|on)\s+(?:my|the)\s+calendar/i.exec(text)?.[1] ?? '');
+    const date = new RegExp(`\\b(${MONTHS.join('|')})\\s+(\\d{1,2})\\b`).exec(text);
+    const time = /\b(\d{1,2}:\d{2})\b/.exec(text)?.[1];
+    if (!title) return undefined;
+    const goals: Goal[] = [{ kind: 'open', target: 'Calendar', text: 'open Calendar' }, tap(['New event', 'Add event', '+'], 'tap New event', { min: 0.8 })];
+    goals.push(type(['Add title', 'Title', 'Event name'], title, `type the title ${title}`));
+    if (date) {
+      goals.push(tap([date[1]!, date[1]!.slice(0, 3)], `choose ${date[1]}`, { min: 0.95 }));
+      goals.push(tap([String(Number(date[2]))], `choose day ${Number(date[2])}`, { min: 0.95 }));
+    }
+    if (time) goals.push(tap([time.padStart(5, '0')], `choose ${time}`, { min: 0.95 }));
+    goals.push(tap(['Save', 'Save event', 'Done'], 'save the event', { min: 0.95 }));
+    return goals;
+  }
+
+  // Messages and mail.
+  if ((m = /^(?:text|message|sms)\s+(.+?)\s*[:,]\s*"([^"]+)"/i.exec(text)) ?? (m = /\bsend\s+(.+?)\s+a (?:text|message)(?: saying| that says)?\s*:?\s*"([^"]+)"/i.exec(text))) {
+    const who = clean(m[1]!);
+    return [
+      { kind: 'open', target: 'Messages', text: 'open Messages' },
+      tap(['Start chat', 'New message', 'New conversation', 'Compose'], 'start a new chat', { min: 0.8 }),
+      type(['Type a name', 'To', 'Recipient'], who, `type ${who} in To`),
+      tap([who], `choose ${who}`, { min: 0.95, lowest: true }),
+      type(['Text message', 'Message', 'Type a message'], m[2]!, `type the message`),
+      tap(['Send'], 'send it', { min: 0.95 }),
+    ];
+  }
+  if ((m = /\b([\w.+-]+@[\w-]+(?:\.[\w-]+)+)/.exec(text)) && /\b(e-?mail|mail|send)\b/i.test(text)) {
+    const to = m[1]!;
+    const subject = /\bsubject(?: line)?\s*:?\s*"?(.+?)"?\s*(?:,|\bsaying\b|\btext\b|\band\b|$)/i.exec(text)?.[1];
+    const body = /\b(?:saying|text|message|body|says)\s*:?\s*"([^"]+)"/i.exec(text)?.[1] ?? QUOTED.exec(text)?.[1];
+    const goals: Goal[] = [{ kind: 'open', target: 'Mail', text: 'open Mail' }, tap(['Compose', 'New message', 'New email', '+'], 'tap Compose', { min: 0.8 })];
+    goals.push(type(['Recipient email', 'To'], to, `type ${to} in To`));
+    if (subject) goals.push(type(['Subject'], clean(subject), `type the subject ${clean(subject)}`));
+    if (body) goals.push(type(['Compose email', 'Message', 'Body'], body, 'type the message'));
+    goals.push(tap(['Send'], 'send it', { min: 0.95 }));
+    return goals;
+  }
+  if (/\barchive\b/i.test(text)) {
+    const what = clean(QUOTED.exec(text)?.[1] ?? /\barchive\s+(?:the\s+)?(?:e-?mail|message)\s+(.+?)(?:\s+in\b|[.]|$)/i.exec(text)?.[1] ?? '');
+    if (!what) return undefined;
+    return [{ kind: 'open', target: app === 'Messages' ? 'Messages' : 'Mail', text: 'open Mail' }, { kind: 'press', target: what, text: `press and hold ${what}` }, tap(['Archive'], 'tap Archive', { min: 0.95 })];
+  }
+
+  // Notes.
+  if (app === 'Notes' || /\bnote\b/i.test(text)) {
+    const title = /\b(?:called|titled|named)\s+"?(.+?)"?(?=\s+(?:that|which|saying|with)\b|[.;]|$)/i.exec(text)?.[1];
+    const body = /\b(?:that says|saying|which says|with the text)\s+"?(.+?)"?\s*$/i.exec(text)?.[1] ?? /\b(?:jot down|write(?: down)?)\s+"([^"]+)"/i.exec(text)?.[1];
+    if (title && body && /\b(make|create|new|jot|write|add|take)\b/i.test(text)) {
+      const b = body.replace(/[.]$/, '');
+      return [
+        { kind: 'open', target: 'Notes', text: 'open Notes' },
+        tap(['New note', 'Add note', '+'], 'tap New note', { min: 0.8 }),
+        type(['Title'], clean(title), `type the title ${clean(title)}`),
+        type(['Start typing', 'Note', 'Text'], b, 'type the text'),
+        tap(['Save', 'Save note', 'Done'], 'save the note', { min: 0.95 }),
+      ];
+    }
+  }
+  if ((m = /\bpin\s+(?:my\s+|the\s+)?(?:note\s+)?(.+?)(?:\s+note)?(?:\s+to the top|\s+in notes)?[.!]?$/i.exec(text))) {
+    const what = clean(m[1]!.replace(/^note\s+/i, ''));
+    return [{ kind: 'open', target: 'Notes', text: 'open Notes' }, tap([what], `open ${what}`, { entity: true, min: 0.75 }), tap(['Pin'], 'tap Pin', { min: 0.95, already: ['Unpin', 'Pinned'] })];
+  }
+
+  // Contacts.
+  if ((m = /\b(?:add|save)\s+(?:a new contact:?\s+)?([A-Z][a-z]+)\s+([A-Z][a-z]+)(?:\s+to my contacts)?,?\s+(?:with the number|phone|number)\s+([+\d][\d\s()-]+\d)/i.exec(text))) {
+    return [
+      { kind: 'open', target: 'Contacts', text: 'open Contacts' },
+      tap(['New contact', 'Add contact', 'Create contact', '+'], 'tap New contact', { min: 0.8 }),
+      type(['First name'], m[1]!, `type ${m[1]} as first name`),
+      type(['Last name'], m[2]!, `type ${m[2]} as last name`),
+      type(['Phone number', 'Phone'], m[3]!, `type ${m[3]} as phone`),
+      tap(['Save', 'Save contact', 'Done'], 'save the contact', { min: 0.95 }),
+    ];
+  }
+  if ((m = /([A-Z][a-z]+(?: [A-Z][a-z]+)+)'s? (?:phone )?number (?:to|is now)\s+([+\d][\d\s()-]+\d)/.exec(text)) ?? (m = /([A-Z][a-z]+(?: [A-Z][a-z]+)+) has a new (?:phone )?number:?\s+([+\d][\d\s()-]+\d)/.exec(text))) {
+    const who = m[1]!.replace(/^(?:Update|Change|Set|Fix|Edit|Make)\s+/, '');
+    return [
+      { kind: 'open', target: 'Contacts', text: 'open Contacts' },
+      type(['Search contacts', 'Search'], who, `search for ${who}`, { submit: true, optional: true, field: 'search' }),
+      tap([who], `open ${who}`, { entity: true, min: 0.95 }),
+      tap(['Edit'], 'tap Edit', { min: 0.95 }),
+      type(['Phone number', 'Phone'], m[2]!, `replace the phone with ${m[2]}`),
+      tap(['Save', 'Save contact', 'Done'], 'save the contact', { min: 0.95 }),
+    ];
+  }
+  if ((m = /\b(?:make|mark|add|set)\s+(.+?)\s+(?:one of my |as (?:a |my )?|to (?:my )?)?favou?rites?\b/i.exec(text))) {
+    const who = clean(m[1]!);
+    return [
+      { kind: 'open', target: 'Contacts', text: 'open Contacts' },
+      type(['Search contacts', 'Search'], who, `search for ${who}`, { submit: true, optional: true, field: 'search' }),
+      { kind: 'press', target: who, text: `press and hold ${who}` },
+      tap(['Add to favourites', 'Add to favorites', 'Favourite', 'Favorite'], 'add to favourites', { min: 0.8 }),
+    ];
+  }
+
+  // Delete / remove / cancel an item.
+  if ((m = /\b(?:delete|remove|cancel|get rid of|erase)\s+(.+?)\s*(?:[;.,!]|$)/i.exec(text.replace(/"([^"]*)"/g, (q: string) => q.replace(/[.,;!]/g, ' '))))) {
+    let what = m[1]!;
+    let where = app;
+    let noun = '';
+    const withM = /^(?:my |the )?conversation (?:with\s+)?(.+?)(?:\s+in\s+\w+)?$/i.exec(what);
+    if (withM) {
+      what = withM[1]!;
+      where = 'Messages';
+      noun = 'conversation';
+    }
+    const kinds: [RegExp, string, string][] = [
+      [/\s+alarm$|^(?:my |the )?alarm\s+/i, 'Clock', 'alarm'],
+      [/^(?:my |the )?contact\s+|\s+from (?:my )?contacts$/i, 'Contacts', 'contact'],
+      [/^(?:my |the )?note\s+|\s+note$/i, 'Notes', 'note'],
+      [/\s+(?:from|in) (?:my |the )?calendar$|^(?:my |the )?event\s+/i, 'Calendar', 'event'],
+      [/^(?:my |the )?(?:e-?mail|message)\s+|\s+(?:from|in) (?:my )?inbox$/i, 'Mail', 'message'],
+    ];
+    for (const [re, a, n] of kinds) {
+      if (re.test(what)) {
+        what = what.replace(re, '');
+        where = a;
+        noun = n;
+      }
+    }
+    what = clean(QUOTED.exec(what)?.[1] ?? what.replace(/\s+in\s+(?:my\s+)?\w+$/i, ''));
+    if (!where || !what) return undefined;
+    if (!noun) noun = where === 'Clock' ? 'alarm' : where === 'Contacts' ? 'contact' : where === 'Notes' ? 'note' : where === 'Calendar' ? 'event' : where === 'Messages' ? 'conversation' : 'message';
+    const goals: Goal[] = [{ kind: 'open', target: where, text: `open ${where}` }];
+    if (where === 'Contacts') goals.push(type(['Search contacts', 'Search'], what, `search for ${what}`, { submit: true, optional: true, field: 'search' }));
+    goals.push({ kind: 'press', target: what, text: `press and hold ${what}`, pager: where === 'Calendar' });
+    goals.push(tap([`Delete ${noun}`, 'Delete', 'Remove', `Remove ${noun}`], `tap Delete ${noun}`, { min: 0.8 }));
+    goals.push(tap(['Delete', 'Remove', 'OK', 'Yes'], 'confirm with Delete', { min: 0.95, optional: true }));
+    return goals;
+  }
+
+  // Switches: "turn/switch X on/off", "turn on X".
+  if ((m = /\b(?:turn|switch|set)\s+(?:my\s+|the\s+)?(.+?)\s+(on|off)\b/i.exec(unq)) ?? (m = /\b(?:turn|switch)\s+(on|off)\s+(?:my\s+|the\s+)?(.+?)(?:\s+on my phone)?[.!]?$/i.exec(unq))) {
+    const onoff = /^(on|off)$/i.test(m[2]!) ? m[2]! : m[1]!;
+    let target = clean(/^(on|off)$/i.test(m[2]!) ? m[1]! : m[2]!);
+    const alarm = /^(.+?)\s+alarm$/i.exec(target);
+    if (alarm || /\balarm\b/i.test(text)) {
+      target = clean(alarm?.[1] ?? target.replace(/\s*alarm\b/i, ''));
+      return [{ kind: 'open', target: 'Clock', text: 'open Clock' }, { kind: 'toggle', target, on: /on/i.test(onoff), text: `switch ${target} ${onoff}` }];
+    }
+    return [
+      { kind: 'open', target: 'Settings', text: 'open Settings' },
+      { kind: 'toggle', target, on: /on/i.test(onoff), text: `switch ${target} ${onoff}`, via: sectionsFor(target) },
+    ];
+  }
+
+  // Settings values: "set/change X to Y".
+  if ((m = /\b(?:set|change|make|put)\s+(?:the\s+|my\s+)?(.+?)\s+(?:to|at)\s+(.+?)(?:,?\s+please)?[.!]?$/i.exec(unq))) {
+    const setting = clean(m[1]!);
+    const value = clean(m[2]!);
+    if (sectionsFor(setting).length < 2 && !/\d|%|small|large|default|normal|high|low/i.test(value)) return undefined;
+    return [
+      { kind: 'open', target: topicApp(text) === 'Clock' ? 'Clock' : 'Settings', text: 'open Settings' },
+      { kind: 'choose', setting, value, text: `set ${setting} to ${value}`, via: sectionsFor(setting) },
+    ];
+  }
+  return undefined;
+}
+
+/** Cross-app: "... the address in my note 'X' ..." → the note to read first (the rest is a food order). */
+export function noteSource(instruction: string): { note: string; rest: string } | undefined {
+  const t = instruction.replace(/[“”]/g, '"').replace(/[‘’]/g, "'");
+  const m = /\b(?:address|location)\b[^.;]*?\b(?:in|from) (?:my |the )?(?:note\s+["']([^"']+)["']|["']?([A-Z][\w ]+?)["']?\s+note)/.exec(t);
+  if (!m) return undefined;
+  const note = (m[1] ?? m[2])!.trim();
+  const rest = t
+    .replace(/\bread the (?:delivery )?address in my note ["'][^"']+["'] and /i, '')
+    .replace(/,?\s*delivered to the address in my [\w ]+ note/i, '')
+    .replace(/\s*to that address\b/i, '')
+    .replace(/\b(order|get|buy)\s+(?!\d|one\b|two\b|three\b|an?\b)/i, '$1 1 ');
+  return { note, rest };
+}
