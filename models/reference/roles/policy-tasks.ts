@@ -200,7 +200,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     if (colour) goals.push(tap([colour], `choose the colour ${colour}`, { min: 0.95 }));
     if (size) goals.push(tap([size], `choose size ${size}`, { min: 0.95 }));
     for (let i = 0; i < Math.max(1, Math.min(qty, 5)); i++) goals.push(tap(['Add to cart', 'Add to bag'], `add to cart (${i + 1} of ${qty})`, { min: 0.9 }));
-    goals.push(tap(['Cart', 'View cart', 'Bag'], 'open the cart', { min: 0.8, nav: ['yourcart', 'shoppingcart', 'mycart', 'yourbag'] }));
+    goals.push(tap(['Cart', 'View cart', 'Bag'], 'open the cart', { min: 0.8 }));
     goals.push(tap(['Proceed to checkout', 'Checkout', 'Go to checkout'], 'go to checkout', { min: 0.8, nav: ['checkout'] }));
     if (address) goals.push(type(['Street and number', 'Shipping address', 'Address'], address, `enter the address ${address}`));
     if (ship) goals.push(tap([ship], `choose ${ship} shipping`, { min: 0.95 }));

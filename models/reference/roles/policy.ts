@@ -50,6 +50,28 @@ export type { BaseGoal, Goal } from './policy-tasks.js';
  *    field (placeholder/label), type, Enter for searches. Not visible → swipe up (≤ 3), Back (≤ 2), then
  *    `terminate` failure. After the last goal with the goal state not visible: wait once, then failure
  *    (explicit step lists keep the old optimism: wait once, then success). Step budget 4 × goals + 8.
+ * 6. Everyday app tasks (policy-tasks.ts, tried before the food-order reading): generic verbs and labels of
+ *    phone apps. delete/remove/cancel X → open the app the topic names (alarm → Clock, contact → Contacts,
+ *    event/calendar → Calendar, conversation → Messages, note → Notes, email → Mail) → press and hold X
+ *    ("press" goal, exact names preferred: a near match is only taken after scrolling twice) → "Delete <noun>" /
+ *    "Delete" → confirm "Delete"; archive → hold → "Archive"; pin → open → "Pin" (done if "Unpin" shows);
+ *    favourite → hold → "Add to favourites"; turn X on/off → X's row (via the settings section that mentions
+ *    X or where phones keep it: Display, Sound, Network, Connected devices, Security) → its switch, whose
+ *    state is read from the pixels (policy-vision.ts: grey pill = off, coloured = on), so a switch already in
+ *    the wanted state is left alone; set/change X to Y → X's row → its picker → Y, or its +/− stepper until it
+ *    shows Y; snooze → Clock → overflow menu (Menu key) → Settings → Snooze length; new note/event/alarm/
+ *    contact/message/mail → "+"/"New …"/"Compose"/"Start chat" → labelled fields (label or placeholder:
+ *    Title, To, Subject, Compose email, Text message, First name, …; chips and grid cells are found inside
+ *    OCR lines that merge a row, "XS S M L XL") → Save/Send; shop view/wishlist/buy → product (via a category
+ *    tile its name suggests: tee → T-Shirts, hoodie → Hoodies) → colour, size, Add to cart × quantity → Cart →
+ *    Proceed to checkout → address → shipping option → Place order → Confirm. Events in other months are found
+ *    by paging with the arrows beside a "Month YYYY" heading; "Load more" is tapped in paged lists.
+ *    Cross-app tasks read a value (a 6-digit code, a street address) off the screen of one app and keep it in
+ *    the conclusion (`[noted code=482913]`), the only memory, and type it into the other app (`{code}`).
+ *    Finishing: a result on screen ("… deleted", "Sent", "Order confirmed", a switch or value now as asked)
+ *    ends with success; otherwise wait once, then success (optimistic, as for explicit step lists).
+ *    Known gaps: an input that already holds text is appended to, not replaced (the mobile `type` action has
+ *    no clear, so editing a phone number fails); 15 steps are tight for buying 3 items.
  * 5. Temperature (`request.temperature`, default 0): at T = 0 everything is argmax and click points are box
  *    centres. At T > 0 the target is sampled by softmax(10 · score / T) among matches (with a "scroll instead"
  *    option when no exact match is visible) and the click point is jittered inside the box, using ctx.random,
@@ -865,6 +887,7 @@ export function decide(input: DecideInput): Decision {
         const opts = [...candidates(lines, [goal.value], 0.95), ...tokenCandidates(lines, [goal.value])].filter((c) => !isHeader(c.line, screen)).sort((a, b) => b.score - a.score);
         const opt = pick(opts, temperature, random);
         if (opt) return clickOn(opt.line, `Step ${gi + 1} of ${n} ("${goal.text}"): the options are open; choosing "${opt.line.text}".`, `Chose "${opt.line.text}" for ${goal.setting}. ${tag('done')}`);
+        if (sub.scrolls < 2) return notFound(`the option "${goal.value}"`);
       }
       const row = pick(rowCandidates(lines, goal.setting, screen), temperature, random);
       if (!row) return notFound(`the "${goal.setting}" setting`);
@@ -902,6 +925,8 @@ function rowCandidates(lines: OcrLine[], target: string, screen: { height: numbe
   for (const line of lines) {
     if (isHeader(line, screen)) continue;
     const l = normText(line.text);
+    // A comma-separated line ("Bluetooth, pairing") is a summary of a section, not a row's name.
+    if (line.text.includes(',') && l !== t) continue;
     const score = l === t ? 1 : l.startsWith(t) && t.length >= 3 ? 0.85 : matchScore(line.text, target);
     if (score >= 0.8) out.push({ line, score });
   }
@@ -966,14 +991,24 @@ function switchOf(label: OcrLine, switches: SwitchBox[]): SwitchBox | undefined 
 /** "−  60%  +" on the row of a label. */
 function stepperOf(label: OcrLine, lines: OcrLine[]): { plus?: OcrLine; minus?: OcrLine; valueLine?: OcrLine; value?: number } | undefined {
   const cy = label.box.y + label.box.h / 2;
-  const row = lines.filter((l) => l !== label && l.box.x > label.box.x + label.box.w && Math.abs(l.box.y + l.box.h / 2 - cy) < 34);
+  const row = lines.filter((l) => l !== label && l.box.x > label.box.x + label.box.w && Math.abs(l.box.y + l.box.h / 2 - cy) < 44);
   const plus = row.find((l) => /^\+$/.test(l.text.trim()));
   const minus = row.find((l) => /^[-−–—_]$/.test(l.text.trim()));
   if (!plus && !minus) {
     // Read as one line: "− 60% +".
-    const one = row.find((l) => /^[-−–—_]?\s*\d+\s*%?\s*\+$/.test(l.text.trim()));
+    const one = row.find((l) => /^[-−–—_=~]?\s*\d+\s*%?\s*[+tf4]?$/.test(l.text.trim()) && /\d/.test(l.text));
     if (!one) return undefined;
     const v = Number(/\d+/.exec(one.text)![0]);
+    if (/^\d+\s*%?$/.test(one.text.trim())) {
+      // Only the value was read: the − and + buttons flank it.
+      const b = one.box;
+      return {
+        minus: { text: '−', box: { x: b.x - 40, y: b.y, w: 20, h: b.h }, confidence: one.confidence },
+        plus: { text: '+', box: { x: b.x + b.w + 20, y: b.y, w: 20, h: b.h }, confidence: one.confidence },
+        valueLine: one,
+        value: v,
+      };
+    }
     const third = one.box.w / 3;
     return {
       minus: { text: '−', box: { x: one.box.x, y: one.box.y, w: third * 0.6, h: one.box.h }, confidence: one.confidence },
