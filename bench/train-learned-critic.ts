@@ -5,15 +5,19 @@
  *   npx tsx bench/train-learned-critic.ts --data /tmp/critic-features.jsonl --out models/learned-critic
  *
  * Fits on the validation split only, picks the acceptance threshold there (max recall s.t. precision ≥ target),
- * exports `learned-critic.onnx` (MatMul + Add + Sigmoid) and `learned-critic.provenance.json` (data hash, split,
- * features, hyper-parameters, weights, metrics), and scores the held-out report split through onnxruntime-node.
+ * exports `learned-critic.onnx` (MatMul + Add + Sigmoid) and `learned-critic.provenance.json` (data hash, seeds,
+ * apps, split sizes, features, hyper-parameters, weights, metrics, baselines, cost), and scores the held-out
+ * report split through onnxruntime-node. Report-split baselines: accept-everything (precision = success rate)
+ * and the LLM channels' `both` consensus re-derived from the vote-share features (majority per channel); AUC is
+ * threshold-free (0.5 = useless). Cost: wall ms per trajectory for features + one single-row ONNX run.
  */
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { confusionOf, fmtRatio, metricsOf, type Metrics } from '../critics/calibration.js';
-import { FEATURE_NAMES, createOnnxCritic, predict, toOnnx, trainLogistic } from '../critics/learned-critic.js';
+import { FEATURE_NAMES, createOnnxCritic, features, predict, toOnnx, trainLogistic } from '../critics/learned-critic.js';
 
 const { values } = parseArgs({
   options: {
@@ -23,11 +27,25 @@ const { values } = parseArgs({
     epochs: { type: 'string', default: '3000' },
     lr: { type: 'string', default: '0.5' },
     l2: { type: 'string', default: '0.001' },
+    /** Free text recorded in the provenance (e.g. which reference critics/policy produced the data). */
+    note: { type: 'string', default: '' },
   },
 });
 
+/** Area under the ROC curve (probability a random positive outscores a random negative; ties count half). */
+function auc(scores: readonly number[], labels: readonly boolean[]): number | null {
+  const pos = scores.filter((_, i) => labels[i]);
+  const neg = scores.filter((_, i) => !labels[i]);
+  if (pos.length === 0 || neg.length === 0) return null;
+  let wins = 0;
+  for (const p of pos) for (const n of neg) wins += p > n ? 1 : p === n ? 0.5 : 0;
+  return wins / (pos.length * neg.length);
+}
+
 interface Example {
   rolloutId: string;
+  queryId?: string;
+  app?: string;
   split: 'validation' | 'report';
   groundTruth: boolean;
   features: number[];
@@ -59,12 +77,51 @@ async function main(): Promise<void> {
   const reportP = await critic.score(report.map((e) => e.features));
   const validation = at(train, trainP, threshold);
   const held = at(report, reportP, threshold);
+  const tsReport = report.map((e) => predict(model, e.features));
+  const maxOnnxVsTs = Math.max(0, ...reportP.map((p, i) => Math.abs(p - (tsReport[i] ?? 0))));
+  const acceptAll = metricsOf(confusionOf(report.map((e) => ({ predicted: true, actual: e.groundTruth }))));
+  const llmBoth = metricsOf(confusionOf(report.map((e) => ({ predicted: (e.features[7] ?? 0) > 0.5 && (e.features[8] ?? 0) > 0.5, actual: e.groundTruth }))));
+  // Cost per trajectory as the activity pays it: features from critic outputs + one single-row ONNX run.
+  const sample = {
+    instruction: 'Order a Margherita pizza from Luigi and pay with the saved card',
+    annotations: ['GOOD', 'NEUTRAL', 'GOOD', 'GOOD', 'HARMFUL', 'GOOD'] as const,
+    outcome: 'success',
+    textVotes: [true, true, false],
+    multimodalVotes: [true, true, true],
+    finalCaption: 'Order placed | Margherita pizza | Luigi | Paid with card ending 4242 | Track order',
+  };
+  for (let i = 0; i < 50; i++) await critic.score([features(sample)]);
+  const runs = 500;
+  const t0 = performance.now();
+  for (let i = 0; i < runs; i++) await critic.score([features(sample)]);
+  const msPerTrajectory = (performance.now() - t0) / runs;
+  const seeds = [...new Set(all.map((e) => Number((e.queryId ?? e.rolloutId).split('/')[0])).filter(Number.isInteger))].sort((a, b) => a - b);
+  const apps = Object.fromEntries(
+    [...new Set(all.map((e) => e.app ?? '?'))].sort().map((a) => [a, all.filter((e) => (e.app ?? '?') === a).length]),
+  );
+  const temperatures = [...new Set(all.map((e) => /\/t([0-9.]+)$/.exec(e.rolloutId)?.[1]).filter((t) => t !== undefined))].sort();
   await mkdir(values.out, { recursive: true });
   await writeFile(join(values.out, 'learned-critic.onnx'), onnx);
   const provenance = {
     model: 'logistic regression (MatMul + Add + Sigmoid), onnx opset 13',
     trainedAt: new Date().toISOString(),
-    data: { file: values.data, sha256: createHash('sha256').update(raw).digest('hex'), examples: all.length, train: train.length, report: report.length },
+    version: 'v1',
+    status:
+      'first model, trained on data from the reference critics and policy as they were at training time; those are being improved ' +
+      'concurrently, so the feature distribution (vote shares, step annotations) will drift: retrain after they change (README, critics section)',
+    note: values.note,
+    data: {
+      file: values.data,
+      sha256: createHash('sha256').update(raw).digest('hex'),
+      generatedBy: 'npx tsx bench/critics.ts --dump (checker-labelled rollouts of the reference policy, judged by the reference critics)',
+      examples: all.length,
+      train: train.length,
+      report: report.length,
+      positives: { train: train.filter((e) => e.groundTruth).length, report: report.filter((e) => e.groundTruth).length },
+      seeds,
+      temperatures,
+      apps,
+    },
     split: 'validation = sha256(salt, queryId) < 0.5 (critics/calibration.ts splitOf); trained and thresholded on validation only',
     labels: 'app checker ground truth (never a critic input)',
     features: FEATURE_NAMES,
@@ -74,13 +131,23 @@ async function main(): Promise<void> {
     threshold,
     precisionTarget: target,
     metTargetOnValidation: best !== undefined,
-    metrics: { validation, report: held },
+    metrics: {
+      validation,
+      report: held,
+      reportAuc: auc(reportP, report.map((e) => e.groundTruth)),
+      validationAuc: auc(trainP, train.map((e) => e.groundTruth)),
+    },
+    baselinesOnReport: { acceptAll, llmConsensusBoth: llmBoth },
+    onnxVsTsMaxAbsDiff: maxOnnxVsTs,
+    cost: { msPerTrajectory: Number(msPerTrajectory.toFixed(4)), measuredWith: 'features() + one single-row onnxruntime-node run, after warm-up' },
     onnxSha256: createHash('sha256').update(onnx).digest('hex'),
   };
   await writeFile(join(values.out, 'learned-critic.provenance.json'), `${JSON.stringify(provenance, null, 2)}\n`);
   console.log(`learned critic: trained on ${train.length} validation rollouts, threshold ${threshold}${best ? '' : ` (precision ${target} not reachable; default)`}`);
   console.log(`  validation  P ${fmtRatio(validation.precision)} R ${fmtRatio(validation.recall)}  tp ${validation.tp} fp ${validation.fp} tn ${validation.tn} fn ${validation.fn}`);
-  console.log(`  report      P ${fmtRatio(held.precision)} R ${fmtRatio(held.recall)}  tp ${held.tp} fp ${held.fp} tn ${held.tn} fn ${held.fn}  (onnxruntime)`);
+  console.log(`  report      P ${fmtRatio(held.precision)} R ${fmtRatio(held.recall)}  tp ${held.tp} fp ${held.fp} tn ${held.tn} fn ${held.fn}  (onnxruntime)  AUC ${provenance.metrics.reportAuc?.toFixed(3) ?? '–'}`);
+  console.log(`  baselines (report): accept-all P ${fmtRatio(acceptAll.precision)} R ${fmtRatio(acceptAll.recall)}; LLM both P ${fmtRatio(llmBoth.precision)} R ${fmtRatio(llmBoth.recall)}`);
+  console.log(`  cost ${msPerTrajectory.toFixed(3)} ms per trajectory; ONNX vs TS max |Δp| ${maxOnnxVsTs.toExponential(2)}; seeds ${seeds.join(',')}; apps ${Object.keys(apps).join(',')}`);
   console.log(`  wrote ${join(values.out, 'learned-critic.onnx')} and learned-critic.provenance.json`);
 }
 

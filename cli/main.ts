@@ -18,6 +18,7 @@ const USAGE = `trajforge — self-evolving GUI trajectory production
 
 Usage:
   trajforge cycle [--queries N] [--attempts K] [--max-steps S] [--seed N] [--apps food,shop] [--mode gui-owl|mobile-agent-v3|swirl|ces]
+                  [--learned-critic PATH|off] [--learned-consensus off|and|majority]
                                  run one full production cycle on the configured services
   trajforge worker               run the workers (main, env, cpu queues) until interrupted
   trajforge migrate              apply database migrations
@@ -49,6 +50,8 @@ async function cycle(args: string[]): Promise<void> {
       seed: { type: 'string' },
       apps: { type: 'string' },
       mode: { type: 'string' },
+      'learned-critic': { type: 'string' },
+      'learned-consensus': { type: 'string' },
     },
   });
   const config = loadConfig();
@@ -60,6 +63,18 @@ async function cycle(args: string[]): Promise<void> {
     ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
     ...(values.apps !== undefined ? { apps: values.apps.split(',').map((a) => a.trim()).filter(Boolean) } : {}),
     ...(values.mode !== undefined ? { agentMode: values.mode } : {}),
+    ...(values['learned-critic'] !== undefined || values['learned-consensus'] !== undefined
+      ? {
+          critic: {
+            ...config.cycle.critic,
+            learned: {
+              ...config.cycle.critic.learned,
+              ...(values['learned-critic'] !== undefined ? { model: values['learned-critic'] === 'off' ? null : values['learned-critic'] } : {}),
+              ...(values['learned-consensus'] !== undefined ? { consensus: values['learned-consensus'] } : {}),
+            },
+          },
+        }
+      : {}),
   };
   config.cycle = parseOrThrow(CycleConfig, overrides, 'command line');
 

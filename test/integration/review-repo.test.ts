@@ -1,7 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { criticsCommand } from '../../cli/critics.js';
 import { z } from 'zod';
 import { createActivities, criticVersion, type ActivityDeps } from '../../activities/index.js';
 import { CycleConfig, ROLES, type Role } from '../../domain/config.js';
@@ -229,5 +230,46 @@ describe('judgeTrajectory with the learned channel (real Postgres, ONNX via onnx
       /config\.critic\.learned\.model: .*nope\.onnx/,
     );
     await expect(activities.judgeTrajectory({ rolloutId: 'cycle-1/q1/a0', config: { critic: { learned: { modle: 'x' } } } })).rejects.toThrow(/config\.critic\.learned/);
+  });
+});
+
+describe('trajforge critics review-candidates / report', () => {
+  async function run(args: string[]): Promise<string> {
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    const saved = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = db.url;
+    try {
+      await criticsCommand(args);
+    } finally {
+      spy.mockRestore();
+      if (saved === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = saved;
+    }
+    return lines.join('');
+  }
+
+  it('lists the queue by priority with lineage, filters by cycle and status, and summarises per reason in the report', async () => {
+    const text = await run(['review-candidates', '--cycle', 'cycle-8', '--limit', '5']);
+    expect(text).toContain('review candidates (cycle-8, open)');
+    const order = ['claimed_success_rejected', 'rejected_all_good'].map((k) => text.indexOf(k));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect(text).not.toContain('channels_split'); // resolved, not open
+    expect(text).toContain('cycle-8/q8/a0');
+    expect(text).toContain(`food: ${INSTRUCTION}`);
+    const all = await run(['review-candidates', '--cycle', 'cycle-8', '--status', 'all', '--limit', '1']);
+    expect(all).toMatch(/channels_split .*cycle-8\/q8\/a0 \[resolved: reviewer says Correct\]/);
+    expect(all).not.toContain('rejected_all_good');
+    expect(await run(['review-candidates', '--cycle', 'cycle-404'])).toContain('no review candidates (cycle-404, open)');
+    await expect(run(['review-candidates', '--limit', '0'])).rejects.toThrow(/--limit/);
+
+    const report = await run(['report', '--cycle', 'cycle-1']);
+    expect(report).toMatch(/all\s+learned\s+all\s+1/);
+    expect(report).toMatch(/review candidates \(cycle-1\): \d+ in all/);
+    expect(report).toMatch(/channels_split\s+2\s+2\s+1/); // two critic versions; the majority one accepted
+    expect(report).toContain('top 5 open');
   });
 });
