@@ -1,0 +1,209 @@
+/**
+ * A labelled rollout corpus for critic benchmarks: rolls the reference policy out on generated tasks in the
+ * real apps once, labels each rollout with the app's checker (ground truth, never shown to critics), and keeps
+ * it on disk so critics can be re-judged (and re-tuned) without re-rolling.
+ *
+ *   npx tsx bench/corpus.ts --out DIR [--rollouts 500] [--seeds 1,2,3] [--temperatures 0,0.7] [--sessions 2]
+ *                           [--max-steps 15] [--apps food,shop]
+ *   npx tsx bench/critics.ts --corpus DIR        (judges the corpus instead of rolling out)
+ *
+ * Layout: DIR/blobs (local blob store: screenshots), DIR/rollouts.jsonl (one line per finished rollout:
+ * job, episode result, ground truth), DIR/corpus.json (the options). Resumable: re-running with the same DIR
+ * and options rolls out only the jobs not yet in rollouts.jsonl. Environment failures are counted, not kept.
+ * For each seed, `generateQueries` draws ⌈N / (seeds × temperatures)⌉ tasks; each is rolled out once per
+ * temperature with the GUI-Owl episode loop (1 screenshot of history) on `--sessions` Chromium phones.
+ */
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runEpisode, type EpisodeResult } from '../agents/episode.js';
+import type { Query } from '../domain/entities.js';
+import type { BlobStore } from '../domain/ports.js';
+import { startAppServer } from '../environments/app-server.js';
+import { loadDags } from '../environments/app-world.js';
+import { createChromiumEnv, type ChromiumSession } from '../environments/chromium.js';
+import { createChatModel } from '../models/gateway.js';
+import { createOcrEngine } from '../models/ocr.js';
+import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
+import { startReferenceServer } from '../models/reference/server.js';
+import { INFEASIBLE_FAMILY, infeasibleSuccess } from '../query-gen/infeasible.js';
+import { generateQueries } from '../query-gen/sample.js';
+import { createLocalBlobStore } from '../storage/blob-local.js';
+
+export interface CorpusJob {
+  seed: number;
+  n: number;
+  temperature: number;
+  query: Query;
+}
+
+export interface CorpusRollout extends CorpusJob {
+  result: EpisodeResult;
+  groundTruth: boolean;
+}
+
+export interface CorpusOptions {
+  rollouts: number;
+  seeds: number[];
+  temperatures: number[];
+  sessions: number;
+  maxSteps: number;
+  apps: string[];
+}
+
+export const rolloutKey = (j: CorpusJob): string => `${j.seed}/${j.query.id}/t${j.temperature}`;
+
+/** The jobs a corpus of these options consists of (deterministic: same options → same jobs). */
+export function corpusJobs(o: CorpusOptions): CorpusJob[] {
+  const perSeed = Math.ceil(o.rollouts / (o.seeds.length * o.temperatures.length));
+  const jobs: CorpusJob[] = [];
+  for (const seed of o.seeds) {
+    const { queries } = generateQueries({ dags: loadDags(), count: perSeed, seed, apps: o.apps });
+    queries.forEach((query, n) => o.temperatures.forEach((temperature) => jobs.push({ seed, n, temperature, query })));
+  }
+  return jobs.slice(0, o.rollouts);
+}
+
+export async function loadCorpus(dir: string): Promise<{ blobs: BlobStore; rollouts: CorpusRollout[]; options: CorpusOptions }> {
+  const options = JSON.parse(await readFile(join(dir, 'corpus.json'), 'utf8')) as CorpusOptions;
+  const text = await readFile(join(dir, 'rollouts.jsonl'), 'utf8').catch(() => '');
+  const byKey = new Map<string, CorpusRollout>();
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const r = JSON.parse(line) as CorpusRollout;
+      byKey.set(rolloutKey(r), r);
+    } catch {
+      // a line cut short by an interrupted run: that job is simply rolled out again
+    }
+  }
+  return { blobs: createLocalBlobStore(join(dir, 'blobs')), rollouts: [...byKey.values()], options };
+}
+
+/** Rolls out every job of `options` not yet in DIR, appending each finished rollout as it completes. */
+export async function buildCorpus(dir: string, options: CorpusOptions, log: (line: string) => void = console.log): Promise<{ rollouts: CorpusRollout[]; envFailures: number; seconds: number }> {
+  await mkdir(dir, { recursive: true });
+  const prev = await readFile(join(dir, 'corpus.json'), 'utf8').catch(() => undefined);
+  if (prev !== undefined && prev !== JSON.stringify(options)) throw new Error(`${dir} holds a corpus built with other options: ${prev}`);
+  await writeFile(join(dir, 'corpus.json'), JSON.stringify(options));
+  const existing = await loadCorpus(dir);
+  const have = new Set(existing.rollouts.map(rolloutKey));
+  const jobs = corpusJobs(options).filter((j) => !have.has(rolloutKey(j)));
+  log(`corpus ${dir}: ${existing.rollouts.length} rollouts already there, ${jobs.length} to roll out`);
+  const blobs = existing.blobs;
+  const out = join(dir, 'rollouts.jsonl');
+
+  const appServer = await startAppServer({});
+  const env = await createChromiumEnv({ appServer, blobs });
+  const ocr = await createOcrEngine();
+  const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
+  const policy = createChatModel({ baseUrl: ref.baseUrl, model: REFERENCE_MODELS.policy, maxRetries: 1 }, { cache: false });
+  const rollouts = [...existing.rollouts];
+  let envFailures = 0;
+  const t0 = performance.now();
+  const sessions: ChromiumSession[] = await Promise.all(Array.from({ length: Math.max(1, options.sessions) }, () => env.newSession()));
+  try {
+    let next = 0;
+    await Promise.all(
+      sessions.map(async (_, slot) => {
+        for (let i = next++; i < jobs.length; i = next++) {
+          const job = jobs[i]!;
+          const session = sessions[slot]!;
+          const result = await runEpisode({
+            env: session,
+            policy,
+            blobs,
+            app: job.query.app,
+            instruction: job.query.instruction,
+            seed: job.seed * 1000 + job.n * 10 + Math.round(job.temperature * 10),
+            maxSteps: options.maxSteps,
+            historyImages: 1,
+            temperature: job.temperature,
+          });
+          if (result.environmentFailure) {
+            envFailures++;
+            log(`ENV  ${rolloutKey(job)}: ${result.environmentFailure}`);
+            await session.close().catch(() => undefined);
+            sessions[slot] = await env.newSession();
+            continue;
+          }
+          const groundTruth =
+            job.query.checker.family === INFEASIBLE_FAMILY || job.query.feasible === false
+              ? infeasibleSuccess(result.status, result.outcome).success
+              : (await session.check(job.query.checker).catch(() => ({ success: false }))).success;
+          const done: CorpusRollout = { ...job, result, groundTruth };
+          rollouts.push(done);
+          await appendFile(out, `${JSON.stringify(done)}\n`);
+          if (rollouts.length % 25 === 0) log(`  rolled out ${rollouts.length} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+        }
+      }),
+    );
+  } finally {
+    await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
+    await env.close();
+    await appServer.close();
+    await ref.close();
+  }
+  return { rollouts, envFailures, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** "a,b" → trimmed non-empty parts. */
+const list = (s: string): string[] => s.split(',').map((x) => x.trim()).filter(Boolean);
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      out: { type: 'string' },
+      rollouts: { type: 'string', default: '500' },
+      seeds: { type: 'string', default: '1,2,3' },
+      temperatures: { type: 'string', default: '0,0.7' },
+      sessions: { type: 'string', default: '2' },
+      'max-steps': { type: 'string', default: '15' },
+      apps: { type: 'string', default: '' },
+    },
+  });
+  const options: CorpusOptions = {
+    rollouts: Number(values.rollouts),
+    seeds: list(values.seeds).map(Number),
+    temperatures: list(values.temperatures).map(Number),
+    sessions: Number(values.sessions),
+    maxSteps: Number(values['max-steps']),
+    apps: list(values.apps),
+  };
+  const bad = !values.out
+    ? '--out'
+    : !(options.rollouts > 0)
+      ? '--rollouts'
+      : options.seeds.length === 0 || options.seeds.some((s) => !Number.isInteger(s))
+        ? '--seeds'
+        : options.temperatures.length === 0 || options.temperatures.some((t) => !(t >= 0 && t <= 2))
+          ? '--temperatures'
+          : !(options.sessions >= 1)
+            ? '--sessions'
+            : !(options.maxSteps >= 1)
+              ? '--max-steps'
+              : undefined;
+  if (bad) {
+    console.error(`bench/corpus.ts: bad or missing ${bad}\nusage: npx tsx bench/corpus.ts --out DIR [--rollouts 500] [--seeds 1,2,3] [--temperatures 0,0.7] [--sessions 2] [--max-steps 15] [--apps food,shop]`);
+    process.exit(2);
+  }
+  const { rollouts, envFailures, seconds } = await buildCorpus(values.out!, options);
+  const byApp = new Map<string, { n: number; ok: number }>();
+  for (const r of rollouts) {
+    const e = byApp.get(r.query.app) ?? { n: 0, ok: 0 };
+    e.n++;
+    if (r.groundTruth) e.ok++;
+    byApp.set(r.query.app, e);
+  }
+  console.log(`\ncorpus: ${rollouts.length} rollouts (${envFailures} environment failures this run, not kept), ${seconds.toFixed(0)} s this run`);
+  for (const [app, e] of [...byApp].sort()) console.log(`  ${app.padEnd(10)} ${String(e.ok).padStart(4)}/${String(e.n).padEnd(4)} checker successes`);
+  const ok = rollouts.filter((r) => r.groundTruth).length;
+  console.log(`  ${'ALL'.padEnd(10)} ${String(ok).padStart(4)}/${rollouts.length}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
