@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeStep } from '../../critics/step-critic.js';
 import type { JudgeStepInput } from '../../critics/step-critic.js';
 import { pngDataUrl } from '../../critics/json.js';
-import { judgeTrajectory } from '../../critics/trajectory-critic.js';
+import { buildTextChannelRequest, judgeTrajectory, parseChannelVerdict } from '../../critics/trajectory-critic.js';
 import type { JudgeTrajectoryInput } from '../../critics/trajectory-critic.js';
 import { createOcrEngine } from '../../models/ocr.js';
 import {
@@ -18,7 +18,7 @@ import {
 } from '../../models/reference/roles/critics.js';
 import type { OcrEngine } from '../../models/reference/types.js';
 import { roleModel } from './fake-model.js';
-import { PAGES, TAPS, launch, render } from './screens.js';
+import { MORE_PAGES, PAGES, ROW_TAPS, TAPS, alarms, launch, render } from './screens.js';
 
 const INSTRUCTION = 'Order a Cheeseburger from Burger Palace';
 
@@ -148,7 +148,7 @@ describe('reference trajectory critics', () => {
     expect((await judgeTrajectory(models(), right, { votes: 1 })).correct).toBe(false);
   });
 
-  it('a borderline trajectory (quantity not evidenced) is Incorrect at temperature 0 and splits votes when sampled', async () => {
+  it('a trajectory that leaves an entity unevidenced (the quantity) is Incorrect at temperature 0 and in nearly every sampled vote', async () => {
     const input = await trajectory('Order 2 Cheeseburgers from Burger Palace', [shots.list, shots.palaceMenu, shots.confirmation], [
       { action: 'click', coordinate: [...TAPS.burgerPalace] },
       tapAddToCart,
@@ -157,12 +157,13 @@ describe('reference trajectory critics', () => {
     expect(greedy.channels.map((c) => c.correct)).toEqual([false, false]);
     expect(greedy.channels[1]!.reason).toMatch(/only 2\/3 key entities/);
 
+    // Coverage counts cubed: one of three entities missing is no longer a coin flip (precision first).
     const sampled = await judgeTrajectory(models(), input, { votes: 16, voteRule: 'majority', temperature: 1 });
     for (const c of sampled.channels) {
       expect(c.votes).toHaveLength(16);
-      expect(c.votes.some(Boolean)).toBe(true);
-      expect(c.votes.some((v) => !v)).toBe(true);
+      expect(c.votes.filter(Boolean).length).toBeLessThanOrEqual(2);
     }
+    expect(sampled.correct).toBe(false);
     // A clear success stays (almost) unanimous under the same sampling.
     const clear = await trajectory(INSTRUCTION, [shots.list, shots.palaceMenu, shots.confirmation], [
       { action: 'click', coordinate: [...TAPS.burgerPalace] },
@@ -173,3 +174,228 @@ describe('reference trajectory critics', () => {
     expect(clearVotes.correct).toBe(true);
   });
 });
+
+// ------------------------------------------------------------------------------------------------------------
+// Generic completion evidence outside Foodie (regressions: true successes the reference critics rejected).
+
+/** The text channel alone on synthetic captions (one OCR line per caption line) and step summaries. */
+async function textVerdict(
+  instruction: string,
+  steps: readonly [action: JudgeStepInput['action'], summary: string][],
+  captions: readonly string[],
+  outcome = 'success',
+): Promise<{ correct: boolean; reason: string }> {
+  const request = buildTextChannelRequest({
+    instruction,
+    steps: steps.map(([a, summary]) => ({ summary, actionText: JSON.stringify(a) })),
+    captions,
+    outcome,
+  });
+  const { response } = await roleModel(trajectoryTextCriticRole, ocr).complete(request);
+  const parsed = parseChannelVerdict(response.choices[0]!.message, 'text');
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return { correct: parsed.verdict.correct, reason: parsed.verdict.reason };
+}
+const open = (app: string): JudgeStepInput['action'] => ({ action: 'open', text: app });
+const tap: JudgeStepInput['action'] = { action: 'click', coordinate: [100, 200] };
+const press: JudgeStepInput['action'] = { action: 'long_press', coordinate: [100, 200], time: 1 };
+const typeText = (text: string): JudgeStepInput['action'] => ({ action: 'type', text });
+const done: JudgeStepInput['action'] = { action: 'terminate', status: 'success' };
+
+describe('instructionEntities: names the instruction introduces', () => {
+  it('reads "called X that says Y", "my note X", e-mail addresses, and drops switch positions and leading verbs', () => {
+    expect(instructionEntities('Make a note called Birthday party that says Call back on Monday at 10.')).toEqual(['Birthday party', 'Call back on Monday at 10']);
+    expect(instructionEntities('Pin my note Shopping list to the top.')).toEqual(['Shopping list']);
+    expect(instructionEntities('Jot down "Buy candles" in a new note titled Plumber.')).toEqual(['Buy candles', 'Plumber']);
+    expect(instructionEntities('Email sam.carter@example.com with the subject Weekend plans.')).toEqual(['Weekend plans', 'sam.carter@example.com']);
+    expect(instructionEntities('Turn my Work alarm On.')).toEqual(['Work']);
+  });
+});
+
+describe('reference step critic: rows, controls and typed text', () => {
+  let off: Uint8Array;
+  let gymOn: Uint8Array;
+  let classOn: Uint8Array;
+  beforeAll(async () => {
+    [off, gymOn, classOn] = (await Promise.all([alarms({}), alarms({ Gym: true }), alarms({ 'Gym class': true })].map((h) => render(browser, h)))) as [Uint8Array, Uint8Array, Uint8Array];
+  }, 60_000);
+
+  it('a tap on the switch at the end of the named row is GOOD; on the longer-named neighbour\'s switch HARMFUL', async () => {
+    const instruction = 'Turn my Gym alarm On.';
+    const right = await step({ instruction, action: { action: 'click', coordinate: ROW_TAPS.switchOf(0) }, before: off, after: gymOn });
+    expect(right.verdict.annotation).toBe('GOOD');
+    expect(right.verdict.summary).toMatch(/^Tapped (the row of )?"Gym";/);
+    const wrong = await step({ instruction, action: { action: 'click', coordinate: ROW_TAPS.switchOf(1) }, before: off, after: classOn });
+    expect(wrong.verdict.annotation).toBe('HARMFUL');
+    expect(wrong.verdict.summary).toMatch(/"Gym class" instead of "Gym"/);
+    // Tapping the label "Gym class" itself is the same trap ("Gym" is also a line of its own on that screen).
+    const label = await step({ instruction, action: { action: 'click', coordinate: ROW_TAPS.rowText(1) }, before: off, after: classOn });
+    expect(label.verdict.annotation).toBe('HARMFUL');
+  });
+
+  it('the control that performs the instruction\'s verb on the named item\'s page is GOOD, not off-task', async () => {
+    const [event, dialog] = await Promise.all([render(browser, MORE_PAGES.event), render(browser, MORE_PAGES.deleteDialog)]);
+    const r = await step({
+      instruction: 'Delete Book Club from my calendar.',
+      history: ['Opened "Calendar"; the screen now shows "July 2025".', 'Tapped "Book Club"; the screen now shows "Event".'],
+      action: { action: 'click', coordinate: ROW_TAPS.rowText(2) },
+      before: event,
+      after: dialog,
+    });
+    expect(r.verdict.summary).toMatch(/^Tapped "Delete event"/);
+    expect(r.verdict.annotation).toBe('GOOD');
+  });
+
+  it('an abbreviation ("Jun" for June) is not a near-duplicate', async () => {
+    const [months, picked] = await Promise.all([render(browser, MORE_PAGES.months), render(browser, MORE_PAGES.monthPicked)]);
+    const jun = (await ocr.recognize(months)).find((l) => l.text.trim() === 'Jun');
+    expect(jun).toBeDefined();
+    const at: [number, number] = [Math.round(jun!.box.x + jun!.box.w / 2), Math.round(jun!.box.y + jun!.box.h / 2)];
+    const r = await step({ instruction: 'Add "Call with Grandma" to my calendar on June 11 at 09:00.', action: { action: 'click', coordinate: at }, before: months, after: picked });
+    expect(r.verdict.annotation).not.toBe('HARMFUL');
+  });
+
+  it('typed text must be the instruction\'s wording verbatim: a changed ending is HARMFUL', async () => {
+    const instruction = 'Make a note called Birthday party that says Call back on Monday at 10.';
+    const ok = await step({ instruction, action: typeText('Birthday party'), before: shots.list, after: shots.palaceMenu });
+    expect(ok.verdict.annotation).toBe('GOOD');
+    const typo = await step({ instruction, action: typeText('Birthday partys'), before: shots.list, after: shots.palaceMenu });
+    expect(typo.verdict.annotation).toBe('HARMFUL');
+    expect(typo.verdict.summary).toMatch(/instead of/);
+  });
+});
+
+describe('reference trajectory critics: what a completed final screen looks like', () => {
+  it('delete: the item is gone from the list after Delete (with or without a toast); still listed, or nothing removed → Incorrect', async () => {
+    const instruction = 'Delete Book Club from my calendar.';
+    const steps: [JudgeStepInput['action'], string][] = [
+      [open('Calendar'), 'Opened "Calendar"; the screen now shows "July 2025".'],
+      [tap, 'Tapped "Book Club"; the screen now shows "Event".'],
+      [tap, 'Tapped "Delete event"; the screen now shows "Delete this event?".'],
+      [tap, 'Tapped "Delete"; the screen now shows "July 2025".'],
+      [done, 'Ended the task (success); no new text appeared.'],
+    ];
+    const before = 'Calendar | July 2025 | Book Club | 19 | Yoga Class | 14';
+    const gone = await textVerdict(instruction, steps, [before, 'Event | Book Club | Delete event', 'Delete this event?', 'Calendar | July 2025 | Yoga Class | 14']);
+    expect(gone).toMatchObject({ correct: true });
+    expect(gone.reason).toMatch(/gone from the final screen/);
+    expect(gone.reason).not.toMatch(/"book"/); // "Book Club" is a name, not a booking task
+    const toast = await textVerdict(instruction, steps, [before, 'Calendar | July 2025 | Yoga Class | 14 | Event deleted']);
+    expect(toast.correct).toBe(true);
+    const still = await textVerdict(instruction, steps, [before, 'Calendar | July 2025 | Book Club | 19 | Yoga Class | 14']);
+    expect(still).toMatchObject({ correct: false });
+    expect(still.reason).toMatch(/still lists "Book Club"/);
+    const idle = await textVerdict(instruction, [steps[0]!, steps[4]!], [before, 'Calendar | July 2025 | Yoga Class | 14']);
+    expect(idle.correct).toBe(false);
+  });
+
+  it('delete: removing the near-duplicate leaves the item listed (also when OCR drops the spaces) → Incorrect', async () => {
+    const instruction = 'Archive the email "Team lunch on Friday" in my inbox.';
+    const steps: [JudgeStepInput['action'], string][] = [
+      [open('Mail'), 'Opened "Mail"; the screen now shows "Inbox".'],
+      [press, 'Long-pressed "Team lunch on Thursday" instead of "Team lunch on Friday"; the screen now shows "Archive".'],
+      [tap, 'Tapped "Archive"; the screen now shows "Conversation archived".'],
+    ];
+    const r = await textVerdict(instruction, steps, ['Inbox | Team lunch on Thursday | Teamlunch onFriday', 'Inbox | Teamlunch onFriday | Conversation archived']);
+    expect(r.correct).toBe(false);
+    expect(r.reason).toMatch(/still lists "Team lunch on Friday"/);
+  });
+
+  it('set: the setting shows the new value on the final screen; another value → Incorrect', async () => {
+    const instruction = 'Change my Font size to Large, please.';
+    const steps: [JudgeStepInput['action'], string][] = [
+      [open('Settings'), 'Opened "Settings"; the screen now shows "Display".'],
+      [tap, 'Tapped "Font size"; the screen now shows "Small".'],
+      [tap, 'Tapped "Large"; the screen now shows "Display".'],
+    ];
+    const start = 'Settings | Display | Font size | Default';
+    expect(await textVerdict(instruction, steps, [start, 'Display | Dark mode | Font size | Large | Display size | Default'])).toMatchObject({ correct: true });
+    const wrong = await textVerdict(instruction, steps, [start, 'Display | Dark mode | Font size | Largest | Display size | Large']);
+    expect(wrong.correct).toBe(false);
+    expect(wrong.reason).toMatch(/does not show "Font size" set to "Large"/);
+  });
+
+  it('create: the saved item shown after Save (no toast) → Correct; the form still open → Incorrect', async () => {
+    const instruction = 'Make a note called Birthday party that says Call back on Monday at 10.';
+    const steps: [JudgeStepInput['action'], string][] = [
+      [open('Notes'), 'Opened "Notes"; the screen now shows "Search notes".'],
+      [tap, 'Tapped "New note"; the screen now shows "Title".'],
+      [typeText('Birthday party'), 'Typed "Birthday party"; the screen now shows "Birthday party".'],
+      [typeText('Call back on Monday at 10'), 'Typed "Call back on Monday at 10"; the screen now shows "Call back on Monday at 10".'],
+      [tap, 'Tapped "Save"; the screen now shows "Pin".'],
+    ];
+    const form = 'New note | Birthday party | Call back on Monday at 10 | Save';
+    expect(await textVerdict(instruction, steps, ['Notes | Search notes', form, 'Note | Pin | Edit | Birthday party | Call back on Monday at 10'])).toMatchObject({ correct: true });
+    const open_ = await textVerdict(instruction, steps, ['Notes | Search notes', form, `${form} | Title can't be empty`]);
+    expect(open_.correct).toBe(false);
+  });
+
+  it('pin: "Unpin" beside the exact item → Correct; beside its longer-named neighbour → Incorrect', async () => {
+    const instruction = 'Pin my note Shopping list to the top.';
+    const steps = (name: string): [JudgeStepInput['action'], string][] => [
+      [open('Notes'), 'Opened "Notes"; the screen now shows "Search notes".'],
+      [tap, `Tapped "${name}"; the screen now shows "Pin".`],
+      [tap, 'Tapped "Pin"; the screen now shows "Unpin".'],
+    ];
+    const list = 'Notes | Shopping list | Shopping list (old) | Book club';
+    expect(await textVerdict(instruction, steps('Shopping list'), [list, 'Note | Unpin | Edit | Shopping list | Pinned | Milk, eggs'])).toMatchObject({ correct: true });
+    expect(await textVerdict(instruction, steps('Shopping list (old)'), [list, 'Note | Unpin | Edit | Shopping list (old) | Pinned | Bread'])).toMatchObject({ correct: false });
+  });
+
+  it('navigation: the names on the start page are not the requested page unless a step acted on them', async () => {
+    const instruction = 'Show me the menu of Green Bowl in Foodie.';
+    const list = 'Foodie | Burger Palace | Green Bowl | Sushi Go';
+    const idle = await textVerdict(instruction, [[open('Foodie'), 'Opened "Foodie"; the screen now shows "Burger Palace".']], ['Home', list]);
+    expect(idle.correct).toBe(false);
+    expect(idle.reason).toMatch(/no step acted on them/);
+    const went = await textVerdict(
+      instruction,
+      [[open('Foodie'), 'Opened "Foodie"; the screen now shows "Burger Palace".'], [tap, 'Tapped "Green Bowl"; the screen now shows "Menu".']],
+      ['Home', list, 'Green Bowl | Menu | Quinoa Bowl'],
+    );
+    expect(went.correct).toBe(true);
+  });
+
+  it('toggle: the switch drawn beside the named row decides (multimodal); the text channel counts flips of that switch', async () => {
+    const instruction = 'Turn my Gym alarm On.';
+    const [off, gymOn, classOn] = (await Promise.all([alarms({}), alarms({ Gym: true }), alarms({ 'Gym class': true })].map((h) => render(browser, h)))) as [
+      Uint8Array,
+      Uint8Array,
+      Uint8Array,
+    ];
+    const models = { text: roleModel(trajectoryTextCriticRole, ocr, 3), multimodal: roleModel(trajectoryMultimodalCriticRole, ocr, 3) };
+    const caption = async (png: Uint8Array): Promise<string> => (await ocr.recognize(png)).map((l) => l.text).join(' | ');
+    const run = async (screens: Uint8Array[], rows: number[]) => {
+      const summaries: string[] = ['Opened "Clock"; the screen now shows "Alarms".'];
+      const actions: JudgeStepInput['action'][] = [open('Clock')];
+      for (let i = 0; i < rows.length; i++) {
+        const a: JudgeStepInput['action'] = { action: 'click', coordinate: ROW_TAPS.switchOf(rows[i]!) };
+        const r = await step({ instruction, history: [...summaries], action: a, before: screens[i]!, after: screens[i + 1]! });
+        summaries.push(r.verdict.summary);
+        actions.push(a);
+      }
+      const shots_ = [screens[0]!, ...screens];
+      return judgeTrajectory(
+        models,
+        {
+          instruction,
+          steps: actions.map((a, i) => ({ summary: summaries[i]!, actionText: JSON.stringify(a) })),
+          captions: await Promise.all(shots_.map(caption)),
+          screenshots: shots_.map(pngDataUrl),
+          outcome: 'success',
+        },
+        { votes: 1 },
+      );
+    };
+    const right = await run([off, gymOn], [0]);
+    expect(right.channels.map((c) => c.correct)).toEqual([true, true]);
+    expect(right.channels[1]!.reason).toMatch(/switch beside "Gym" on the final screen is on/);
+    expect(right.channels[0]!.reason).toMatch(/flipped once/);
+    const neighbour = await run([off, classOn], [1]);
+    expect(neighbour.correct).toBe(false);
+    const twice = await run([off, gymOn, off], [0, 0]);
+    expect(twice.channels.map((c) => c.correct)).toEqual([false, false]);
+    expect(twice.channels[1]!.reason).toMatch(/is off, not on/);
+  });
+});
+

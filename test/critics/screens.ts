@@ -43,6 +43,37 @@ export const PAGES = {
   </body></html>`,
 } as const;
 
+const ROWS = `<style>
+  body { margin: 0; font-family: 'DejaVu Sans', Arial, sans-serif; background: #fff; color: #111; }
+  header { background: #1e6fd9; color: #fff; height: 56px; line-height: 56px; padding: 0 16px; font-size: 22px; font-weight: bold; }
+  .r { box-sizing: border-box; height: 64px; display: flex; align-items: center; justify-content: space-between; padding: 0 16px; border-bottom: 1px solid #ddd; font-size: 20px; }
+  .sw { width: 52px; height: 30px; border-radius: 15px; background: #adb5bd; position: relative; }
+  .sw:after { content: ''; position: absolute; top: 3px; left: 3px; width: 24px; height: 24px; border-radius: 12px; background: #fff; }
+  .sw.on { background: #1e6fd9; } .sw.on:after { left: 25px; }
+  .chip { display: inline-block; margin: 8px 4px; padding: 8px 14px; border: 1px solid #888; border-radius: 16px; font-size: 18px; }
+</style>`;
+
+/** A list of named alarms with switches at the row ends (row i's centre is y = 56 + 64·i + 32). */
+export function alarms(on: Readonly<Record<string, boolean>>): string {
+  const rows = ['Gym', 'Gym class', 'Weekend'].map((n) => `<div class="r"><span>${n}</span><span class="sw${on[n] ? ' on' : ''}"></span></div>`);
+  return `<html><head>${ROWS}</head><body><header>Alarms</header>${rows.join('')}</body></html>`;
+}
+
+/** Pages for the generic completion evidence: an event page, a month picker. */
+export const MORE_PAGES = {
+  event: `<html><head>${ROWS}</head><body><header>Event</header><div class="r">Book Club</div><div class="r">Thursday 19:00</div><div class="r">Delete event</div></body></html>`,
+  deleteDialog: `<html><head>${ROWS}</head><body><header>Event</header><div class="r">Delete this event?</div><div class="r">Cancel</div><div class="r">Delete</div></body></html>`,
+  months: `<html><head>${ROWS}</head><body><header>New event</header><div><span class="chip">May</span><span class="chip">Jun</span><span class="chip">Jul</span></div><div class="r">Date: not set</div></body></html>`,
+  monthPicked: `<html><head>${ROWS}</head><body><header>New event</header><div><span class="chip">May</span><span class="chip" style="background:#1e6fd9;color:#fff">Jun</span><span class="chip">Jul</span></div><div class="r">Date: June</div></body></html>`,
+} as const;
+
+/** Switch centre of alarm row `i`, and a month chip. */
+export const ROW_TAPS = {
+  switchOf: (i: number): [number, number] => [318, 56 + 64 * i + 32],
+  rowText: (i: number): [number, number] => [40, 56 + 64 * i + 32],
+  jun: [110, 76] as [number, number],
+};
+
 /** Centre-ish tap points (viewport pixels) of the list rows. */
 export const TAPS = {
   burgerPlace: [80, 84] as const,

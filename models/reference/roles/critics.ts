@@ -57,7 +57,8 @@ const IMPERATIVES = new Set(
   ('open order add go find show set turn search book send call buy play create delete remove check tap select navigate ' +
     'change enable disable mark save share write type enter schedule put make reserve get look view start stop update ' +
     'rename move copy reply email text message post cancel clear purchase pick choose switch display list tell what how ' +
-    'which when who where is are does do can could would will please use bring let help need want').split(' '),
+    'which when who where is are does do can could would will please use bring let help need want jot pin unpin archive ' +
+    'favourite favorite star mute toggle flip increase decrease lower raise i').split(' '),
 );
 
 function tokens(s: string): string[] {
@@ -87,7 +88,10 @@ function similarity(a: string, b: string): number {
   return m === 0 ? 1 : 1 - levenshtein(a, b) / m;
 }
 
-/** Does `hay` contain the token sequence of `needle`? */
+/**
+ * Does `hay` contain the token sequence of `needle`? Also true when OCR dropped the spaces between words
+ * ("Teamlunch onFriday" for "Team lunch on Friday"): the letters must then run from a token start to a token end.
+ */
 function containsPhrase(hay: string, needle: string): boolean {
   const h = tokens(hay);
   const n = tokens(needle);
@@ -96,6 +100,20 @@ function containsPhrase(hay: string, needle: string): boolean {
     for (let j = 0; j < n.length; j++) if (h[i + j] !== n[j]) continue outer;
     return true;
   }
+  const raw = (t: string): string[] => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const hr = raw(hay);
+  const joined = raw(needle).join('');
+  if (joined.length < 6) return false;
+  const starts = new Set<number>();
+  const ends = new Set<number>();
+  let at = 0;
+  for (const t of hr) {
+    starts.add(at);
+    at += t.length;
+    ends.add(at);
+  }
+  const flat = hr.join('');
+  for (let i = flat.indexOf(joined); i >= 0; i = flat.indexOf(joined, i + 1)) if (starts.has(i) && ends.has(i + joined.length)) return true;
   return false;
 }
 
@@ -125,6 +143,15 @@ function namesTheApp(instruction: string, entity: string): boolean {
   return new RegExp(`\\b(?:in|on|open|using)\\s+(?:the\\s+)?${e}(?:\\s+app)?\\b`, 'i').test(instruction);
 }
 
+/** A name the instruction introduces ("called X", "titled X", "the subject X"): up to the next clause word. */
+const NAMED_PHRASE =
+  /\b(?:called|titled|named|labell?ed|(?:the )?subject)\s+(?!a\b|an\b|the\b|it\b)([^,.;:!?"“”]+?)(?=\s+(?:that|which|and|then|saying|says|in|on|to|from|with|as|for)\b|[,;:!?]|\.(?:\s|$)|$)/gi;
+/** An item named right after its kind: "my note Shopping list", "the contact Diana Hughes", "the email Q3 review". */
+const KIND_NAMED =
+  /\b(?:my|the)\s+(?:note|contact|event|alarm|email|mail|message|conversation|chat|thread|product|restaurant|setting)\s+(?:with\s+)?([\p{Lu}\p{N}][^,.;:!?"“”]*?)(?=\s+(?:to|that|which|and|then|in|on|from|with|as|for|at)\b|[,;:!?]|\.(?:\s|$)|$)/gu;
+/** A text the instruction dictates ("that says X", "saying X"): up to the end of the sentence. */
+const SAID_PHRASE = /\b(?:saying|says)\s+(?!a\b|an\b|the\b|it\b)([^"“”]+?)(?=[;!?]|\.(?:\s|$)|$)/gi;
+
 export function instructionEntities(instruction: string): string[] {
   const out: string[] = [];
   const add = (s: string): void => {
@@ -134,6 +161,18 @@ export function instructionEntities(instruction: string): string[] {
   let rest = instruction;
   for (const m of instruction.matchAll(/["“”]([^"“”]{1,80})["“”]|(?:^|\s)'([^']{1,80})'(?=[\s.,;:!?]|$)/g)) {
     add(m[1] ?? m[2] ?? '');
+    rest = rest.replace(m[0], ' , ');
+  }
+  // Unquoted names and texts the instruction introduces: "a note called Birthday party that says Call back …".
+  for (const m of [...rest.matchAll(NAMED_PHRASE), ...rest.matchAll(SAID_PHRASE), ...rest.matchAll(KIND_NAMED)]) {
+    const v = (m[1] ?? '').trim();
+    if (tokens(v).length > 0 && tokens(v).length <= 12) {
+      add(v);
+      rest = rest.replace(m[1] ?? '', ' , ');
+    }
+  }
+  for (const m of rest.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g)) {
+    add(m[0]);
     rest = rest.replace(m[0], ' , ');
   }
   const words = rest.split(/\s+/).filter(Boolean);
@@ -165,20 +204,43 @@ export function instructionEntities(instruction: string): string[] {
     }
   }
   flush();
-  return out;
+  // A switch position ("Turn Wi-Fi On") is the state asked for, not a name to find on screen.
+  return out.filter((e) => !/^(on|off)$/i.test(e));
 }
 
 type EntityMatch = { kind: 'exact'; entity: string } | { kind: 'near'; entity: string; window: string } | { kind: 'none' };
 
+/** "Jun" for "June", "Wed" for "Wednesday": a single-word prefix of ≥ 3 letters is an abbreviation, not another item. */
+function isAbbreviation(window: string, entity: string): boolean {
+  const w = tokens(window);
+  const e = tokens(entity);
+  return w.length === 1 && e.length === 1 && (w[0] ?? '').length >= 3 && (e[0] ?? '').startsWith(w[0] ?? '\0');
+}
+
 function matchEntities(text: string, entities: readonly string[]): EntityMatch {
-  for (const e of entities) if (containsPhrase(text, e)) return { kind: 'exact', entity: e };
+  for (const e of entities) if (containsPhrase(text, e) || isAbbreviation(text, e)) return { kind: 'exact', entity: e };
   let best: { entity: string; window: string; sim: number } | undefined;
   for (const e of entities) {
     if (tokens(e).join('').length < 4) continue; // numbers and short words are too ambiguous to call near-duplicates
     const w = bestWindow(text, e);
-    if (w.sim >= NEAR && (!best || w.sim > best.sim)) best = { entity: e, window: w.window, sim: w.sim };
+    if (w.sim >= NEAR && !isAbbreviation(w.window, e) && (!best || w.sim > best.sim)) best = { entity: e, window: w.window, sim: w.sim };
   }
   return best ? { kind: 'near', entity: best.entity, window: best.window } : { kind: 'none' };
+}
+
+/**
+ * Matches a tapped line against the entities, knowing the rest of the screen: a line that contains an entity
+ * plus more words ("Gym class" for "Gym", "Work late shift" for "Work") is a different, longer-named item
+ * when another line of the same screen is exactly the entity.
+ */
+function matchTarget(target: string, entities: readonly string[], screen: readonly OcrLine[]): EntityMatch {
+  const m = matchEntities(target, entities);
+  if (m.kind !== 'exact') return m;
+  const t = contentTokens(target).join(' ');
+  const e = contentTokens(m.entity).join(' ');
+  if (t === e) return m;
+  const exactElsewhere = screen.some((l) => l.text !== target && contentTokens(l.text).join(' ') === e);
+  return exactElsewhere ? { kind: 'near', entity: m.entity, window: target } : m;
 }
 
 function quote(s: string, maxWords = 6): string {
@@ -304,7 +366,7 @@ async function eraseMarks(png: Uint8Array, m: Marks): Promise<Uint8Array> {
   return new Uint8Array(await sharp(data, { raw: { width, height, channels } }).png().toBuffer());
 }
 
-/** Fraction of pixels that differ, ignoring pixels within `radius` of the annotation marks. */
+/** Fraction of pixels that differ, ignoring the annotation marks' own pixels. */
 async function changedFraction(
   a: Uint8Array,
   b: Uint8Array,
@@ -316,7 +378,14 @@ async function changedFraction(
   ]);
   if (ra.info.width !== rb.info.width || ra.info.height !== rb.info.height) return 1;
   const { width, height, channels } = ra.info;
-  const masked = (x: number, y: number): boolean => marks !== undefined && markDistance2(marks, x, y) <= MARK_RADIUS * MARK_RADIUS;
+  // Only the drawn marks are ignored (reddish pixels of the annotated before-screen near the action's point),
+  // not the whole disk around it: a switch flipped under the ring is a visible effect.
+  const masked = (x: number, y: number): boolean => {
+    if (marks === undefined || markDistance2(marks, x, y) > MARK_RADIUS * MARK_RADIUS) return false;
+    const i = (y * width + x) * channels;
+    const r = ra.data[i] ?? 0;
+    return r - Math.max(ra.data[i + 1] ?? 0, ra.data[i + 2] ?? 0) > 16;
+  };
   let changed = 0;
   let counted = 0;
   for (let y = 0; y < height; y++) {
@@ -343,12 +412,12 @@ function targetLine(lines: readonly OcrLine[], [x, y]: readonly [number, number]
   };
   const ranked = [...lines].sort((a, b) => dist(a) - dist(b));
   const near = ranked[0];
+  if (near && dist(near) <= 6 * scale) return near;
+  // A tap on the empty part of a row (a menu item, a list row): the text on the same row.
+  const row = lines.filter((l) => y >= l.box.y - 8 * scale && y <= l.box.y + l.box.h + 8 * scale).sort((a, b) => dist(a) - dist(b));
+  if (row[0]) return row[0];
   if (near && dist(near) <= 40 * scale) return near;
-  // A tap on the empty part of a row: the text on the same row.
-  const row = lines
-    .filter((l) => y >= l.box.y - 12 * scale && y <= l.box.y + l.box.h + 12 * scale)
-    .sort((a, b) => dist(a) - dist(b));
-  return row[0];
+  return undefined;
 }
 
 function newLines(before: Screen, after: Screen): string[] {
@@ -364,6 +433,69 @@ interface StepJudgement {
   annotation: 'GOOD' | 'NEUTRAL' | 'HARMFUL';
   did: string;
   why: string;
+  /** The screen did not visibly change (the summary then says "nothing changed"). */
+  noEffect?: boolean;
+}
+
+/** Whether (x, y) falls on (or within a few pixels of) a text line. */
+function onText(lines: readonly OcrLine[], [x, y]: readonly [number, number], scale: number): boolean {
+  const pad = 6 * scale;
+  return lines.some((l) => x >= l.box.x - pad && x <= l.box.x + l.box.w + pad && y >= l.box.y - pad && y <= l.box.y + l.box.h + pad);
+}
+
+/**
+ * The item a tap on a non-text control (a switch, checkbox, star or icon at the end of a row) acts on: the
+ * nearest line to the left on the same row that names an entity (exactly or as a near-duplicate).
+ */
+function rowSubject(
+  lines: readonly OcrLine[],
+  [x, y]: readonly [number, number],
+  entities: readonly string[],
+  scale: number,
+): { line: OcrLine; match: EntityMatch } | undefined {
+  const band = 30 * scale;
+  const cy = (l: OcrLine): number => l.box.y + l.box.h / 2;
+  const dist = (l: OcrLine): number =>
+    Math.hypot(Math.max(l.box.x - x, 0, x - (l.box.x + l.box.w)), Math.max(l.box.y - y, 0, y - (l.box.y + l.box.h)));
+  // The same row to the left (a switch at the end of a row), or the card around the point (name + preview lines).
+  const row = lines
+    .filter((l) => (l.box.x + l.box.w < x && Math.abs(cy(l) - y) <= band) || dist(l) <= 40 * scale)
+    .sort((a, b) => Math.abs(cy(a) - y) - Math.abs(cy(b) - y));
+  for (const line of row) {
+    const match = matchTarget(line.text, entities, lines);
+    if (match.kind !== 'none') return { line, match };
+  }
+  return undefined;
+}
+
+/**
+ * The title of the card a tapped line belongs to: the nearest line just above it (within a line or two,
+ * horizontally overlapping) that names an entity — a tap on "Burgers - American" under "Burger Palace" opens
+ * Burger Palace; under "Burger Place" it opens the near-duplicate.
+ */
+function cardTitle(lines: readonly OcrLine[], target: OcrLine, entities: readonly string[], scale: number): { line: OcrLine; match: EntityMatch } | undefined {
+  const above = lines
+    .filter((l) => {
+      const gap = target.box.y - (l.box.y + l.box.h);
+      const overlap = Math.min(l.box.x + l.box.w, target.box.x + target.box.w) - Math.max(l.box.x, target.box.x);
+      return l !== target && gap >= -2 * scale && gap <= 30 * scale && (overlap > 0 || Math.abs(l.box.x - target.box.x) <= 24 * scale);
+    })
+    .sort((a, b) => b.box.y - a.box.y);
+  const line = above[0];
+  if (!line) return undefined;
+  const match = matchTarget(line.text, entities, lines);
+  return match.kind === 'none' ? undefined : { line, match };
+}
+
+/** The instruction's action verbs ("delete", "archive", "pin", …), for recognising the control that does it. */
+function instructionVerbs(instruction: string): Set<string> {
+  return new Set(tokens(instruction).filter((t) => IMPERATIVES.has(t) && !/^(what|how|which|when|who|where|is|are|does|do|can|could|would|will|please|i|need|want|help|let|use|make|get|go|look|view|show|tell|open)$/.test(t)));
+}
+
+/** Case- and space-insensitive verbatim occurrence (no stemming: "partys" is not "party"). */
+function verbatim(hay: string, needle: string): boolean {
+  const norm = (x: string): string => ` ${x.toLowerCase().replace(/[^\p{L}\p{N}@.:%-]+/gu, ' ').replace(/\.(\s|$)/g, '$1').trim()} `;
+  return norm(hay).includes(norm(needle));
 }
 
 function describeAction(a: Action, target: string | undefined): string {
@@ -452,18 +584,38 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
       ? { annotation: 'GOOD', did, why: 'the answer is read off the screen' }
       : { annotation: 'NEUTRAL', did, why: 'the answer text is not visible on the screen, so it cannot be verified' };
   }
-  if (noEffect) return { annotation: 'NEUTRAL', did, why: 'the screen did not visibly change' };
+  if (noEffect) return { annotation: 'NEUTRAL', did, why: 'the screen did not visibly change', noEffect: true };
 
   switch (action.action) {
     case 'click':
     case 'long_press':
     case 'double_click':
     case 'right_click': {
+      // A switch or icon beside a named row, or the blank part of a card, acts on that row's item — unless the
+      // nearest text is itself a control ("Archive" in a sheet whose title names the item).
+      const control = target !== undefined && (PROGRESS.test(target) || DESTRUCTIVE.test(target) || instructionVerbs(instruction).has(contentTokens(target)[0] ?? ''));
+      const plain = !control && (!target || matchTarget(target, entities, before.lines).kind === 'none');
+      const targetBox = marks ? before.lines.find((l) => l.text === target) : undefined;
+      const row = !marks || !plain
+        ? undefined
+        : ((!onText(before.lines, marks.p, scale) ? rowSubject(before.lines, marks.p, entities, scale) : undefined) ??
+          (targetBox ? cardTitle(before.lines, targetBox, entities, scale) : undefined));
+      if (row) {
+        const verb = action.action === 'long_press' ? 'Long-pressed' : 'Tapped';
+        const rowDid = `${verb} the row of ${quote(row.line.text)}`;
+        if (row.match.kind === 'exact') return { annotation: 'GOOD', did: rowDid, why: `the control belongs to ${quote(row.match.entity)} from the instruction` };
+        if (row.match.kind === 'near')
+          return {
+            annotation: 'HARMFUL',
+            did: `${rowDid} instead of ${quote(row.match.entity)}`,
+            why: `the row only resembles ${quote(row.match.entity)} from the instruction; it is a different item`,
+          };
+      }
       if (!target) {
         if (gained) return { annotation: 'GOOD', did, why: `the screen now shows ${quote(gained)} from the instruction` };
         return { annotation: 'NEUTRAL', did, why: 'no text at the tapped point; its relevance is unclear' };
       }
-      const m = matchEntities(target, entities);
+      const m = matchTarget(target, entities, before.lines);
       if (m.kind === 'exact') return { annotation: 'GOOD', did, why: `${quote(m.entity)} is named in the instruction` };
       if (m.kind === 'near')
         return {
@@ -479,6 +631,8 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
           why: `${quote(destructive[0])} is a destructive or retreating control the instruction did not ask for`,
         };
       const ct = contentTokens(target);
+      if (ct.length > 0 && instructionVerbs(instruction).has(ct[0] ?? ''))
+        return { annotation: 'GOOD', did, why: `${quote(target)} performs the action the instruction asks for` };
       const instr = new Set(contentTokens(instruction));
       if (ct.length > 0 && ct.filter((t) => instr.has(t)).length / ct.length >= 0.6)
         return { annotation: 'GOOD', did, why: 'the tapped control matches words of the instruction' };
@@ -486,8 +640,14 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
       if (gained) return { annotation: 'GOOD', did, why: `the screen now shows ${quote(gained)} from the instruction` };
       const titleY = Math.min(...before.lines.map((l) => l.box.y));
       // Numbers (quantities, house numbers) are not tap targets: seeing "2" on screen does not make a tap elsewhere off-task.
+      // An entity the agent already acted on (named in an earlier summary) is no longer "offered": on its own
+      // page, taps on the page's controls are how the task continues.
+      const handled = history.join('\n');
       const offered = entities.find(
-        (e) => !/^[$€£]?\d[\d.,:]*$/.test(e) && before.lines.some((l) => l.box.y > titleY + 5 * scale && containsPhrase(l.text, e)),
+        (e) =>
+          !/^[$€£]?\d[\d.,:]*$/.test(e) &&
+          !containsPhrase(handled, e) &&
+          before.lines.some((l) => l.box.y > titleY + 5 * scale && containsPhrase(l.text, e)),
       );
       if (offered)
         return {
@@ -500,8 +660,14 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
     case 'type': {
       const typed = action.text.trim();
       if (typed === '') return { annotation: 'NEUTRAL', did, why: 'empty text' };
-      if (containsPhrase(instruction, typed) || entities.some((e) => containsPhrase(typed, e)))
+      if (verbatim(instruction, typed) || entities.some((e) => verbatim(typed, e) && verbatim(instruction, typed.replace(/\s+/g, ' '))))
         return { annotation: 'GOOD', did, why: 'the typed text comes from the instruction' };
+      if (containsPhrase(instruction, typed) || entities.some((e) => containsPhrase(typed, e)))
+        return {
+          annotation: 'HARMFUL',
+          did: `${did} instead of ${quote(bestWindow(instruction, typed).window || typed)}`,
+          why: 'the typed text differs from the instruction\'s wording (a changed letter or ending)',
+        };
       if (bestWindow(instruction, typed).sim >= NEAR && tokens(typed).join('').length >= 4)
         return {
           annotation: 'HARMFUL',
@@ -537,7 +703,7 @@ export const stepCriticRole: RoleHandler = async (request, ctx) => {
   const input = await readStep(request, ctx);
   const j = await judgeStepHeuristic(input);
   const shown = newLines(input.before, input.after);
-  const effect = shown.length > 0 ? `the screen now shows ${quote(shown[0] ?? '')}` : 'no new text appeared';
+  const effect = j.noEffect ? 'nothing changed' : shown.length > 0 ? `the screen now shows ${quote(shown[0] ?? '')}` : 'no new text appeared';
   const summary = `${j.did}; ${effect}.`.split(/\s+/).slice(0, 30).join(' ');
   const analysis = `${j.did}; ${effect}. ${j.why[0]?.toUpperCase() ?? ''}${j.why.slice(1)}, so the step is ${j.annotation}.`;
   return reply(JSON.stringify({ analysis, summary, annotation: j.annotation }));
@@ -545,12 +711,16 @@ export const stepCriticRole: RoleHandler = async (request, ctx) => {
 
 // ---------------------------------------------------------------- trajectory critics
 
+/**
+ * What the task asks for, read from the instruction with its names and dictated texts blanked out (so a
+ * restaurant called "Book Club" does not make a booking task), and what a completed final screen looks like.
+ * `kind` picks the completion test in `completionOf`.
+ */
 interface Intent {
   name: string;
   when: RegExp;
   done: RegExp;
-  /** The entities must also be on the final screen. */
-  needsEntitiesOnFinal?: boolean;
+  kind: 'signal' | 'removal' | 'state' | 'create' | 'toggle';
 }
 
 const INTENTS: readonly Intent[] = [
@@ -558,32 +728,51 @@ const INTENTS: readonly Intent[] = [
     name: 'add to cart',
     when: /\b(add|put)\b.*\b(cart|basket|bag)\b/i,
     done: /added to (your |the )?(cart|basket|bag)|\b(your (cart|basket|bag)|cart \(\d+\)|view cart|in (your|the) cart|shopping cart)\b/i,
+    kind: 'signal',
   },
   {
     name: 'order',
     when: /\b(order|buy|purchase|check ?out)\b/i,
     done: /\border (placed|confirmed|received|complete|completed|submitted|successful)\b|thank you for your order|purchase (complete|successful)|order #\s?\w+|payment (successful|complete)/i,
+    kind: 'signal',
   },
-  { name: 'book', when: /\b(book|reserve|schedule)\b/i, done: /\b(booked|reserved|scheduled|confirmed|reservation confirmed|booking confirmed)\b/i },
-  { name: 'send', when: /\b(send|reply|email|post)\b/i, done: /\b(sent|delivered|posted)\b/i },
-  { name: 'delete', when: /\b(delete|remove|clear)\b/i, done: /\b(deleted|removed|cleared|empty|no items)\b/i },
+  { name: 'pin', when: /\bpin\b/i, done: /\b(pinned|unpin)\b/i, kind: 'state' },
+  { name: 'favourite', when: /\bfavou?rites?\b/i, done: /\b(favou?rited|remove from favou?rites|added to favou?rites|unfavou?rite)\b/i, kind: 'state' },
+  { name: 'archive', when: /\barchive\b/i, done: /\barchived\b/i, kind: 'removal' },
+  { name: 'delete', when: /\b(delete|remove|clear|cancel|get rid of)\b/i, done: /\b(deleted|removed|cleared|cancell?ed)\b/i, kind: 'removal' },
+  { name: 'book', when: /\b(book|reserve)\b/i, done: /\b(booked|reserved|scheduled|confirmed|reservation confirmed|booking confirmed)\b/i, kind: 'signal' },
+  { name: 'send', when: /\b(send|reply|email|post|text|message)\b/i, done: /\b(sent|delivered|posted)\b/i, kind: 'signal' },
   {
     name: 'toggle',
-    when: /\b(turn (on|off)|enable|disable|switch (on|off)|set|change|update)\b/i,
-    done: /\b(on|off|enabled|disabled|saved|updated|changed)\b/i,
-    needsEntitiesOnFinal: true,
+    when: /\b(turn|switch|enable|disable|toggle)\b/i,
+    done: /\b(on|off|enabled|disabled)\b/i,
+    kind: 'toggle',
   },
-  { name: 'create', when: /\b(save|create|add|new|note)\b/i, done: /\b(saved|created|added)\b/i },
+  { name: 'create', when: /\b(save|create|add|new|note|make|jot|write|schedule)\b/i, done: /\b(saved|created|added|scheduled)\b/i, kind: 'create' },
 ];
 
 const QUESTION = /^\s*(what|how|which|when|who|where|is|are|does|do|can|tell me)\b|\?\s*$/i;
+/** Controls that commit a form. */
+const COMMIT = /^(save|create|add|done|submit|post|send|ok|confirm|apply|verify)\b/i;
+/** Controls that carry out a removal. */
+const REMOVE_CONTROL = /^(delete|remove|archive|clear|discard|yes|ok|confirm|cancel event)\b/i;
+/** Step-summary words that mark a harmful step (the step critic's HARMFUL summaries use them). */
+const HARM_MARK = /\b(instead of|off-task|wrong|by mistake|mistaken|undoing|not requested)\b/i;
+
+type SwitchState = 'on' | 'off';
 
 interface TrajectoryEvidence {
   instruction: string;
   summaries: string[];
+  /** Each step's action where it could be read from the request. */
+  actions: (Action | undefined)[];
   /** Text of every screen in order (screen 0 = initial), the final one last. */
   screens: string[];
+  /** The final screen's text lines, top to bottom. */
+  finalLines: string[];
   outcome: string | undefined;
+  /** Multimodal channel: the switch position drawn on the final screen beside a line (undefined: none seen). */
+  switchBeside?: (lineText: string) => SwitchState | undefined;
 }
 
 interface TrajectoryDecision {
@@ -592,10 +781,183 @@ interface TrajectoryDecision {
   reasoning: string;
 }
 
+/** The quoted object of a step summary's action part: 'Tapped "X"', 'Tapped the row of "X"', 'Typed "X"'. */
+function summaryAction(summary: string): { verb: string; object: string; changed: boolean } | undefined {
+  const did = summary.split(';')[0] ?? '';
+  const m = /^(Tapped|Long-pressed|Typed|Opened|Answered)(?: the row of)? "([^"]*)"/.exec(did.trim());
+  if (!m) return undefined;
+  return { verb: m[1] ?? '', object: (m[2] ?? '').replace(/…$/, ''), changed: !/;\s*nothing changed\b/.test(summary) };
+}
+
+/** Removes the names of the apps the agent opened from an entity ("ShopMart Hoodies" → "Hoodies"). */
+function withoutApps(entity: string, apps: readonly string[]): string {
+  let t = entity.split(/\s+/);
+  for (const app of apps) {
+    const a = tokens(app).join(' ');
+    if (a === '') continue;
+    if (tokens(t[0] ?? '').join(' ') === a) t = t.slice(1);
+    if (tokens(t[t.length - 1] ?? '').join(' ') === a) t = t.slice(0, -1);
+  }
+  return t.join(' ');
+}
+
+/** "Change my Font size to Large" → { setting: "Font size", value: "Large" }. */
+function settingRequest(instruction: string): { setting: string; value: string } | undefined {
+  const m = /\b(?:set|change|make|update|adjust|switch|turn)\s+(?:my\s+|the\s+|your\s+)?(.+?)\s+(?:to|for)\s+(.+?)\s*(?:,?\s*please)?[.!]?\s*$/i.exec(instruction.trim());
+  if (!m) return undefined;
+  const value = (m[2] ?? '').trim();
+  if (tokens(value).length === 0 || tokens(value).length > 4 || /^(on|off)$/i.test(value)) return undefined;
+  return { setting: (m[1] ?? '').trim(), value };
+}
+
+function requestedState(instruction: string): SwitchState | undefined {
+  const m = [...instruction.matchAll(/\b(on|off|enable|disable)\b/gi)].pop();
+  if (!m) return undefined;
+  return /^(on|enable)$/i.test(m[1] ?? '') ? 'on' : 'off';
+}
+
+/** The line is exactly the entity (content words equal, or equal once OCR-dropped spaces are ignored). */
+function isExactLine(line: string, entity: string): boolean {
+  const a = contentTokens(line);
+  const b = contentTokens(entity);
+  return a.join(' ') === b.join(' ') || (b.length > 0 && tokens(line).join('') === tokens(entity).join(''));
+}
+
+/** The line lists the entity: exactly, or with only initials/noise (≤ 2 characters) around it ("BC Ben Carter"). */
+function listsEntity(line: string, entity: string): boolean {
+  if (!containsPhrase(line, entity)) return false;
+  const e = new Set(tokens(entity));
+  return tokens(line).every((t) => e.has(t) || t.length <= 2) || isExactLine(line, entity);
+}
+
+interface Completion {
+  complete: boolean;
+  reason: string;
+}
+
+function completionOf(ev: TrajectoryEvidence, entities: readonly string[], intentText: string): Completion {
+  const final = ev.screens[ev.screens.length - 1] ?? '';
+  const lines = ev.finalLines;
+  const acted = ev.summaries.map(summaryAction);
+  const onFinal = (e: string): boolean => containsPhrase(final, e);
+
+  const setting = settingRequest(ev.instruction);
+  if (setting) {
+    const wanted = new Set(contentTokens(setting.setting).filter((t) => !IMPERATIVES.has(t)));
+    const value = tokens(setting.value).join(' ');
+    // The rows naming the setting best ("Font size", not "Display size", for "Font size").
+    const share = (l: string): number => new Set(contentTokens(l).filter((t) => wanted.has(t))).size;
+    const best = Math.max(0, ...lines.map(share));
+    const hit = lines.findIndex((l, i) => {
+      if (best === 0 || share(l) < best) return false;
+      const next = tokens(lines[i + 1] ?? '').join(' ');
+      return next === value || tokens(l).join(' ').endsWith(` ${value}`);
+    });
+    return hit >= 0
+      ? { complete: true, reason: `the final screen shows ${quote(lines[hit] ?? '')} set to ${quote(setting.value)}` }
+      : { complete: false, reason: `the final screen does not show ${quote(setting.setting)} set to ${quote(setting.value)}` };
+  }
+
+  const intent = INTENTS.find((i) => i.when.test(intentText));
+  if (!intent) {
+    // Navigation or another task: the requested page shows every name, and the agent got there by acting on one.
+    const pageEntities = entities.filter((e) => !namesTheApp(ev.instruction, e));
+    const missing = pageEntities.filter((e) => !onFinal(e));
+    const reached = pageEntities.some((e) => acted.some((a) => a && a.verb !== 'Opened' && containsPhrase(a.object, e)));
+    if (pageEntities.length === 0) {
+      const ok = /\b(success|done|complete|completed|saved)\b/i.test(final);
+      return { complete: ok, reason: ok ? 'the final screen reports completion' : 'the final screen shows no sign of completion' };
+    }
+    if (missing.length > 0) return { complete: false, reason: `the final screen lacks ${missing.map((e) => quote(e)).join(', ')}` };
+    return reached
+      ? { complete: true, reason: 'the final screen shows the requested page, reached by acting on it' }
+      : { complete: false, reason: 'the names are on the final screen but no step acted on them (the start page lists them)' };
+  }
+
+  const sig = intent.done.exec(final);
+  const did = (re: RegExp): boolean => acted.some((a) => a && (a.verb === 'Tapped' || a.verb === 'Long-pressed') && a.changed && re.test(a.object));
+  switch (intent.kind) {
+    case 'signal':
+      return sig
+        ? { complete: true, reason: `the final screen shows ${quote(sig[0])}, a completion signal for "${intent.name}"` }
+        : { complete: false, reason: `the final screen shows no completion signal for "${intent.name}"` };
+    case 'state': {
+      const verbs = new RegExp(`^(${intent.when.source.replace(/\\b/g, '')})`, 'i');
+      // The item itself, not a longer-named neighbour ("Shopping list (old)" for "Shopping list").
+      const missing = entities.filter((e) => !lines.some((l) => listsEntity(l, e)));
+      if (!sig) return { complete: false, reason: `the final screen shows no completion signal for "${intent.name}"` };
+      if (missing.length > 0) return { complete: false, reason: `the final screen shows ${quote(sig[0])} but not ${missing.map((e) => quote(e)).join(', ')}` };
+      // The control itself ("Pin"), or a tap whose effect was the completion signal ("★ Add to" → "Added to favourites").
+      const caused = ev.summaries.some((t) => /^(Tapped|Long-pressed)\b/.test(t) && intent.done.test(t.split(';').slice(1).join(';')));
+      if (!did(verbs) && !caused) return { complete: false, reason: `the final screen shows ${quote(sig[0])} but no step tapped a "${intent.name}" control` };
+      return { complete: true, reason: `the final screen shows ${quote(sig[0])} for ${entities.map((e) => quote(e)).join(', ')} after a "${intent.name}" control was tapped` };
+    }
+    case 'removal': {
+      // The removed item is no longer listed (a toast naming it does not count), after a removing control.
+      const listed = entities.filter((e) => lines.some((l) => listsEntity(l, e) && !intent.done.test(l)));
+      const seenBefore = entities.every((e) => ev.screens.slice(0, -1).some((s) => containsPhrase(s, e)));
+      const removed = did(new RegExp(`${REMOVE_CONTROL.source}|^${intent.name}`, 'i'));
+      if (!removed) return { complete: false, reason: `no step tapped a control that would ${intent.name} anything` };
+      if (listed.length > 0) return { complete: false, reason: `the final screen still lists ${listed.map((e) => quote(e)).join(', ')}` };
+      if (sig) return { complete: true, reason: `the final screen shows ${quote(sig[0])} and no longer lists ${entities.map((e) => quote(e)).join(', ')}` };
+      return seenBefore && entities.length > 0
+        ? { complete: true, reason: `${entities.map((e) => quote(e)).join(', ')} was listed before and is gone from the final screen` }
+        : { complete: false, reason: `the final screen shows no completion signal for "${intent.name}"` };
+    }
+    case 'toggle': {
+      const state = requestedState(ev.instruction);
+      const subjects = entities.filter((e) => !namesTheApp(ev.instruction, e));
+      const missing = subjects.filter((e) => !onFinal(e));
+      if (!state || subjects.length === 0) return { complete: false, reason: 'the instruction names no switch position to check' };
+      if (missing.length > 0) return { complete: false, reason: `the final screen does not show ${missing.map((e) => quote(e)).join(', ')}` };
+      const subject = subjects[0] ?? '';
+      const at = lines.findIndex((l) => containsPhrase(l, subject) && contentTokens(l).join(' ') === contentTokens(subject).join(' '));
+      const label = lines[at] ?? '';
+      // 1. A written state next to the subject ("Wi-Fi  On").
+      const written = [lines[at + 1], lines[at + 2]].map((l) => (l ?? '').trim().toLowerCase()).find((l) => /^(on|off)$/.test(l));
+      if (at >= 0 && written) {
+        return written === state
+          ? { complete: true, reason: `the final screen shows ${quote(subject)} ${written}` }
+          : { complete: false, reason: `the final screen shows ${quote(subject)} ${written}, not ${state}` };
+      }
+      // 2. The switch drawn beside it (multimodal channel).
+      const drawn = at >= 0 ? ev.switchBeside?.(label) : undefined;
+      if (drawn) {
+        return drawn === state
+          ? { complete: true, reason: `the switch beside ${quote(subject)} on the final screen is ${drawn}` }
+          : { complete: false, reason: `the switch beside ${quote(subject)} on the final screen is ${drawn}, not ${state}` };
+      }
+      // 3. The steps: the subject's switch was flipped an odd number of times (each flip changed the screen).
+      const flips = acted.filter((a) => a && a.verb === 'Tapped' && a.changed && contentTokens(a.object).join(' ') === contentTokens(subject).join(' ')).length;
+      return flips % 2 === 1
+        ? { complete: true, reason: `the switch of ${quote(subject)} was flipped ${flips === 1 ? 'once' : `${flips} times`}` }
+        : { complete: false, reason: flips === 0 ? `no step flipped the switch of ${quote(subject)}` : `the switch of ${quote(subject)} was flipped back (${flips} times)` };
+    }
+    case 'create': {
+      if (sig) return { complete: true, reason: `the final screen shows ${quote(sig[0])}, a completion signal for "${intent.name}"` };
+      // The saved item shown: every name on the final screen, a commit control tapped after the last typing,
+      // and the form gone (its commit control no longer on screen).
+      const lastTyped = acted.map((a) => a?.verb === 'Typed').lastIndexOf(true);
+      const commit = acted.findIndex((a, i) => i > lastTyped && a !== undefined && a.verb === 'Tapped' && a.changed && COMMIT.test(a.object));
+      const missing = entities.filter((e) => !onFinal(e));
+      const commitText = commit >= 0 ? (acted[commit]?.object ?? '') : '';
+      const formOpen = commit >= 0 && lines.some((l) => tokens(l).join(' ') === tokens(commitText).join(' '));
+      if (lastTyped >= 0 && commit >= 0 && missing.length === 0 && !formOpen && entities.length > 0)
+        return { complete: true, reason: `after ${quote(commitText)} the final screen shows the new item with ${entities.map((e) => quote(e)).join(', ')}` };
+      return { complete: false, reason: `the final screen shows no completion signal for "${intent.name}"` };
+    }
+  }
+}
+
 function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: string[]; failure: boolean } {
   const reasons: string[] = [];
-  const entities = instructionEntities(ev.instruction);
-  const final = ev.screens[ev.screens.length - 1] ?? '';
+  const apps = ev.actions.flatMap((a) => (a?.action === 'open' ? [a.text] : []));
+  const entities = instructionEntities(ev.instruction)
+    .map((e) => withoutApps(e, apps))
+    .filter((e) => tokens(e).length > 0);
+  let intentText = ev.instruction;
+  for (const e of entities) intentText = intentText.split(e).join(' ');
+  intentText = intentText.replace(/["“”][^"“”]*["“”]/g, ' ');
   const outcome = ev.outcome?.trim();
   const failure = outcome !== undefined && /^(failure|fail|failed)$/i.test(outcome);
   const answered = outcome !== undefined && outcome !== '' && !/^(success|failure|fail|failed)$/i.test(outcome) && !outcome.startsWith('(');
@@ -614,30 +976,9 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
           : `the answer ${quote(outcome ?? '')} is not visible on any screen`,
     );
   } else {
-    const intent = INTENTS.find((i) => i.when.test(ev.instruction));
-    if (intent) {
-      const sig = intent.done.exec(final);
-      const entitiesOnFinal = entities.every((e) => containsPhrase(final, e));
-      completion = sig !== null && (!intent.needsEntitiesOnFinal || entitiesOnFinal);
-      reasons.push(
-        sig
-          ? `the final screen shows ${quote(sig[0])}, a completion signal for "${intent.name}"` +
-              (intent.needsEntitiesOnFinal && !entitiesOnFinal ? ' but not the setting named in the instruction' : '')
-          : `the final screen shows no completion signal for "${intent.name}"`,
-      );
-    } else {
-      // The app a task names ("… in Foodie") is where the page lives, not something the page must show.
-      const pageEntities = entities.filter((e) => !namesTheApp(ev.instruction, e));
-      const onFinal = pageEntities.filter((e) => containsPhrase(final, e));
-      completion = pageEntities.length > 0 ? onFinal.length === pageEntities.length : /\b(success|done|complete|completed|saved)\b/i.test(final);
-      reasons.push(
-        completion
-          ? 'the final screen shows the requested page'
-          : entities.length > 0
-            ? `the final screen lacks ${pageEntities.filter((e) => !onFinal.includes(e)).map((e) => quote(e)).join(', ')}`
-            : 'the final screen shows no sign of completion',
-      );
-    }
+    const c = completionOf(ev, entities, intentText);
+    completion = c.complete;
+    reasons.push(c.reason);
   }
 
   // Coverage: entities in summaries or screens after the first.
@@ -652,14 +993,15 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
     );
   }
 
-  // Unreverted mistakes.
+  // Unreverted mistakes: a step whose action part is marked harmful, with no later step going back.
   let harm = false;
   ev.summaries.forEach((s, i) => {
-    if (MISTAKE.test(s) && !ev.summaries.slice(i + 1).some((t) => REVERT.test(t))) harm = true;
+    if (HARM_MARK.test(s.split(';')[0] ?? '') && !ev.summaries.slice(i + 1).some((t) => REVERT.test(t))) harm = true;
   });
   if (harm) reasons.push('a step was summarised as a mistake and never undone');
 
-  const score = failure ? 0 : Math.max(0, 0.5 * (completion ? 1 : 0) + 0.5 * coverage - (harm ? 0.3 : 0));
+  // Cubed coverage: one missing entity of four already makes a Correct vote unlikely (precision first).
+  const score = failure ? 0 : Math.max(0, 0.5 * (completion ? 1 : 0) + 0.5 * coverage ** 3 - (harm ? 0.3 : 0));
   return { score, reasons, failure };
 }
 
@@ -676,6 +1018,48 @@ function trajectoryReply(d: TrajectoryDecision): ChatMessage & { finish_reason?:
 function parseSteps(block: string | undefined): string[] {
   if (!block) return [];
   return [...block.matchAll(/^\s*summary:[ \t]*(.*)$/gm)].map((m) => (m[1] ?? '').trim());
+}
+
+function parseStepActions(block: string | undefined): (Action | undefined)[] {
+  if (!block) return [];
+  return [...block.matchAll(/^Step \d+: action:[ \t]*(.*)$/gm)].map((m) => parseAction(m[1]));
+}
+
+/**
+ * The position of a switch drawn at the end of the row of `line` (the right quarter of the screen, within a
+ * row's height): a saturated track is On, a grey one Off, by the common toggle convention; undefined when
+ * neither dominates (no switch there).
+ */
+async function switchStates(png: Uint8Array, lines: readonly OcrLine[]): Promise<(text: string) => SwitchState | undefined> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width, height, channels } = info;
+  const scale = Math.max(width, height) / 640;
+  return (text: string) => {
+    const line = lines.find((l) => l.text === text);
+    if (!line) return undefined;
+    const cy = line.box.y + line.box.h / 2;
+    const y0 = Math.max(0, Math.floor(cy - 30 * scale));
+    const y1 = Math.min(height - 1, Math.ceil(cy + 30 * scale));
+    const x0 = Math.max(Math.floor(line.box.x + line.box.w + 4), Math.floor(width * 0.72));
+    let accent = 0;
+    let grey = 0;
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x < width; x++) {
+        const i = (y * width + x) * channels;
+        const r = data[i] ?? 0;
+        const g = data[i + 1] ?? 0;
+        const b = data[i + 2] ?? 0;
+        const hi = Math.max(r, g, b);
+        const sat = hi - Math.min(r, g, b);
+        if (sat >= 80 && hi >= 90) accent++;
+        else if (sat <= 30 && hi >= 140 && hi <= 215) grey++;
+      }
+    }
+    const min = 200 * scale * scale;
+    if (accent >= min && accent > 2 * grey) return 'on';
+    if (grey >= min && grey > 2 * accent) return 'off';
+    return undefined;
+  };
 }
 
 function decisionOf(ev: TrajectoryEvidence, temperature: number, width: number, random: () => number, channel: string): TrajectoryDecision {
@@ -703,7 +1087,10 @@ export const trajectoryTextCriticRole: RoleHandler = async (request, ctx) => {
   const ev: TrajectoryEvidence = {
     instruction: sec.get('Instruction') ?? '',
     summaries: parseSteps(sec.get('Steps')),
+    actions: parseStepActions(sec.get('Steps')),
     screens,
+    // Captions join a screen's OCR lines with " | " (critics/judge-rollout.ts); one per line otherwise.
+    finalLines: (screens[screens.length - 1] ?? '').split(/\s+\|\s+|\n/).map((l) => l.trim()).filter(Boolean),
     outcome: readOutcome(sec.get('Outcome')),
   };
   return trajectoryReply(decisionOf(ev, request.temperature ?? 0, 0.04, ctx.random, 'text'));
@@ -727,13 +1114,18 @@ export const trajectoryMultimodalCriticRole: RoleHandler = async (request, ctx) 
   }
   if (shots.length === 0) throw new RoleInputError('multimodal trajectory critic: no base64 data-URL screenshots', 'messages');
   const finalIdx = Math.max(0, shots.findIndex((s) => s.final) >= 0 ? shots.findIndex((s) => s.final) : shots.length - 1);
-  const ocr = await Promise.all(shots.map(async (s) => (await ocrScreen(ctx, s.png)).text));
-  const screens = [...ocr.filter((_, i) => i !== finalIdx), ocr[finalIdx] ?? ''];
+  const ocr = await Promise.all(shots.map(async (s) => ocrScreen(ctx, s.png)));
+  const screens = [...ocr.filter((_, i) => i !== finalIdx), ocr[finalIdx]].map((o) => o?.text ?? '');
+  const finalShot = ocr[finalIdx];
+  const finalPng = shots[finalIdx]?.png;
   const ev: TrajectoryEvidence = {
     instruction: sec.get('Instruction') ?? '',
     summaries: parseSteps(sec.get('Steps')),
+    actions: parseStepActions(sec.get('Steps')),
     screens,
+    finalLines: finalShot?.lines.map((l) => l.text) ?? [],
     outcome: readOutcome(sec.get('Outcome')),
+    ...(finalShot && finalPng ? { switchBeside: await switchStates(finalPng, finalShot.lines) } : {}),
   };
   return trajectoryReply(decisionOf(ev, request.temperature ?? 0, 0.06, ctx.random, 'multimodal'));
 };
