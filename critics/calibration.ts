@@ -11,6 +11,13 @@
  * Metrics are grouped per critic version × scope ('all' or an app id) × channel (text / multimodal /
  * consensus) × split ('validation' | 'report' | 'all'). The split is a deterministic hash of the query id, so
  * all attempts at one query land on the same side; rule selection (`selectRule`) reads validation rows only.
+ *
+ * τc (the CriticScore threshold the paper leaves open, DIGEST §1.7) is chosen here together with the vote ×
+ * consensus rule. Definition: with CriticScore GOOD = 1, NEUTRAL = 0.5, HARMFUL = 0 (critics/step-critic.ts), a
+ * trajectory passes τc iff the MEAN CriticScore of its judged steps is ≥ τc; it is accepted iff the rule
+ * accepts it AND it passes τc. τc = 0 is no gate; τc = 0.5 rejects trajectories with more harmful than good
+ * steps; τc = 0.75 needs mostly GOOD steps. A row without step scores (`stepScores` absent or empty) passes only
+ * τc = 0, and τc > 0 candidates are offered only when every row carries step scores (older stored rows do not).
  */
 import { createHash } from 'node:crypto';
 import { consensus } from '../domain/entities.js';
@@ -36,6 +43,8 @@ export interface CalibrationRow {
   verdicts: Partial<Record<CalibrationChannel, ChannelVerdictLite>>;
   /** Checker result: did the rollout actually accomplish the query? */
   groundTruth: boolean;
+  /** CriticScore of each judged step, step order (for the τc gate); absent on rows stored without them. */
+  stepScores?: readonly number[] | undefined;
 }
 
 export interface Confusion {
@@ -149,6 +158,25 @@ export function calibrate(rows: readonly CalibrationRow[], opts: CalibrateOption
 export interface CandidateRule {
   voteRule: VoteRule;
   consensus: ConsensusRule;
+  /** CriticScore threshold τc on the mean step score (absent or 0: no gate). */
+  tauC?: number;
+}
+
+/** τc candidates, in preference order (ties keep the lower threshold: it keeps more steps' trajectories). */
+export const CANDIDATE_TAU_C: readonly number[] = [0, 0.25, 0.5, 0.75];
+
+/** Mean CriticScore of a row's judged steps; null when it has none. */
+export function meanStepScore(row: Pick<CalibrationRow, 'stepScores'>): number | null {
+  const s = row.stepScores;
+  if (!s || s.length === 0) return null;
+  return s.reduce((a, b) => a + b, 0) / s.length;
+}
+
+/** Whether a row passes the τc gate: τc ≤ 0 always; otherwise its mean step score must reach τc. */
+export function passesTauC(row: Pick<CalibrationRow, 'stepScores'>, tauC: number | undefined): boolean {
+  if (tauC === undefined || tauC <= 0) return true;
+  const m = meanStepScore(row);
+  return m !== null && m >= tauC - 1e-9;
 }
 
 /** Candidates in preference order (ties on the objective keep the earlier one; the paper's rule first). */
@@ -156,8 +184,15 @@ export const CANDIDATE_RULES: readonly CandidateRule[] = (['both', 'text', 'mult
   (c) => (['majority', 'all', 'any'] as const).map((v) => ({ voteRule: v, consensus: c })),
 );
 
-/** Re-derives the accept decision of one row under a candidate rule from its stored per-channel votes. */
-export function decide(row: Pick<CalibrationRow, 'verdicts'>, rule: CandidateRule): boolean {
+/**
+ * Re-derives the accept decision of one row under a candidate rule from its stored per-channel votes, gated by
+ * the rule's τc on the row's step scores.
+ */
+export function decide(row: Pick<CalibrationRow, 'verdicts' | 'stepScores'>, rule: CandidateRule): boolean {
+  return passesTauC(row, rule.tauC) && decideChannels(row, rule);
+}
+
+function decideChannels(row: Pick<CalibrationRow, 'verdicts'>, rule: CandidateRule): boolean {
   const channel = (c: 'text' | 'multimodal'): { channel: 'text' | 'multimodal'; correct: boolean; reason: string } | undefined => {
     const v = row.verdicts[c];
     if (!v) return undefined;
@@ -172,7 +207,10 @@ export function decide(row: Pick<CalibrationRow, 'verdicts'>, rule: CandidateRul
 export interface SelectionOptions {
   /** Precision floor on the validation split (default 0.97). */
   precisionTarget?: number;
+  /** Vote × consensus rules (default CANDIDATE_RULES); each is crossed with every τc candidate. */
   candidates?: readonly CandidateRule[];
+  /** τc candidates (default CANDIDATE_TAU_C); only 0 is used unless every row carries step scores. */
+  tauCs?: readonly number[];
   fraction?: number;
   salt?: string;
 }
@@ -195,17 +233,21 @@ export interface Selection {
 }
 
 /**
- * Chooses the vote rule × consensus rule that maximises recall subject to precision ≥ target on the
+ * Chooses the τc × vote rule × consensus rule that maximises recall subject to precision ≥ target on the
  * validation split only; falls back to the highest precision (then recall) when none meets it. Report-split
- * rows are touched only through `queryId` (to route them) until the choice is made, then scored once.
+ * rows are touched only through `queryId` (to route them) until the choice is made, then scored once. Whether
+ * τc > 0 is offered depends on the validation rows only (every one must carry step scores).
  */
 export function selectRule(rows: readonly CalibrationRow[], opts: SelectionOptions = {}): Selection {
   const target = opts.precisionTarget ?? 0.97;
-  const candidates = opts.candidates ?? CANDIDATE_RULES;
-  if (candidates.length === 0) throw new Error('selectRule: no candidate rules');
+  const rules = opts.candidates ?? CANDIDATE_RULES;
+  if (rules.length === 0) throw new Error('selectRule: no candidate rules');
   const validation: CalibrationRow[] = [];
   const report: CalibrationRow[] = [];
   for (const r of rows) (splitOf(r.queryId, opts.fraction, opts.salt) === 'validation' ? validation : report).push(r);
+  const scored0 = validation.length > 0 && validation.every((r) => (r.stepScores?.length ?? 0) > 0);
+  const tauCs = scored0 ? [...new Set(opts.tauCs ?? CANDIDATE_TAU_C)] : [0];
+  const candidates: CandidateRule[] = tauCs.flatMap((tauC) => rules.map((r) => ({ voteRule: r.voteRule, consensus: r.consensus, tauC })));
   const score = (set: readonly CalibrationRow[], rule: CandidateRule): Metrics =>
     metricsOf(confusionOf(set.map((r) => ({ predicted: decide(r, rule), actual: r.groundTruth }))));
   const scored = candidates.map((rule) => ({ rule, metrics: score(validation, rule) }));
@@ -229,6 +271,35 @@ export function selectRule(rows: readonly CalibrationRow[], opts: SelectionOptio
     report: score(report, chosen.rule),
     candidates: scored,
   };
+}
+
+/**
+ * Metrics of one (already chosen) rule on one split, overall ('all') and per app, for reporting after
+ * `selectRule`. Never call this on the report split before the choice is made.
+ */
+export function scoreRuleByScope(
+  rows: readonly CalibrationRow[],
+  rule: CandidateRule,
+  split: CalibrationSplit,
+  opts: Pick<SelectionOptions, 'fraction' | 'salt'> = {},
+): Map<string, Metrics> {
+  const groups = new Map<string, Confusion>();
+  for (const r of rows) {
+    if (split !== 'all' && splitOf(r.queryId, opts.fraction, opts.salt) !== split) continue;
+    const predicted = decide(r, rule);
+    for (const scope of ['all', r.app]) {
+      let c = groups.get(scope);
+      if (!c) groups.set(scope, (c = emptyConfusion()));
+      addPrediction(c, predicted, r.groundTruth);
+    }
+  }
+  const scopes = [...groups.keys()].sort((a, b) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b)));
+  return new Map(scopes.map((k) => [k, metricsOf(groups.get(k) ?? emptyConfusion())]));
+}
+
+/** "votes majority, consensus both, τc 0.50" */
+export function describeRule(rule: CandidateRule): string {
+  return `votes ${rule.voteRule}, consensus ${rule.consensus}, τc ${(rule.tauC ?? 0).toFixed(2)}`;
 }
 
 // ------------------------------------------------------------------------------------------------- formatting

@@ -4,6 +4,9 @@ import {
   confusionOf,
   decide,
   metricsOf,
+  meanStepScore,
+  passesTauC,
+  scoreRuleByScope,
   selectRule,
   splitOf,
   type CalibrationRow,
@@ -168,7 +171,7 @@ describe('selectRule', () => {
     const rows = Array.from({ length: 40 }, (_, i) => row(String(i), 'food', i % 2 === 0, true, true));
     const s = selectRule(rows, { precisionTarget: 0.99 });
     expect(s.meetsTarget).toBe(false);
-    expect(s.rule).toEqual({ voteRule: 'majority', consensus: 'both' });
+    expect(s.rule).toEqual({ voteRule: 'majority', consensus: 'both', tauC: 0 });
   });
 
   it('never reads report-split rows: poisoning their labels and verdicts leaves the choice unchanged', () => {
@@ -190,5 +193,89 @@ describe('selectRule', () => {
     // Sanity: had the selection seen the poisoned report rows, it would pick differently.
     const peeking = selectRule(poisoned.filter((r) => splitOf(r.queryId) === 'report'), { fraction: 1 });
     expect(peeking.rule).not.toEqual(clean.rule);
+  });
+
+  it('reads report-split rows only after every validation row was read (access order through proxies)', () => {
+    const log: ('validation' | 'report')[] = [];
+    const watched = world().map((r) => {
+      const side = splitOf(r.queryId);
+      return new Proxy(r, {
+        get(target, prop, receiver) {
+          if (prop !== 'queryId') log.push(side);
+          return Reflect.get(target, prop, receiver) as unknown;
+        },
+      });
+    });
+    const s = selectRule(watched);
+    expect(s.report.n).toBeGreaterThan(0);
+    const firstReport = log.indexOf('report');
+    const lastValidation = log.lastIndexOf('validation');
+    expect(firstReport).toBeGreaterThan(lastValidation);
+  });
+});
+
+describe('τc: the CriticScore gate chosen with the rule', () => {
+  const scores = (good: number, neutral: number, harmful: number): number[] => [
+    ...Array<number>(good).fill(1),
+    ...Array<number>(neutral).fill(0.5),
+    ...Array<number>(harmful).fill(0),
+  ];
+
+  it('a trajectory passes τc iff the mean CriticScore of its steps reaches it; no steps pass only τc = 0', () => {
+    expect(meanStepScore({ stepScores: scores(2, 1, 1) })).toBeCloseTo(0.625);
+    expect(passesTauC({ stepScores: scores(2, 1, 1) }, 0.5)).toBe(true);
+    expect(passesTauC({ stepScores: scores(2, 1, 1) }, 0.75)).toBe(false);
+    expect(passesTauC({ stepScores: scores(1, 1, 0) }, 0.75)).toBe(true);
+    expect(passesTauC({}, 0)).toBe(true);
+    expect(passesTauC({}, 0.25)).toBe(false);
+    const r = { ...row('1', 'food', true, true, true), stepScores: scores(0, 1, 3) };
+    expect(decide(r, { voteRule: 'majority', consensus: 'both' })).toBe(true);
+    expect(decide(r, { voteRule: 'majority', consensus: 'both', tauC: 0.25 })).toBe(false);
+  });
+
+  // Both channels accept every success and every 4th failure; the accepted failures are the ones with mostly
+  // HARMFUL/NEUTRAL steps, so a τc gate separates them and no vote/consensus rule alone can.
+  function gated(): CalibrationRow[] {
+    const rows: CalibrationRow[] = [];
+    for (let i = 0; i < 240; i++) {
+      const gt = i % 2 === 0;
+      const fooled = !gt && i % 4 === 1;
+      const r = row(String(i), i % 3 === 0 ? 'food' : 'clock', gt, [gt || fooled, gt || fooled, gt || fooled], [gt || fooled, gt || fooled, gt || fooled]);
+      rows.push({ ...r, stepScores: gt ? scores(4, 2, 0) : fooled ? scores(1, 2, 2) : scores(1, 3, 1) });
+    }
+    return rows;
+  }
+
+  it('chooses the lowest τc that meets the precision target on validation, crossing every rule with every τc', () => {
+    const s = selectRule(gated());
+    expect(s.candidates).toHaveLength(4 * 12);
+    expect(s.meetsTarget).toBe(true);
+    expect(s.rule.tauC).toBe(0.5);
+    expect(s.validation.precision).toBe(1);
+    expect(s.validation.recall).toBe(1);
+    expect(s.report.precision).toBe(1);
+    const atZero = s.candidates.find((c) => c.rule.tauC === 0 && c.rule.voteRule === s.rule.voteRule && c.rule.consensus === s.rule.consensus);
+    expect(atZero?.metrics.precision).toBeLessThan(0.97);
+    const perApp = scoreRuleByScope(gated(), s.rule, 'report');
+    expect([...perApp.keys()]).toEqual(['all', 'clock', 'food']);
+    expect(perApp.get('food')?.fp).toBe(0);
+  });
+
+  it('offers only τc = 0 when some validation row has no step scores', () => {
+    const rows = gated().map((r, i) => (i === 0 || i === 1 || i === 2 || i === 3 ? { ...r, stepScores: undefined } : r));
+    const s = selectRule(rows);
+    expect(s.candidates).toHaveLength(12);
+    expect(s.candidates.every((c) => c.rule.tauC === 0)).toBe(true);
+  });
+
+  it('poisoning the report split\'s step scores and labels leaves the τc choice unchanged', () => {
+    const clean = selectRule(gated());
+    const poisoned = gated().map((r) =>
+      splitOf(r.queryId) === 'report' ? { ...r, groundTruth: !r.groundTruth, stepScores: r.groundTruth ? scores(0, 0, 5) : scores(5, 0, 0) } : r,
+    );
+    const s = selectRule(poisoned);
+    expect(s.rule).toEqual(clean.rule);
+    expect(s.candidates).toEqual(clean.candidates);
+    expect(s.report).not.toEqual(clean.report);
   });
 });
