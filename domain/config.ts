@@ -98,7 +98,7 @@ export const CycleConfig = z.object({
       learned: z
         .object({
           /** ONNX model; relative paths resolve against the trajforge checkout. null = channel off. */
-          model: z.string().min(1).nullable().default(null),
+          model: z.string().min(1).nullable().default(DEFAULT_LEARNED_MODEL),
           /** Accept when P(Correct) ≥ threshold; absent = the threshold in the model's provenance file. */
           threshold: z.number().gt(0).lt(1).optional(),
           /** `off`: recorded and calibrated only (consensus unchanged); `and`: consensus AND learned; `majority`: 2 of text/multimodal/learned. */
