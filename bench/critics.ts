@@ -3,6 +3,7 @@
  *
  *   npx tsx bench/critics.ts [--rollouts 500] [--seeds 1,2,3] [--temperatures 0,0.7] [--sessions 2]
  *                            [--votes 3] [--max-steps 15] [--apps food] [--precision-target 0.97]
+ *   npx tsx bench/critics.ts --corpus DIR [--votes 3]     (judges a bench/corpus.ts corpus: no rollouts)
  *
  * Phase 1 (rollouts): for each seed, `generateQueries` draws ⌈N / (seeds × temperatures)⌉ tasks; each task is
  * rolled out once per temperature with the reference policy (GUI-Owl episode loop, Chromium phone, `--sessions`
@@ -11,8 +12,9 @@
  * (critics/judge-rollout.ts): step critic per step, OCR captions, both trajectory channels with `--votes`
  * samples and the majority rule, consensus `both`. Then:
  *   - confusion matrices and precision/recall/NPV/F1 per app and overall, per channel and for the consensus;
- *   - the vote × consensus rule chosen on the validation split (max recall s.t. precision ≥ target), scored on
- *     the report split only;
+ *   - the τc × vote × consensus sweep on the validation split (τc: mean step CriticScore gate, see
+ *     critics/calibration.ts), the setting chosen there (max recall s.t. precision ≥ target), and that setting
+ *     scored on the report split only, per app and overall;
  *   - critic cost: wall ms and CPU ms (this process: reference critics + OCR + annotation) per judged step, and
  *     the OCR engine's cache hit rate during judging.
  * Everything runs in-process (no Postgres/Temporal): app server, Chromium, OCR and the reference server (HTTP).
@@ -22,7 +24,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runEpisode, type EpisodeResult } from '../agents/episode.js';
-import { calibrate, fmtRatio, formatEntries, selectRule, type CalibrationRow } from '../critics/calibration.js';
+import { calibrate, describeRule, fmtRatio, formatEntries, scoreRuleByScope, selectRule, type CalibrationRow, type Metrics } from '../critics/calibration.js';
+import type { BlobStore } from '../domain/ports.js';
+import { loadCorpus } from './corpus.js';
 import { judgeRollout } from '../critics/judge-rollout.js';
 import { features } from '../critics/learned-critic.js';
 import { splitOf } from '../critics/calibration.js';
@@ -50,6 +54,10 @@ const { values } = parseArgs({
     'precision-target': { type: 'string', default: '0.97' },
     /** Writes one JSON line per judged rollout (learned-critic features, checker label, split) for training. */
     dump: { type: 'string' },
+    /** Judge a corpus built by bench/corpus.ts instead of rolling out. */
+    corpus: { type: 'string' },
+    /** Print the step summaries and channel reasons of every rollout the consensus gets wrong. */
+    explain: { type: 'boolean', default: false },
   },
 });
 const N = Number(values.rollouts);
@@ -77,19 +85,43 @@ interface Done extends Job {
 }
 
 async function main(): Promise<void> {
-  const blobDir = await mkdtemp(join(tmpdir(), 'trajforge-bench-critics-'));
-  const blobs = createLocalBlobStore(blobDir);
-  const appServer = await startAppServer({});
-  const env = await createChromiumEnv({ appServer, blobs });
+  const blobDir = values.corpus ? undefined : await mkdtemp(join(tmpdir(), 'trajforge-bench-critics-'));
   const ocr = await createOcrEngine();
   const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
   const model = (name: string) => createChatModel({ baseUrl: ref.baseUrl, model: name, maxRetries: 1 }, { cache: false });
-  const policy = model(REFERENCE_MODELS.policy);
   const critics = {
     stepCritic: model(REFERENCE_MODELS.stepCritic),
     text: model(REFERENCE_MODELS.trajCriticText),
     multimodal: model(REFERENCE_MODELS.trajCriticMultimodal),
   };
+  const ocrBefore = { ...ocr.stats };
+  let blobs: BlobStore;
+  let done: Done[];
+  let envFailures = 0;
+  let rollSeconds = 0;
+  if (values.corpus) {
+    const corpus = await loadCorpus(values.corpus);
+    blobs = corpus.blobs;
+    done = corpus.rollouts.filter((r) => APPS.length === 0 || APPS.includes(r.query.app));
+    console.log(`corpus ${values.corpus}: ${done.length} labelled rollouts (${JSON.stringify(corpus.options)})`);
+  } else {
+    blobs = createLocalBlobStore(blobDir ?? '');
+    ({ done, envFailures, rollSeconds } = await rollOut(blobs, model(REFERENCE_MODELS.policy)));
+  }
+  try {
+    await judgeAndReport({ blobs, ocr, critics, done, envFailures, rollSeconds, ocrBefore });
+  } finally {
+    await ref.close();
+    if (blobDir) await rm(blobDir, { recursive: true, force: true });
+  }
+}
+
+async function rollOut(
+  blobs: BlobStore,
+  policy: ReturnType<typeof createChatModel>,
+): Promise<{ done: Done[]; envFailures: number; rollSeconds: number }> {
+  const appServer = await startAppServer({});
+  const env = await createChromiumEnv({ appServer, blobs });
   const perSeed = Math.ceil(N / (SEEDS.length * TEMPS.length));
   const jobs: Job[] = [];
   for (const seed of SEEDS) {
@@ -102,7 +134,6 @@ async function main(): Promise<void> {
   let envFailures = 0;
   const sessions: ChromiumSession[] = await Promise.all(Array.from({ length: SESSIONS }, () => env.newSession()));
   const tRoll = performance.now();
-  const ocrBefore = { ...ocr.stats };
   try {
     let next = 0;
     await Promise.all(
@@ -142,7 +173,19 @@ async function main(): Promise<void> {
     await env.close();
     await appServer.close();
   }
-  const rollSeconds = (performance.now() - tRoll) / 1000;
+  return { done, envFailures, rollSeconds: (performance.now() - tRoll) / 1000 };
+}
+
+async function judgeAndReport(ctx: {
+  blobs: BlobStore;
+  ocr: Awaited<ReturnType<typeof createOcrEngine>>;
+  critics: Parameters<typeof judgeRollout>[0]['models'];
+  done: readonly Done[];
+  envFailures: number;
+  rollSeconds: number;
+  ocrBefore: { inferences: number; cacheHits: number };
+}): Promise<void> {
+  const { blobs, ocr, critics, done, envFailures, rollSeconds, ocrBefore } = ctx;
   const ocrAfterRollouts = { ...ocr.stats };
 
   // Phase 2: judging alone (2 rollouts at a time, as two cpu-queue activities would).
@@ -151,7 +194,7 @@ async function main(): Promise<void> {
   let judgedSteps = 0;
   const cpu0 = process.cpuUsage();
   const tJudge = performance.now();
-  try {
+  {
     let next = 0;
     await Promise.all(
       Array.from({ length: 2 }, async () => {
@@ -182,12 +225,19 @@ async function main(): Promise<void> {
               }),
             }),
           );
+          if (values.explain && j.trajectory.correct !== d.groundTruth) {
+            console.log(`${j.trajectory.correct ? 'FP' : 'FN'} ${d.query.app}/${d.query.family} | ${d.query.instruction} | outcome ${d.result.outcome ?? '-'}`);
+            for (const st of j.steps) console.log(`    ${st.annotation}: ${st.summary}`);
+            for (const c of j.trajectory.channels) console.log(`    ${c.channel} ${c.votes.map((v) => (v ? 'C' : 'I')).join('')}: ${c.reasons[0] ?? ''}`);
+            console.log(`    final: ${(j.captions[j.captions.length - 1] ?? '').slice(0, 400)}`);
+          }
           rows.push({
             rolloutId: `${d.seed}/${d.query.id}/t${d.temperature}`,
             queryId: `${d.seed}/${d.query.id}`,
             app: d.query.app,
             criticVersion: `ref;votes=${VOTES}:majority;consensus=both`,
             groundTruth: d.groundTruth,
+            stepScores: j.steps.map((st) => st.score),
             verdicts: {
               ...(text ? { text: { correct: text.correct, votes: text.votes } } : {}),
               ...(mm ? { multimodal: { correct: mm.correct, votes: mm.votes } } : {}),
@@ -197,9 +247,6 @@ async function main(): Promise<void> {
         }
       }),
     );
-  } finally {
-    await ref.close();
-    await rm(blobDir, { recursive: true, force: true });
   }
   const judgeMs = performance.now() - tJudge;
   if (values.dump) await writeFile(values.dump, dump.map((l) => `${l}\n`).join(''));
@@ -215,14 +262,27 @@ async function main(): Promise<void> {
   for (const l of formatEntries(calibrate(rows, { splits: ['all'] }))) console.log(`  ${l}`);
 
   const s = selectRule(rows, { precisionTarget: TARGET });
-  console.log(`\nrule selection on the validation split (max recall s.t. precision ≥ ${TARGET}); report split untouched until scored:`);
+  console.log(`\nτc × rule sweep on the validation split (max recall s.t. precision ≥ ${TARGET}); report split untouched until scored:`);
+  console.log(`  ${'τc'.padStart(4)}  ${'votes'.padEnd(8)} ${'consensus'.padEnd(10)} ${'n'.padStart(4)} ${'tp'.padStart(4)} ${'fp'.padStart(4)} ${'fn'.padStart(4)}  prec%  rec%`);
   for (const c of s.candidates) {
-    console.log(`  votes ${c.rule.voteRule.padEnd(8)} consensus ${c.rule.consensus.padEnd(10)} validation P ${fmtRatio(c.metrics.precision)} R ${fmtRatio(c.metrics.recall)} (n ${c.metrics.n})`);
+    const m = c.metrics;
+    console.log(
+      `  ${(c.rule.tauC ?? 0).toFixed(2).padStart(4)}  ${c.rule.voteRule.padEnd(8)} ${c.rule.consensus.padEnd(10)} ${String(m.n).padStart(4)} ${String(m.tp).padStart(4)} ${String(m.fp).padStart(4)} ${String(m.fn).padStart(4)} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)}`,
+    );
   }
-  console.log(
-    `  chosen: votes ${s.rule.voteRule}, consensus ${s.rule.consensus}${s.meetsTarget ? '' : ' (NO rule met the target: most precise)'}` +
-      ` → report split: tp ${s.report.tp} fp ${s.report.fp} tn ${s.report.tn} fn ${s.report.fn}, precision ${fmtRatio(s.report.precision).trim()}%, recall ${fmtRatio(s.report.recall).trim()}% (n ${s.report.n})`,
-  );
+  console.log(`  chosen: ${describeRule(s.rule)}${s.meetsTarget ? '' : ' (NO setting met the target on validation: the most precise one)'}`);
+  const table = (title: string, byScope: Map<string, Metrics>): void => {
+    console.log(`\n${title}`);
+    console.log(`  ${'scope'.padEnd(10)} ${'n'.padStart(4)} ${'tp'.padStart(4)} ${'fp'.padStart(4)} ${'tn'.padStart(4)} ${'fn'.padStart(4)}  prec%  rec%`);
+    for (const [scope, m] of byScope) {
+      console.log(
+        `  ${scope.padEnd(10)} ${String(m.n).padStart(4)} ${String(m.tp).padStart(4)} ${String(m.fp).padStart(4)} ${String(m.tn).padStart(4)} ${String(m.fn).padStart(4)} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)}`,
+      );
+    }
+  };
+  table(`chosen setting (${describeRule(s.rule)}) on the VALIDATION split:`, scoreRuleByScope(rows, s.rule, 'validation'));
+  table(`chosen setting (${describeRule(s.rule)}) on the held-out REPORT split (the honest estimate):`, scoreRuleByScope(rows, s.rule, 'report'));
+  table('pipeline default (votes majority, consensus both, τc 0) on all rollouts, for reference:', scoreRuleByScope(rows, { voteRule: 'majority', consensus: 'both', tauC: 0 }, 'all'));
 
   const ocrJudgeInf = ocr.stats.inferences - ocrAfterRollouts.inferences;
   const ocrJudgeHits = ocr.stats.cacheHits - ocrAfterRollouts.cacheHits;

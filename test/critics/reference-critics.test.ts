@@ -209,6 +209,8 @@ describe('instructionEntities: names the instruction introduces', () => {
     expect(instructionEntities('Jot down "Buy candles" in a new note titled Plumber.')).toEqual(['Buy candles', 'Plumber']);
     expect(instructionEntities('Email sam.carter@example.com with the subject Weekend plans.')).toEqual(['Weekend plans', 'sam.carter@example.com']);
     expect(instructionEntities('Turn my Work alarm On.')).toEqual(['Work']);
+    expect(instructionEntities('Turn my Work late shift alarm On.')).toEqual(['Work late shift']);
+    expect(instructionEntities('Please switch Bluetooth On on my phone.')).toEqual(['Bluetooth']);
   });
 });
 

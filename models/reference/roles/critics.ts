@@ -149,6 +149,9 @@ const NAMED_PHRASE =
 /** An item named right after its kind: "my note Shopping list", "the contact Diana Hughes", "the email Q3 review". */
 const KIND_NAMED =
   /\b(?:my|the)\s+(?:note|contact|event|alarm|email|mail|message|conversation|chat|thread|product|restaurant|setting)\s+(?:with\s+)?([\p{Lu}\p{N}][^,.;:!?"“”]*?)(?=\s+(?:to|that|which|and|then|in|on|from|with|as|for|at)\b|[,;:!?]|\.(?:\s|$)|$)/gu;
+/** An item named right before its kind: "my Work late shift alarm", "the Team Meeting event". */
+const NAMED_KIND =
+  /\b(?:my|the)\s+([\p{Lu}\p{N}][^,.;:!?"“”]*?)\s+(?:alarm|note|event|contact|conversation|email|mail|setting|switch|toggle)\b/gu;
 /** A text the instruction dictates ("that says X", "saying X"): up to the end of the sentence. */
 const SAID_PHRASE = /\b(?:saying|says)\s+(?!a\b|an\b|the\b|it\b)([^"“”]+?)(?=[;!?]|\.(?:\s|$)|$)/gi;
 
@@ -164,7 +167,7 @@ export function instructionEntities(instruction: string): string[] {
     rest = rest.replace(m[0], ' , ');
   }
   // Unquoted names and texts the instruction introduces: "a note called Birthday party that says Call back …".
-  for (const m of [...rest.matchAll(NAMED_PHRASE), ...rest.matchAll(SAID_PHRASE), ...rest.matchAll(KIND_NAMED)]) {
+  for (const m of [...rest.matchAll(NAMED_PHRASE), ...rest.matchAll(SAID_PHRASE), ...rest.matchAll(KIND_NAMED), ...rest.matchAll(NAMED_KIND)]) {
     const v = (m[1] ?? '').trim();
     if (tokens(v).length > 0 && tokens(v).length <= 12) {
       add(v);
@@ -187,7 +190,8 @@ export function instructionEntities(instruction: string): string[] {
     const w = raw.replace(/^[([{]+/, '');
     const core = w.replace(/[.,;:!?)\]}]+$/, '');
     const endsClause = core !== w;
-    const capital = /^[\p{Lu}\p{N}$]/u.test(core);
+    // "On"/"Off" are switch positions, never part of a name ("switch Bluetooth On").
+    const capital = /^[\p{Lu}\p{N}$]/u.test(core) && !/^(On|Off)$/.test(core);
     const connector = run.length > 0 && /^(of|the|and|&|de)$/i.test(core);
     if (/^[$€£]?\d/.test(core)) {
       // Numbers (quantities, times, prices) are entities of their own, never part of a name.
