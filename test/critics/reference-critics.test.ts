@@ -289,6 +289,9 @@ describe('reference trajectory critics: what a completed final screen looks like
     expect(still.reason).toMatch(/still lists "Book Club"/);
     const idle = await textVerdict(instruction, [steps[0]!, steps[4]!], [before, 'Calendar | July 2025 | Yoga Class | 14']);
     expect(idle.correct).toBe(false);
+    // Stopped at the confirmation dialog: "will be removed" is a pending change, not a completion signal.
+    const pending = await textVerdict(instruction, steps.slice(0, 3), [before, 'Delete this event? | Book Club will be removed. | Cancel | Delete']);
+    expect(pending.correct).toBe(false);
   });
 
   it('delete: removing the near-duplicate leaves the item listed (also when OCR drops the spaces) → Incorrect', async () => {

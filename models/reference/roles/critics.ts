@@ -239,7 +239,8 @@ function matchEntities(text: string, entities: readonly string[]): EntityMatch {
  */
 function matchTarget(target: string, entities: readonly string[], screen: readonly OcrLine[]): EntityMatch {
   const m = matchEntities(target, entities);
-  if (m.kind !== 'exact') return m;
+  // Numbers are not names: "3 items" is no rival of the quantity "3".
+  if (m.kind !== 'exact' || /^[$€£]?\d[\d.,:]*$/.test(m.entity.trim())) return m;
   const t = contentTokens(target).join(' ');
   const e = contentTokens(m.entity).join(' ');
   if (t === e) return m;
@@ -878,7 +879,8 @@ function completionOf(ev: TrajectoryEvidence, entities: readonly string[], inten
       : { complete: false, reason: 'the names are on the final screen but no step acted on them (the start page lists them)' };
   }
 
-  const sig = intent.done.exec(final);
+  // A pending or asked change ("Book Club will be removed.", "Delete this event?") is not a completion signal.
+  const sig = intent.done.exec(lines.filter((l) => !/\bwill\b|\?/.test(l)).join('\n'));
   const did = (re: RegExp): boolean => acted.some((a) => a && (a.verb === 'Tapped' || a.verb === 'Long-pressed') && a.changed && re.test(a.object));
   switch (intent.kind) {
     case 'signal':
@@ -898,7 +900,10 @@ function completionOf(ev: TrajectoryEvidence, entities: readonly string[], inten
     }
     case 'removal': {
       // The removed item is no longer listed (a toast naming it does not count), after a removing control.
-      const listed = entities.filter((e) => lines.some((l) => listsEntity(l, e) && !intent.done.test(l)));
+      // A line that names the item with a pending change ("Book Club will be removed.") still shows it.
+      const listed = entities.filter((e) =>
+        lines.some((l) => (listsEntity(l, e) && !intent.done.test(l)) || (containsPhrase(l, e) && /\bwill\b|\?/.test(l))),
+      );
       const seenBefore = entities.every((e) => ev.screens.slice(0, -1).some((s) => containsPhrase(s, e)));
       const removed = did(new RegExp(`${REMOVE_CONTROL.source}|^${intent.name}`, 'i'));
       if (!removed) return { complete: false, reason: `no step tapped a control that would ${intent.name} anything` };
