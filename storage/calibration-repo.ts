@@ -16,6 +16,8 @@ const JoinedRow = z.object({
   correct: z.boolean(),
   votes: z.unknown(),
   ground_truth: z.boolean(),
+  /** CriticScores of the rollout's steps in step order (the newest step-critic version), for the τc gate. */
+  step_scores: z.array(z.coerce.number()).nullable(),
 });
 
 const boolVotes = (v: unknown): boolean[] | undefined =>
@@ -28,7 +30,11 @@ const boolVotes = (v: unknown): boolean[] | undefined =>
 export async function listCalibrationRows(db: Queryable, cycleId: string, criticVersion?: string): Promise<CalibrationRow[]> {
   const rows = await many(
     db,
-    `select r.id as rollout_id, r.query_id, q.app, v.critic_version, v.channel, v.correct, v.votes, r.ground_truth
+    `select r.id as rollout_id, r.query_id, q.app, v.critic_version, v.channel, v.correct, v.votes, r.ground_truth,
+            (select array_agg(sv.score order by sv.idx) from step_verdicts sv
+              where sv.rollout_id = r.id
+                and sv.critic_version = (select x.critic_version from step_verdicts x where x.rollout_id = r.id order by x.created_at desc, x.critic_version limit 1)
+            ) as step_scores
      from rollouts r
      join queries q on q.id = r.query_id
      join trajectory_verdicts v on v.rollout_id = r.id
@@ -44,7 +50,15 @@ export async function listCalibrationRows(db: Queryable, cycleId: string, critic
     const key = `${r.rollout_id}\0${r.critic_version}`;
     let row = byKey.get(key);
     if (!row) {
-      row = { rolloutId: r.rollout_id, queryId: r.query_id, app: r.app, criticVersion: r.critic_version, verdicts: {}, groundTruth: r.ground_truth };
+      row = {
+        rolloutId: r.rollout_id,
+        queryId: r.query_id,
+        app: r.app,
+        criticVersion: r.critic_version,
+        verdicts: {},
+        groundTruth: r.ground_truth,
+        ...(r.step_scores && r.step_scores.length > 0 ? { stepScores: r.step_scores } : {}),
+      };
       byKey.set(key, row);
       out.push(row);
     }

@@ -119,6 +119,23 @@ describe('calibration repo', () => {
     expect(await listCalibration(db.pool, { cycleId: 'cycle-2' })).toEqual([]);
   });
 
+  it('rows carry the steps\' CriticScores in step order (newest step-critic version), for the τc gate', async () => {
+    await repo.upsertCycle(db.pool, { id: 'cycle-9', config: {}, configHash: 'h', modelVersion: 'p@1', criticVersion: 'cv1' });
+    await repo.upsertQueries(db.pool, 'cycle-9', [query('q-tau', 'food')]);
+    const obs = { screenshotKey: `sha256/${'a'.repeat(64)}.png`, width: 412, height: 915 };
+    const steps = [0, 1, 2].map((index) => ({ index, before: obs, after: obs, action: { action: 'wait', time: 1 }, reasoning: '', conclusion: `s${index}`, latencyMs: 1 }));
+    const r = Rollout.parse({ ...rollout('cycle-9', 'q-tau', 0, true), steps });
+    await repo.upsertRollout(db.pool, r, { degraded: false, configHash: 'h' });
+    const sv = (idx: number, score: number, cv: string) => ({ rolloutId: r.id, idx, criticVersion: cv, analysis: '', summary: '', annotation: score === 1 ? 'GOOD' : score === 0 ? 'HARMFUL' : 'NEUTRAL', score }) as const;
+    await repo.upsertStepVerdicts(db.pool, [sv(2, 0, 'old'), sv(0, 0, 'old'), sv(1, 0, 'old')]);
+    await repo.upsertStepVerdicts(db.pool, [sv(2, 0, 'new'), sv(0, 1, 'new'), sv(1, 0.5, 'new')]);
+    await db.pool.query(`update step_verdicts set created_at = now() + interval '1 minute' where critic_version = 'new'`);
+    await verdicts(r.id, 'cv1', true, true);
+    const rows = await listCalibrationRows(db.pool, 'cycle-9');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.stepScores).toEqual([1, 0.5, 0]);
+  });
+
   it('trajforge critics report prints the stored tables and the validation-chosen rule', async () => {
     await upsertCalibration(db.pool, 'cycle-1', calibrate(await listCalibrationRows(db.pool, 'cycle-1')));
     const lines: string[] = [];
