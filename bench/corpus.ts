@@ -24,6 +24,7 @@ import { loadDags } from '../environments/app-world.js';
 import { createChromiumEnv, type ChromiumSession } from '../environments/chromium.js';
 import { createChatModel } from '../models/gateway.js';
 import { createOcrEngine } from '../models/ocr.js';
+import type { OcrEngine } from '../models/reference/types.js';
 import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
 import { startReferenceServer } from '../models/reference/server.js';
 import { INFEASIBLE_FAMILY, infeasibleSuccess } from '../query-gen/infeasible.js';
@@ -80,8 +81,17 @@ export async function loadCorpus(dir: string): Promise<{ blobs: BlobStore; rollo
   return { blobs: createLocalBlobStore(join(dir, 'blobs')), rollouts: [...byKey.values()], options };
 }
 
-/** Rolls out every job of `options` not yet in DIR, appending each finished rollout as it completes. */
-export async function buildCorpus(dir: string, options: CorpusOptions, log: (line: string) => void = console.log): Promise<{ rollouts: CorpusRollout[]; envFailures: number; seconds: number }> {
+/**
+ * Rolls out every job of `options` not yet in DIR, appending each finished rollout as it completes. `ocr`: the
+ * engine the reference server reads screenshots with (a caller that judges afterwards passes its own, so the
+ * judging starts with the rollouts' OCR cache, as in the pipeline).
+ */
+export async function buildCorpus(
+  dir: string,
+  options: CorpusOptions,
+  log: (line: string) => void = console.log,
+  deps: { ocr?: OcrEngine } = {},
+): Promise<{ rollouts: CorpusRollout[]; envFailures: number; seconds: number }> {
   await mkdir(dir, { recursive: true });
   const prev = await readFile(join(dir, 'corpus.json'), 'utf8').catch(() => undefined);
   if (prev !== undefined && prev !== JSON.stringify(options)) throw new Error(`${dir} holds a corpus built with other options: ${prev}`);
@@ -95,7 +105,7 @@ export async function buildCorpus(dir: string, options: CorpusOptions, log: (lin
 
   const appServer = await startAppServer({});
   const env = await createChromiumEnv({ appServer, blobs });
-  const ocr = await createOcrEngine();
+  const ocr = deps.ocr ?? (await createOcrEngine());
   const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
   const policy = createChatModel({ baseUrl: ref.baseUrl, model: REFERENCE_MODELS.policy, maxRetries: 1 }, { cache: false });
   const rollouts = [...existing.rollouts];

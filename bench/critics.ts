@@ -23,24 +23,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runEpisode, type EpisodeResult } from '../agents/episode.js';
 import { calibrate, describeRule, fmtRatio, formatEntries, scoreRuleByScope, selectRule, type CalibrationRow, type Metrics } from '../critics/calibration.js';
 import type { BlobStore } from '../domain/ports.js';
-import { loadCorpus } from './corpus.js';
+import { buildCorpus, loadCorpus, type CorpusRollout } from './corpus.js';
 import { judgeRollout } from '../critics/judge-rollout.js';
 import { features } from '../critics/learned-critic.js';
 import { splitOf } from '../critics/calibration.js';
-import type { Query } from '../domain/entities.js';
-import { startAppServer } from '../environments/app-server.js';
-import { loadDags } from '../environments/app-world.js';
-import { createChromiumEnv, type ChromiumSession } from '../environments/chromium.js';
 import { createChatModel } from '../models/gateway.js';
 import { createOcrEngine } from '../models/ocr.js';
+import type { OcrEngine } from '../models/reference/types.js';
 import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
 import { startReferenceServer } from '../models/reference/server.js';
-import { INFEASIBLE_FAMILY, infeasibleSuccess } from '../query-gen/infeasible.js';
-import { generateQueries } from '../query-gen/sample.js';
-import { createLocalBlobStore } from '../storage/blob-local.js';
 
 const { values } = parseArgs({
   options: {
@@ -73,16 +66,7 @@ if (!(N > 0) || SEEDS.length === 0 || TEMPS.length === 0) {
   process.exit(2);
 }
 
-interface Job {
-  seed: number;
-  n: number;
-  temperature: number;
-  query: Query;
-}
-interface Done extends Job {
-  result: EpisodeResult;
-  groundTruth: boolean;
-}
+type Done = CorpusRollout;
 
 async function main(): Promise<void> {
   const blobDir = values.corpus ? undefined : await mkdtemp(join(tmpdir(), 'trajforge-bench-critics-'));
@@ -105,8 +89,7 @@ async function main(): Promise<void> {
     done = corpus.rollouts.filter((r) => APPS.length === 0 || APPS.includes(r.query.app));
     console.log(`corpus ${values.corpus}: ${done.length} labelled rollouts (${JSON.stringify(corpus.options)})`);
   } else {
-    blobs = createLocalBlobStore(blobDir ?? '');
-    ({ done, envFailures, rollSeconds } = await rollOut(blobs, model(REFERENCE_MODELS.policy)));
+    ({ blobs, done, envFailures, rollSeconds } = await rollOut(blobDir!, ocr));
   }
   try {
     await judgeAndReport({ blobs, ocr, critics, done, envFailures, rollSeconds, ocrBefore });
@@ -116,64 +99,15 @@ async function main(): Promise<void> {
   }
 }
 
-async function rollOut(
-  blobs: BlobStore,
-  policy: ReturnType<typeof createChatModel>,
-): Promise<{ done: Done[]; envFailures: number; rollSeconds: number }> {
-  const appServer = await startAppServer({});
-  const env = await createChromiumEnv({ appServer, blobs });
-  const perSeed = Math.ceil(N / (SEEDS.length * TEMPS.length));
-  const jobs: Job[] = [];
-  for (const seed of SEEDS) {
-    const { queries } = generateQueries({ dags: loadDags(), count: perSeed, seed, apps: APPS });
-    queries.forEach((query, n) => TEMPS.forEach((temperature) => jobs.push({ seed, n, temperature, query })));
-  }
-  jobs.splice(N);
-
-  const done: Done[] = [];
-  let envFailures = 0;
-  const sessions: ChromiumSession[] = await Promise.all(Array.from({ length: SESSIONS }, () => env.newSession()));
-  const tRoll = performance.now();
-  try {
-    let next = 0;
-    await Promise.all(
-      sessions.map(async (_, slot) => {
-        for (let i = next++; i < jobs.length; i = next++) {
-          const job = jobs[i]!;
-          const session = sessions[slot]!;
-          const result = await runEpisode({
-            env: session,
-            policy,
-            blobs,
-            app: job.query.app,
-            instruction: job.query.instruction,
-            seed: job.seed * 1000 + job.n * 10 + Math.round(job.temperature * 10),
-            maxSteps: MAX_STEPS,
-            historyImages: 1,
-            temperature: job.temperature,
-          });
-          if (result.environmentFailure) {
-            envFailures++;
-            console.log(`ENV  #${i}: ${result.environmentFailure}`);
-            await session.close().catch(() => undefined);
-            sessions[slot] = await env.newSession();
-            continue;
-          }
-          const groundTruth =
-            job.query.checker.family === INFEASIBLE_FAMILY || job.query.feasible === false
-              ? infeasibleSuccess(result.status, result.outcome).success
-              : (await session.check(job.query.checker).catch(() => ({ success: false }))).success;
-          done.push({ ...job, result, groundTruth });
-          if (done.length % 10 === 0) console.log(`  rolled out ${done.length}/${jobs.length}`);
-        }
-      }),
-    );
-  } finally {
-    await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
-    await env.close();
-    await appServer.close();
-  }
-  return { done, envFailures, rollSeconds: (performance.now() - tRoll) / 1000 };
+/** Phase 1 without a corpus: a throw-away corpus in the temp dir (bench/corpus.ts), OCR shared with the judging. */
+async function rollOut(dir: string, ocr: OcrEngine): Promise<{ blobs: BlobStore; done: Done[]; envFailures: number; rollSeconds: number }> {
+  const { rollouts, envFailures, seconds } = await buildCorpus(
+    dir,
+    { rollouts: N, seeds: SEEDS, temperatures: TEMPS, sessions: SESSIONS, maxSteps: MAX_STEPS, apps: APPS },
+    console.log,
+    { ocr },
+  );
+  return { blobs: (await loadCorpus(dir)).blobs, done: rollouts, envFailures, rollSeconds: seconds };
 }
 
 async function judgeAndReport(ctx: {
