@@ -51,14 +51,8 @@ const UsageRow = z.object({
   cost_usd: z.coerce.number(),
 });
 
-export interface CycleUsage {
+export interface CycleUsage extends UsageCounts {
   role: string;
-  calls: number;
-  cachedCalls: number;
-  failedCalls: number;
-  promptTokens: number;
-  completionTokens: number;
-  costUsd: number;
 }
 
 /** A cycle's model usage summed per role, most expensive (then most tokens) first. */
