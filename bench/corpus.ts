@@ -7,7 +7,8 @@
  *                           [--max-steps 15] [--apps food,shop]
  *   npx tsx bench/critics.ts --corpus DIR        (judges the corpus instead of rolling out)
  *
- * Layout: DIR/blobs (local blob store: screenshots), DIR/rollouts.jsonl (one line per finished rollout:
+ * Layout: DIR/blobs (local blob store: screenshots, and under ocr/ the OCR of each screenshot by content hash, so
+ * judging later starts from the rollouts' OCR as the pipeline does), DIR/rollouts.jsonl (one line per finished rollout:
  * job, episode result, ground truth), DIR/corpus.json (the options). Resumable: re-running with the same DIR
  * and options rolls out only the jobs not yet in rollouts.jsonl. Environment failures are counted, not kept.
  * For each seed, `generateQueries` draws ⌈N / (seeds × temperatures)⌉ tasks; each is rolled out once per
@@ -23,7 +24,7 @@ import { startAppServer } from '../environments/app-server.js';
 import { loadDags } from '../environments/app-world.js';
 import { createChromiumEnv, type ChromiumSession } from '../environments/chromium.js';
 import { createChatModel } from '../models/gateway.js';
-import { createOcrEngine } from '../models/ocr.js';
+import { blobOcrStore, createOcrEngine } from '../models/ocr.js';
 import type { OcrEngine } from '../models/reference/types.js';
 import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
 import { startReferenceServer } from '../models/reference/server.js';
@@ -98,14 +99,15 @@ export async function buildCorpus(
   await writeFile(join(dir, 'corpus.json'), JSON.stringify(options));
   const existing = await loadCorpus(dir);
   const have = new Set(existing.rollouts.map(rolloutKey));
-  const jobs = corpusJobs(options).filter((j) => !have.has(rolloutKey(j)));
+  // Rolled out round-robin over seeds (the set of jobs is the same), so a corpus stopped early still spans them all.
+  const jobs = interleaveSeeds(corpusJobs(options).filter((j) => !have.has(rolloutKey(j))));
   log(`corpus ${dir}: ${existing.rollouts.length} rollouts already there, ${jobs.length} to roll out`);
   const blobs = existing.blobs;
   const out = join(dir, 'rollouts.jsonl');
 
   const appServer = await startAppServer({});
   const env = await createChromiumEnv({ appServer, blobs });
-  const ocr = deps.ocr ?? (await createOcrEngine());
+  const ocr = deps.ocr ?? (await createOcrEngine({ store: blobOcrStore(blobs) }));
   const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
   const policy = createChatModel({ baseUrl: ref.baseUrl, model: REFERENCE_MODELS.policy, maxRetries: 1 }, { cache: false });
   const rollouts = [...existing.rollouts];
@@ -155,6 +157,16 @@ export async function buildCorpus(
     await ref.close();
   }
   return { rollouts, envFailures, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** Jobs reordered seed by seed in turn (1,2,3,1,2,3,…), each seed's own order kept. */
+export function interleaveSeeds(jobs: CorpusJob[]): CorpusJob[] {
+  const bySeed = new Map<number, CorpusJob[]>();
+  for (const j of jobs) bySeed.set(j.seed, [...(bySeed.get(j.seed) ?? []), j]);
+  const queues = [...bySeed.values()];
+  const out: CorpusJob[] = [];
+  for (let i = 0; out.length < jobs.length; i++) for (const q of queues) { const j = q[i]; if (j) out.push(j); }
+  return out;
 }
 
 /** "a,b" → trimmed non-empty parts. */

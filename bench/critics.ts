@@ -30,7 +30,8 @@ import { judgeRollout } from '../critics/judge-rollout.js';
 import { features } from '../critics/learned-critic.js';
 import { splitOf } from '../critics/calibration.js';
 import { createChatModel } from '../models/gateway.js';
-import { createOcrEngine } from '../models/ocr.js';
+import { blobOcrStore, createOcrEngine } from '../models/ocr.js';
+import { createLocalBlobStore } from '../storage/blob-local.js';
 import type { OcrEngine } from '../models/reference/types.js';
 import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
 import { startReferenceServer } from '../models/reference/server.js';
@@ -70,7 +71,9 @@ type Done = CorpusRollout;
 
 async function main(): Promise<void> {
   const blobDir = values.corpus ? undefined : await mkdtemp(join(tmpdir(), 'trajforge-bench-critics-'));
-  const ocr = await createOcrEngine();
+  const corpus = values.corpus ? await loadCorpus(values.corpus) : undefined;
+  // OCR persisted next to the screenshots (as bench/corpus.ts writes it): judging reads the rollouts' OCR.
+  const ocr = await createOcrEngine({ store: blobOcrStore(corpus?.blobs ?? createLocalBlobStore(join(blobDir!, 'blobs'))) });
   const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
   const model = (name: string) => createChatModel({ baseUrl: ref.baseUrl, model: name, maxRetries: 1 }, { cache: false });
   const critics = {
@@ -83,8 +86,7 @@ async function main(): Promise<void> {
   let done: Done[];
   let envFailures = 0;
   let rollSeconds = 0;
-  if (values.corpus) {
-    const corpus = await loadCorpus(values.corpus);
+  if (corpus) {
     blobs = corpus.blobs;
     done = corpus.rollouts.filter((r) => APPS.length === 0 || APPS.includes(r.query.app));
     console.log(`corpus ${values.corpus}: ${done.length} labelled rollouts (${JSON.stringify(corpus.options)})`);
@@ -117,7 +119,7 @@ async function judgeAndReport(ctx: {
   done: readonly Done[];
   envFailures: number;
   rollSeconds: number;
-  ocrBefore: { inferences: number; cacheHits: number };
+  ocrBefore: { inferences: number; cacheHits: number; storeHits: number };
 }): Promise<void> {
   const { blobs, ocr, critics, done, envFailures, rollSeconds, ocrBefore } = ctx;
   const ocrAfterRollouts = { ...ocr.stats };
@@ -219,16 +221,16 @@ async function judgeAndReport(ctx: {
   table('pipeline default (votes majority, consensus both, τc 0) on all rollouts, for reference:', scoreRuleByScope(rows, { voteRule: 'majority', consensus: 'both', tauC: 0 }, 'all'));
 
   const ocrJudgeInf = ocr.stats.inferences - ocrAfterRollouts.inferences;
-  const ocrJudgeHits = ocr.stats.cacheHits - ocrAfterRollouts.cacheHits;
+  const ocrJudgeHits = ocr.stats.cacheHits + ocr.stats.storeHits - ocrAfterRollouts.cacheHits - ocrAfterRollouts.storeHits;
   const ocrRollInf = ocrAfterRollouts.inferences - ocrBefore.inferences;
-  const ocrRollHits = ocrAfterRollouts.cacheHits - ocrBefore.cacheHits;
+  const ocrRollHits = ocrAfterRollouts.cacheHits + ocrAfterRollouts.storeHits - ocrBefore.cacheHits - ocrBefore.storeHits;
   const rate = (h: number, i: number): string => `${fmtRatio(h + i === 0 ? null : h / (h + i)).trim()}%`;
   console.log(
     `\ncritic cost: ${judgedSteps} steps judged in ${(judgeMs / 1000).toFixed(1)} s wall (2 rollouts concurrently) = ${(judgeMs / Math.max(1, judgedSteps)).toFixed(1)} ms wall/step;` +
       ` CPU ${(cpuMs / Math.max(1, judgedSteps)).toFixed(1)} ms/step (process user+sys: reference critics, OCR, annotation)`,
   );
   console.log(
-    `OCR during judging: ${ocrJudgeInf} inferences, ${ocrJudgeHits} cache hits (hit rate ${rate(ocrJudgeHits, ocrJudgeInf)});` +
+    `OCR during judging: ${ocrJudgeInf} inferences, ${ocrJudgeHits} cache hits (memory or persisted by content hash; hit rate ${rate(ocrJudgeHits, ocrJudgeInf)});` +
       ` during rollouts: ${ocrRollInf} inferences, ${ocrRollHits} hits (${rate(ocrRollHits, ocrRollInf)}); total inference ${(ocr.stats.totalInferenceMs / 1000).toFixed(1)} s`,
   );
 }

