@@ -18,11 +18,12 @@ import { buildSamples, type StepJudgement } from '../export/gui-owl-sft.js';
 import { writeDataset } from '../export/writer.js';
 import * as repo from '../storage/repos.js';
 import * as calibrationRepo from '../storage/calibration-repo.js';
-import { calibrate, selectRule } from '../critics/calibration.js';
+import { calibrate, describeRule, meanStepScore, passesTauC, selectRule } from '../critics/calibration.js';
 import { combineLearned, featureInputOf, loadLearnedCritic, readLearnedCriticSpec, type LearnedCritic, type LearnedCriticSpec } from '../critics/learned-critic.js';
 import { deriveReviewCandidates } from '../critics/review.js';
 import * as reviewRepo from '../storage/review-repo.js';
 import { withTransaction } from '../storage/db.js';
+import type { CalibrationSummary } from '../workflows/contracts.js';
 
 /** An environment session that can also answer ground-truth questions (never exposed to agents/critics). */
 export interface GroundTruthSession extends EnvSession {
@@ -74,8 +75,9 @@ export function learnedSpecOf(config: CycleConfig): LearnedCriticSpec | undefine
 export function criticVersion(models: Record<Role, ChatModel>, config: CycleConfig): string {
   const c = config.critic;
   const base = `${models.stepCritic.name}+${models.trajCriticText.name}+${models.trajCriticMultimodal.name};votes=${c.votes}:${c.voteRule};consensus=${c.consensus}`;
+  const gated = c.trajectoryTauC > 0 ? `${base};tauC=${c.trajectoryTauC}` : base;
   const learned = learnedSpecOf(config);
-  return learned ? `${base};learned=${learned.sha256.slice(0, 12)}@${learned.threshold}:${c.learned.consensus}` : base;
+  return learned ? `${gated};learned=${learned.sha256.slice(0, 12)}@${learned.threshold}:${c.learned.consensus}` : gated;
 }
 
 const heartbeatSafely = (details?: unknown): void => {
@@ -345,7 +347,17 @@ export function createActivities(deps: ActivityDeps) {
           )
         : undefined;
       const mode = config.critic.learned.consensus;
-      const accepted = combineLearned(mode, result.correct, result.channels, learned?.correct);
+      const combined = combineLearned(mode, result.correct, result.channels, learned?.correct);
+      // The trajectory τc gate (same definition as calibration's `passesTauC`: mean step CriticScore ≥ τc).
+      const tauT = config.critic.trajectoryTauC;
+      const meanScore = meanStepScore({ stepScores: judged.map((v) => v.score) });
+      const gatePasses = passesTauC({ stepScores: judged.map((v) => v.score) }, tauT);
+      const accepted = combined && gatePasses;
+      const consensusReason = [
+        `rule=${config.critic.consensus}`,
+        ...(learned && mode !== 'off' ? [`learned=${mode}`] : []),
+        ...(tauT > 0 ? [`tauC=${tauT}:${gatePasses ? 'pass' : 'fail'}(mean step score ${meanScore === null ? 'none' : meanScore.toFixed(3)})`] : []),
+      ].join(';');
       const candidates = deriveReviewCandidates({
         steps: judged.map((v) => ({ idx: v.idx, annotation: v.annotation })),
         channels: result.channels,
@@ -374,7 +386,7 @@ export function createActivities(deps: ActivityDeps) {
             criticVersion: version,
             channel: 'consensus' as const,
             correct: accepted,
-            reason: learned && mode !== 'off' ? `rule=${config.critic.consensus};learned=${mode}` : `rule=${config.critic.consensus}`,
+            reason: consensusReason,
             votes: [],
           },
         ]);
@@ -444,11 +456,7 @@ export function createActivities(deps: ActivityDeps) {
      * for this cycle's critic version, upserted into critic_calibration; plus the vote/consensus rule that the
      * validation split alone would choose (precision ≥ 0.97), scored on the report split. Returns a summary.
      */
-    async calibrateCritics(input: { cycleId: string; config: unknown }): Promise<{
-      rollouts: number;
-      consensus: { precision: number | null; recall: number | null };
-      suggested: { voteRule: string; consensus: string; meetsTarget: boolean; reportPrecision: number | null; reportRecall: number | null } | null;
-    }> {
+    async calibrateCritics(input: { cycleId: string; config: unknown }): Promise<CalibrationSummary> {
       const config = parseConfig(input.config);
       const version = criticVersion(deps.models, config);
       const rows = await calibrationRepo.listCalibrationRows(deps.db, input.cycleId, version);
@@ -463,7 +471,11 @@ export function createActivities(deps: ActivityDeps) {
           ? {
               voteRule: selection.rule.voteRule,
               consensus: selection.rule.consensus,
+              tauC: selection.rule.tauC ?? 0,
+              description: describeRule(selection.rule),
               meetsTarget: selection.meetsTarget,
+              validationRollouts: selection.validation.n,
+              reportRollouts: selection.report.n,
               reportPrecision: selection.report.precision,
               reportRecall: selection.report.recall,
             }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { calibrate, fmtRatio, formatEntries, selectRule, type CalibrationEntry } from '../critics/calibration.js';
+import { calibrate, describeRule, fmtRatio, formatEntries, selectRule, type CalibrationEntry } from '../critics/calibration.js';
 import { createPool } from '../storage/db.js';
 import { migrate } from '../storage/migrate.js';
 import { listCalibration, listCalibrationRows } from '../storage/calibration-repo.js';
@@ -131,7 +131,7 @@ export async function criticsCommand(args: string[]): Promise<void> {
       if (vRows.length === 0) continue;
       const s = selectRule(vRows, { precisionTarget: Number(values['precision-target']) });
       out(
-        `  rule chosen on validation (max recall s.t. precision ≥ ${s.precisionTarget}): votes ${s.rule.voteRule}, consensus ${s.rule.consensus}` +
+        `  rule chosen on validation (max recall s.t. precision ≥ ${s.precisionTarget}): ${describeRule(s.rule)}` +
           `${s.meetsTarget ? '' : ' (target not met: most precise rule)'}; validation P ${fmtRatio(s.validation.precision).trim()}% R ${fmtRatio(s.validation.recall).trim()}% (n ${s.validation.n});` +
           ` report split P ${fmtRatio(s.report.precision).trim()}% R ${fmtRatio(s.report.recall).trim()}% (n ${s.report.n})`,
       );

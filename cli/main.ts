@@ -129,11 +129,18 @@ function printResult(r: CycleResult, seconds: number): void {
   out(`    successful rollouts    ${c.groundTruthSuccesses}  (${pct(c.groundTruthSuccesses, c.rollouts)})`);
   out(`    accepted precision     ${pct(c.acceptedTruePositives, c.accepted)}`);
   out(`    recall of successes    ${pct(c.acceptedTruePositives, c.groundTruthSuccesses)}`);
+  if (r.calibration?.suggested) {
+    const g = r.calibration.suggested;
+    out(`  critic calibration       validation (${g.validationRollouts}) would choose: ${g.description}${g.meetsTarget ? '' : ' (precision target not met: the most precise)'}`);
+    out(`                           held-out report split (${g.reportRollouts}): precision ${pct1(g.reportPrecision)}, recall ${pct1(g.reportRecall)}  (apply τc with critic.trajectoryTauC)`);
+  }
   if (r.dataset) {
     out(`  dataset                  ${r.dataset.name} v${r.dataset.version}, ${r.dataset.samples} samples`);
     out(`  manifest                 ${r.dataset.manifestUri}`);
   } else out('  dataset                  none (no accepted trajectory this cycle)');
 }
+
+const pct1 = (v: number | null): string => (v === null ? '–' : `${(100 * v).toFixed(1)}%`);
 
 function printUsage(rows: CycleUsage[]): void {
   if (rows.length === 0) return;

@@ -92,6 +92,12 @@ export const CycleConfig = z.object({
       /** Steps whose CriticScore is below τc are cleansed from accepted trajectories. */
       tauC: z.number().min(0).max(1).default(0.25),
       /**
+       * Trajectory-level τc gate: a trajectory is accepted only if the consensus accepts it AND the mean
+       * CriticScore of its steps is at least this (0 = no gate). `trajforge critics report` prints the value the
+       * validation split chooses (critics/calibration.ts selectRule); set it here to apply it.
+       */
+      trajectoryTauC: z.number().min(0).max(1).default(0),
+      /**
        * The learned critic channel (critics/learned-critic.ts): a logistic regression over critic-visible
        * features, run as ONNX by onnxruntime-node once per judged trajectory and stored as channel `learned`.
        */

@@ -39,6 +39,11 @@ export interface OcrOptions {
    * Store failures are not OCR failures: a read error is a miss, a write error is dropped.
    */
   store?: OcrStore;
+  /**
+   * Region-of-change OCR (default on): a frame that differs from one of the last few recognised frames of the
+   * same size in at most a third of its 16-pixel bands is OCR'd on the changed bands only.
+   */
+  regionOfChange?: boolean;
 }
 
 /** Persistent OCR results by image content hash. The key already names the engine settings (see `ocrCacheKey`). */
@@ -75,10 +80,59 @@ export function blobOcrStore(blobs: BlobStore, prefix = 'ocr'): OcrStore {
 }
 
 export interface OcrEngineWithStats extends OcrEngine {
-  readonly stats: { inferences: number; cacheHits: number; storeHits: number; totalInferenceMs: number; maxConcurrent: number };
+  /**
+   * inferences: full-frame OCRs; regionInferences: frames recognised on their changed bands only; cacheHits: in
+   * memory; storeHits: from the persistent store; totalInferenceMs: time in both kinds of inference.
+   */
+  readonly stats: {
+    inferences: number;
+    regionInferences: number;
+    cacheHits: number;
+    storeHits: number;
+    totalInferenceMs: number;
+    maxConcurrent: number;
+  };
 }
 
 const BASE = 32;
+/** Band height (px) of the region-of-change signature; frames remembered; share of bands that may differ. */
+const BAND = 16;
+const RECENT_FRAMES = 32;
+const MAX_CHANGED_SHARE = 1 / 3;
+/** Context (px at a 915-px-high screen) OCR'd around a changed run of bands, so a line crossing its edge is whole. */
+const REGION_MARGIN = 40;
+
+interface RawImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
+}
+
+async function decode(image: Uint8Array): Promise<RawImage> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  if (!info.width || !info.height) throw new Error('ocr: cannot read image size');
+  return { data, width: info.width, height: info.height, channels: info.channels };
+}
+
+/** One short hash per BAND rows of pixels. */
+function bandSignature(raw: RawImage): string[] {
+  const row = raw.width * raw.channels;
+  const out: string[] = [];
+  for (let y = 0; y < raw.height; y += BAND) {
+    const end = Math.min(raw.height, y + BAND);
+    out.push(createHash('sha1').update(raw.data.subarray(y * row, end * row)).digest('base64'));
+  }
+  return out;
+}
+
+/** Reading order: top to bottom, then left to right within a row. */
+function readingOrder(lines: OcrLine[]): OcrLine[] {
+  return lines.sort((a, b) => {
+    const dy = a.box.y + a.box.h / 2 - (b.box.y + b.box.h / 2);
+    return Math.abs(dy) < Math.min(a.box.h, b.box.h) / 2 ? a.box.x - b.box.x : dy;
+  });
+}
 
 export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineWithStats> {
   const sessionOptions: InferenceSession.SessionOptions = opts.threads ? { intraOpNumThreads: opts.threads } : {};
@@ -90,9 +144,9 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
   const dictionary = [...dictText.split('\n'), ' '];
   const cacheSize = opts.cacheSize ?? 256;
   const cache = new Map<string, OcrLine[]>();
-  const stats = { inferences: 0, cacheHits: 0, storeHits: 0, totalInferenceMs: 0, maxConcurrent: 0 };
-  // The persistent key names everything that changes the result, so a store shared by engines with other
-  // settings never serves one's lines to the other.
+  const stats = { inferences: 0, regionInferences: 0, cacheHits: 0, storeHits: 0, totalInferenceMs: 0, maxConcurrent: 0 };
+  // The persistent key names every setting that changes the result, so a store shared by engines with other
+  // settings never serves one's lines to the other (region-of-change reproduces a full OCR, so it is not one).
   const settings = `v1:${opts.maxSide ?? 0}:${opts.detThreshold ?? 0.03}:${opts.minConfidence ?? 0.5}`;
   const remember = (key: string, lines: OcrLine[]): void => {
     cache.set(key, lines);
@@ -111,17 +165,17 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
     return run;
   };
 
-  async function infer(image: Uint8Array): Promise<OcrLine[]> {
-    const meta = await sharp(image).metadata();
-    const width = meta.width ?? 0;
-    const height = meta.height ?? 0;
-    if (!width || !height) throw new Error('ocr: cannot read image size');
+  /** OCR of rows [top, bottom) of a decoded image (the whole image by default); boxes in full-image pixels. */
+  async function infer(raw: RawImage, top = 0, bottom = raw.height): Promise<OcrLine[]> {
+    const width = raw.width;
+    const height = bottom - top;
     const scale = opts.maxSide && Math.max(width, height) > opts.maxSide ? opts.maxSide / Math.max(width, height) : 1;
     const sw = Math.max(1, Math.round(width * scale));
     const sh = Math.max(1, Math.round(height * scale));
     const pw = Math.max(BASE, Math.ceil(sw / BASE) * BASE);
     const ph = Math.max(BASE, Math.ceil(sh / BASE) * BASE);
-    let pipeline = sharp(image).removeAlpha();
+    let pipeline = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
+    if (top !== 0 || bottom !== raw.height) pipeline = pipeline.extract({ left: 0, top, width, height });
     if (scale !== 1) pipeline = pipeline.resize(sw, sh, { fit: 'fill' });
     const { data } = await pipeline
       .extend({ right: pw - sw, bottom: ph - sh, background: { r: 255, g: 255, b: 255 } })
@@ -165,21 +219,77 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
       const xs = li.box.map((p) => p[0] ?? 0);
       const ys = li.box.map((p) => p[1] ?? 0);
       const x0 = clamp(Math.min(...xs) / scale, 0, width);
-      const y0 = clamp(Math.min(...ys) / scale, 0, height);
+      const y0 = top + clamp(Math.min(...ys) / scale, 0, height);
       const x1 = clamp(Math.max(...xs) / scale, 0, width);
-      const y1 = clamp(Math.max(...ys) / scale, 0, height);
+      const y1 = top + clamp(Math.max(...ys) / scale, 0, height);
       lines.push({
         text: text.trim(),
         box: { x: Math.round(x0), y: Math.round(y0), w: Math.round(x1 - x0), h: Math.round(y1 - y0) },
         confidence: mean,
       });
     }
-    // Reading order: top to bottom, then left to right within a row.
-    lines.sort((a, b) => {
-      const dy = a.box.y + a.box.h / 2 - (b.box.y + b.box.h / 2);
-      return Math.abs(dy) < Math.min(a.box.h, b.box.h) / 2 ? a.box.x - b.box.x : dy;
-    });
+    return readingOrder(lines);
+  }
+
+  // Region of change: the last few recognised frames by band signature. A new frame that differs from one of them
+  // in a few horizontal bands only (a typed character, a flipped switch, the critic's erased click mark) is
+  // recognised on those bands (plus a margin) alone; the other frame's lines elsewhere are reused.
+  const regionOn = opts.regionOfChange ?? true;
+  const recent: { width: number; height: number; bands: string[]; lines: OcrLine[] }[] = [];
+  const rememberBands = (raw: RawImage, bands: string[], lines: OcrLine[]): void => {
+    recent.push({ width: raw.width, height: raw.height, bands, lines });
+    if (recent.length > RECENT_FRAMES) recent.shift();
+  };
+
+  async function recognizeFresh(image: Uint8Array): Promise<OcrLine[]> {
+    const raw = await decode(image);
+    const bands = bandSignature(raw);
+    let best: { diff: number[]; lines: OcrLine[] } | undefined;
+    if (regionOn) {
+      for (const f of recent) {
+        if (f.width !== raw.width || f.height !== raw.height) continue;
+        const diff = bands.flatMap((b, i) => (b === f.bands[i] ? [] : [i]));
+        if (!best || diff.length < best.diff.length) best = { diff, lines: f.lines };
+      }
+    }
+    let lines: OcrLine[];
+    if (best && best.diff.length <= bands.length * MAX_CHANGED_SHARE) {
+      lines = await recognizeChanged(raw, best.diff, best.lines);
+      stats.regionInferences++;
+    } else {
+      lines = await infer(raw);
+      stats.inferences++;
+    }
+    rememberBands(raw, bands, lines);
     return lines;
+  }
+
+  /** Reuses `previous` outside the changed bands and OCRs each changed run of bands with a margin around it. */
+  async function recognizeChanged(raw: RawImage, changed: number[], previous: OcrLine[]): Promise<OcrLine[]> {
+    if (changed.length === 0) return previous.map((l) => ({ ...l, box: { ...l.box } }));
+    const margin = Math.max(BAND, Math.round((raw.height / 915) * REGION_MARGIN));
+    const cores: [number, number][] = [];
+    for (const i of changed) {
+      const [y0, y1] = [i * BAND, Math.min(raw.height, (i + 1) * BAND)];
+      const last = cores[cores.length - 1];
+      if (last && y0 <= last[1]) last[1] = y1;
+      else cores.push([y0, y1]);
+    }
+    const hits = (l: OcrLine, [a, b]: [number, number]): boolean => l.box.y < b && l.box.y + l.box.h > a;
+    const out = previous.filter((l) => !cores.some((c) => hits(l, c))).map((l) => ({ ...l, box: { ...l.box } }));
+    // Strips of neighbouring cores may overlap; a line seen by both is kept once.
+    const seen = new Set<string>();
+    for (const core of cores) {
+      const strip = await infer(raw, Math.max(0, core[0] - margin), Math.min(raw.height, core[1] + margin));
+      for (const l of strip) {
+        if (!hits(l, core)) continue;
+        const id = `${l.text}@${l.box.x},${l.box.y}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        out.push(l);
+      }
+    }
+    return readingOrder(out);
   }
 
   return {
@@ -204,6 +314,11 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
         if (stored) {
           stats.storeHits++;
           remember(key, stored);
+          // Stored frames take part in region-of-change matching like recognised ones (a decode, ~5 ms).
+          if (regionOn) {
+            const raw = await decode(image).catch(() => undefined);
+            if (raw) rememberBands(raw, bandSignature(raw), stored);
+          }
           return stored.map((l) => ({ ...l, box: { ...l.box } }));
         }
         const t0 = performance.now();
@@ -211,11 +326,10 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
         stats.maxConcurrent = Math.max(stats.maxConcurrent, active);
         let lines: OcrLine[];
         try {
-          lines = await infer(image);
+          lines = await recognizeFresh(image);
         } finally {
           active--;
         }
-        stats.inferences++;
         stats.totalInferenceMs += performance.now() - t0;
         remember(key, lines);
         if (opts.store) await opts.store.put(storeKey, lines).catch(() => undefined);

@@ -41,10 +41,33 @@ export interface CycleCounts {
   groundTruthSuccesses: number;
 }
 
+/** What calibration's validation split would choose (critics/calibration.ts selectRule), scored on the report split. */
+export interface CalibrationSuggestion {
+  voteRule: string;
+  consensus: string;
+  /** Trajectory τc (mean step CriticScore gate); apply it with `critic.trajectoryTauC`. */
+  tauC: number;
+  /** e.g. "votes any, consensus multimodal, τc 0.25". */
+  description: string;
+  meetsTarget: boolean;
+  validationRollouts: number;
+  reportRollouts: number;
+  reportPrecision: number | null;
+  reportRecall: number | null;
+}
+
+export interface CalibrationSummary {
+  rollouts: number;
+  consensus: { precision: number | null; recall: number | null };
+  suggested: CalibrationSuggestion | null;
+}
+
 export interface CycleResult {
   cycleId: string;
   configHash: string;
   counts: CycleCounts;
+  /** Critic calibration of this cycle against checker ground truth (absent from cycles run before it existed). */
+  calibration?: CalibrationSummary;
   dataset: { name: string; version: number; manifestUri: string; samples: number } | null;
 }
 

@@ -77,8 +77,8 @@ export async function productionCycle(raw: unknown): Promise<CycleResult> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(window, jobs.length) }, worker));
-  // Critic calibration against checker ground truth (stored per critic version; the summary is not used further).
-  await main.calibrateCritics({ cycleId: input.cycleId, config: input.config });
+  // Critic calibration against checker ground truth (stored per critic version; the summary goes in the result).
+  const calibration = await main.calibrateCritics({ cycleId: input.cycleId, config: input.config });
 
   const dataset = await executeChild(exportDataset, {
     workflowId: `${input.cycleId}/export`,
@@ -86,7 +86,7 @@ export async function productionCycle(raw: unknown): Promise<CycleResult> {
     args: [{ cycleId: input.cycleId, config: input.config, createdAt: started.startedAt, taskQueuePrefix: input.taskQueuePrefix }],
   });
   const counts = await main.finishCycle({ cycleId: input.cycleId, exportedSamples: dataset?.samples ?? 0 });
-  return { cycleId: input.cycleId, configHash: started.configHash, counts, dataset };
+  return { cycleId: input.cycleId, configHash: started.configHash, counts, calibration, dataset };
 }
 
 /** Samples, validates and persists this cycle's queries; returns their ids. */

@@ -224,6 +224,36 @@ describe('judgeTrajectory with the learned channel (real Postgres, ONNX via onnx
     expect(rows.rows.find((r) => r.channel === 'consensus')).toMatchObject({ correct: learned.correct, reason: 'rule=both;learned=majority' });
   });
 
+  it('applies the trajectory τc gate: consensus Correct is rejected when the mean step CriticScore is below critic.trajectoryTauC', async () => {
+    const correct = '{"reasoning":"the confirmation is on screen","verdict":"Correct"}';
+    const both = (): ActivityDeps => ({ ...deps(), models: { ...models(), trajCriticText: cannedModel([correct]), trajCriticMultimodal: cannedModel([correct]) } });
+    const judgeWith = async (tauT: number): Promise<{ correct: boolean | null; reason: string; cv: string }> => {
+      const config = { critic: { votes: 1, trajectoryTauC: tauT, learned: { model: null } } };
+      const cv = criticVersion(both().models, CycleConfig.parse(config));
+      await repo.upsertStepVerdicts(db.pool, [
+        { rolloutId: 'cycle-1/q1/a0', idx: 0, criticVersion: cv, analysis: 'a', summary: 's0', annotation: 'GOOD' as const, score: 1 },
+        { rolloutId: 'cycle-1/q1/a0', idx: 1, criticVersion: cv, analysis: 'a', summary: 's1', annotation: 'NEUTRAL' as const, score: 0.2 },
+      ]);
+      const { correct: accepted } = await createActivities(both()).judgeTrajectory({ rolloutId: 'cycle-1/q1/a0', config });
+      const consensus = (await repo.listTrajectoryVerdicts(db.pool, 'cycle-1/q1/a0', cv)).find((v) => v.channel === 'consensus')!;
+      return { correct: accepted, reason: consensus.reason, cv };
+    };
+    const off = await judgeWith(0);
+    expect(off).toMatchObject({ correct: true, reason: 'rule=both' });
+    const pass = await judgeWith(0.6); // mean (1 + 0.2) / 2 = 0.6 reaches it
+    expect(pass.correct).toBe(true);
+    expect(pass.reason).toBe('rule=both;tauC=0.6:pass(mean step score 0.600)');
+    const fail = await judgeWith(0.75);
+    expect(fail.correct).toBe(false);
+    expect(fail.reason).toBe('rule=both;tauC=0.75:fail(mean step score 0.600)');
+    // Each gate is its own critic version, so calibration never mixes gated and ungated verdicts.
+    expect(new Set([off.cv, pass.cv, fail.cv]).size).toBe(3);
+    expect(fail.cv).toMatch(/;tauC=0\.75$/);
+    await expect(createActivities(both()).judgeTrajectory({ rolloutId: 'cycle-1/q1/a0', config: { critic: { trajectoryTauC: 1.5 } } })).rejects.toThrow(
+      /config\.critic\.trajectoryTauC/,
+    );
+  });
+
   it('a missing model file is a non-retryable config error naming the field', async () => {
     const activities = createActivities(deps());
     await expect(activities.judgeTrajectory({ rolloutId: 'cycle-1/q1/a0', config: { critic: { learned: { model: join(dir, 'nope.onnx') } } } })).rejects.toThrow(

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createOcrEngine, type OcrEngineWithStats } from '../../models/ocr.js';
+import { blobOcrStore, createOcrEngine, type OcrEngineWithStats } from '../../models/ocr.js';
+import { MemoryBlobStore } from '../environments/memory-blobs.js';
 import type { OcrLine } from '../../models/reference/types.js';
-import { MENU, RESTAURANTS, renderScreen } from './fixtures/screens.js';
+import { MENU, RESTAURANTS, renderScreen, type TextItem } from './fixtures/screens.js';
 
 const find = (lines: OcrLine[], text: string): OcrLine | undefined =>
   lines.find((l) => l.text.replace(/\s+/g, '').toLowerCase() === text.replace(/\s+/g, '').toLowerCase());
@@ -66,16 +67,65 @@ describe('createOcrEngine (PP-OCRv4 via @gutenye/ocr-node, real ONNX)', () => {
     const a = await renderScreen(RESTAURANTS);
     const b = await renderScreen(MENU);
     const results = await Promise.all([engine.recognize(a), engine.recognize(b), engine.recognize(a), engine.recognize(b)]);
-    expect(engine.stats.inferences).toBe(2);
+    expect(engine.stats.inferences + engine.stats.regionInferences).toBe(2);
     expect(engine.stats.cacheHits).toBe(2);
     expect(engine.stats.maxConcurrent).toBe(1);
     expect(results[2]).toEqual(results[0]);
     const t0 = performance.now();
     await engine.recognize(Buffer.from(a));
     const cachedMs = performance.now() - t0;
-    expect(engine.stats.inferences).toBe(2);
+    expect(engine.stats.inferences + engine.stats.regionInferences).toBe(2);
     console.log(`[ocr] mean inference ${(engine.stats.totalInferenceMs / engine.stats.inferences).toFixed(0)} ms; cache hit ${cachedMs.toFixed(2)} ms`);
     expect(cachedMs).toBeLessThan(50);
+  });
+
+  it('region of change: a frame differing in a few bands is OCR\'d on those bands only, same lines as a full OCR', async () => {
+    const engine = await createOcrEngine();
+    const full = await createOcrEngine({ regionOfChange: false });
+    await engine.recognize(await renderScreen(RESTAURANTS));
+    // One row's text changes (as when a character is typed into a field); the rest of the screen is identical.
+    const edited = await renderScreen(RESTAURANTS.map((i) => (i.text === 'Sushi Go' ? { ...i, text: 'Sushi Gone' } : i)));
+    const t0 = performance.now();
+    const partial = await engine.recognize(edited);
+    const partialMs = performance.now() - t0;
+    expect(engine.stats).toMatchObject({ inferences: 1, regionInferences: 1 });
+    const reference = await full.recognize(edited);
+    const texts = (ls: OcrLine[]): string[] => ls.map((l) => l.text.replace(/\s+/g, ''));
+    expect(texts(partial)).toEqual(texts(reference));
+    expect(find(partial, 'Sushi Gone')).toBeDefined();
+    expect(find(partial, 'Sushi Go')).toBeUndefined(); // the old line in the changed band is gone
+    for (const [a, b] of partial.map((l, i) => [l, reference[i]!] as const)) {
+      expect(Math.abs(a.box.y - b.box.y)).toBeLessThanOrEqual(2);
+      expect(Math.abs(a.box.x - b.box.x)).toBeLessThanOrEqual(2);
+    }
+    console.log(`[ocr] region-of-change frame ${partialMs.toFixed(0)} ms vs full ${full.stats.totalInferenceMs.toFixed(0)} ms`);
+    // A frame of another size gets a full OCR.
+    await engine.recognize(await renderScreen(MENU, { height: 800 }));
+    expect(engine.stats).toMatchObject({ inferences: 2, regionInferences: 1 });
+    // So does one that changed in more than a third of its bands (a new page).
+    const page = (word: string): TextItem[] => Array.from({ length: 40 }, (_, i) => ({ text: `${word} ${i}`, x: 20, y: 30 + i * 22 }));
+    await engine.recognize(await renderScreen(page('Alpha'), { height: 915 }));
+    await engine.recognize(await renderScreen(page('Omega'), { height: 915 }));
+    expect(engine.stats).toMatchObject({ inferences: 4, regionInferences: 1 });
+  });
+
+  it('persists results by content hash in a store, per engine settings, and survives a broken store', async () => {
+    const blobs = new MemoryBlobStore();
+    const png = await renderScreen(MENU);
+    const first = await createOcrEngine({ store: blobOcrStore(blobs) });
+    const lines = await first.recognize(png);
+    expect(await blobs.list('ocr/')).toHaveLength(1);
+    const second = await createOcrEngine({ store: blobOcrStore(blobs) });
+    expect(await second.recognize(png)).toEqual(lines);
+    expect(second.stats).toMatchObject({ inferences: 0, storeHits: 1 });
+    // Other settings never read this engine's entries.
+    const other = await createOcrEngine({ store: blobOcrStore(blobs), maxSide: 600 });
+    await other.recognize(png);
+    expect(other.stats).toMatchObject({ inferences: 1, storeHits: 0 });
+    expect(await blobs.list('ocr/')).toHaveLength(2);
+    // A store that fails on every call only costs the cache: OCR still answers.
+    const broken = await createOcrEngine({ store: { get: () => Promise.reject(new Error('down')), put: () => Promise.reject(new Error('down')) } });
+    expect(await broken.recognize(png)).toEqual(lines);
   });
 
   it('rejects bytes that are not an image', async () => {
