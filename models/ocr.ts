@@ -89,6 +89,9 @@ export interface OcrEngineWithStats extends OcrEngine {
     regionInferences: number;
     cacheHits: number;
     storeHits: number;
+    /** Text lines run through the recognition model / served from the line-image cache. */
+    lineRecognitions: number;
+    lineCacheHits: number;
     totalInferenceMs: number;
     maxConcurrent: number;
   };
@@ -101,6 +104,8 @@ const RECENT_FRAMES = 32;
 const MAX_CHANGED_SHARE = 1 / 3;
 /** Context (px at a 915-px-high screen) OCR'd around a changed run of bands, so a line crossing its edge is whole. */
 const REGION_MARGIN = 40;
+/** Recognised line images remembered (by content hash of the crop). */
+const LINE_CACHE = 4096;
 
 interface RawImage {
   data: Buffer;
@@ -144,7 +149,8 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
   const dictionary = [...dictText.split('\n'), ' '];
   const cacheSize = opts.cacheSize ?? 256;
   const cache = new Map<string, OcrLine[]>();
-  const stats = { inferences: 0, regionInferences: 0, cacheHits: 0, storeHits: 0, totalInferenceMs: 0, maxConcurrent: 0 };
+  const stats = { inferences: 0, regionInferences: 0, cacheHits: 0, storeHits: 0, lineRecognitions: 0, lineCacheHits: 0, totalInferenceMs: 0, maxConcurrent: 0 };
+  const lineCache = new Map<string, { text: string; mean: number }>();
   // The persistent key names every setting that changes the result, so a store shared by engines with other
   // settings never serves one's lines to the other (region-of-change reproduces a full OCR, so it is not one).
   const settings = `v1:${opts.maxSide ?? 0}:${opts.detThreshold ?? 0.03}:${opts.minConfidence ?? 0.5}`;
@@ -206,15 +212,24 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
     for (const li of lineImages) {
       const crop = li.image as unknown as { data: Uint8Array; width: number; height: number };
       if (!crop.width || !crop.height) continue;
-      const rw = Math.max(1, Math.round((crop.width * 48) / crop.height));
-      const resized = await sharp(Buffer.from(crop.data.buffer, crop.data.byteOffset, crop.data.byteLength), {
-        raw: { width: crop.width, height: crop.height, channels: 4 },
-      })
-        .resize(rw, 48, { fit: 'fill' })
-        .raw()
-        .toBuffer();
-      const out = await runModel(rec, toPlanarBGR(new Uint8Array(resized), rw, 48), rw, 48);
-      const { text, mean } = ctcDecode(out, dictionary);
+      // The same line image (status bar, a list row that did not move, a strip's margin) is recognised once.
+      const lineKey = createHash('sha1').update(`${crop.width}x${crop.height}:`).update(crop.data).digest('base64');
+      let recognised = lineCache.get(lineKey);
+      if (recognised) stats.lineCacheHits++;
+      else {
+        const rw = Math.max(1, Math.round((crop.width * 48) / crop.height));
+        const resized = await sharp(Buffer.from(crop.data.buffer, crop.data.byteOffset, crop.data.byteLength), {
+          raw: { width: crop.width, height: crop.height, channels: 4 },
+        })
+          .resize(rw, 48, { fit: 'fill' })
+          .raw()
+          .toBuffer();
+        recognised = ctcDecode(await runModel(rec, toPlanarBGR(new Uint8Array(resized), rw, 48), rw, 48), dictionary);
+        stats.lineRecognitions++;
+        lineCache.set(lineKey, recognised);
+        if (lineCache.size > LINE_CACHE) lineCache.delete(lineCache.keys().next().value!);
+      }
+      const { text, mean } = recognised;
       if (!text.trim() || mean < (opts.minConfidence ?? 0.5)) continue;
       const xs = li.box.map((p) => p[0] ?? 0);
       const ys = li.box.map((p) => p[1] ?? 0);
