@@ -257,6 +257,45 @@ describe('reference step critic: rows, controls and typed text', () => {
     expect(r.verdict.annotation).not.toBe('HARMFUL');
   });
 
+  it('a removal control is asked for by any removal verb ("Cancel the Project Review" → "Delete event")', async () => {
+    const [event, dialog] = await Promise.all([render(browser, MORE_PAGES.event), render(browser, MORE_PAGES.deleteDialog)]);
+    const r = await step({
+      instruction: 'Cancel the Book Club in my calendar, I no longer need it.',
+      history: ['Opened "Calendar"; the screen now shows "July 2025".', 'Long-pressed "Book Club"; the screen now shows "Delete event".'],
+      action: { action: 'click', coordinate: ROW_TAPS.rowText(2) },
+      before: event,
+      after: dialog,
+    });
+    expect(r.verdict.summary).toMatch(/^Tapped "Delete event"/);
+    expect(r.verdict.annotation).not.toBe('HARMFUL');
+    // Not asked for at all, the same control is still a mistake.
+    const unasked = await step({ instruction: 'Open Book Club in my calendar.', action: { action: 'click', coordinate: ROW_TAPS.rowText(2) }, before: event, after: dialog });
+    expect(unasked.verdict.annotation).toBe('HARMFUL');
+  });
+
+  it('a tap that leaves the offered item on screen (focusing a field of the same form) is not off-task', async () => {
+    const [form, focused, away] = await Promise.all([render(browser, MORE_PAGES.checkout), render(browser, MORE_PAGES.checkoutFocused), render(browser, MORE_PAGES.event)]);
+    const instruction = 'Order 3 Pad Thai from Noodle Bar, delivered to 5 Harbour View, paying by Cash.';
+    const history = ['Tapped "Noodle Bar"; the screen now shows "Menu".', 'Tapped the row of "Pad Thai"; the screen now shows "3".', 'Tapped "Go to checkout"; the screen now shows "Checkout".'];
+    const field = await step({ instruction, history, action: { action: 'click', coordinate: ROW_TAPS.rowText(0) }, before: form, after: focused });
+    expect(field.verdict.summary).toMatch(/^Tapped "Delivery address"/);
+    expect(field.verdict.annotation).not.toBe('HARMFUL');
+    // Navigating away from a screen that offered "Cash" is still off-task.
+    const nav = await step({ instruction, history, action: { action: 'click', coordinate: ROW_TAPS.rowText(0) }, before: form, after: away });
+    expect(nav.verdict.annotation).toBe('HARMFUL');
+    expect(nav.verdict.summary).toMatch(/instead of "Cash", going off-task/);
+  });
+
+  it('an e-mail address typed verbatim is GOOD even where the instruction follows it with a colon', async () => {
+    const r = await step({
+      instruction: 'Send a mail to alex.kim@example.com: subject Weekend plans, text "Could you resend the invoice?".',
+      action: typeText('alex.kim@example.com'),
+      before: shots.list,
+      after: shots.palaceMenu,
+    });
+    expect(r.verdict.annotation).toBe('GOOD');
+  });
+
   it('typed text must be the instruction\'s wording verbatim: a changed ending is HARMFUL', async () => {
     const instruction = 'Make a note called Birthday party that says Call back on Monday at 10.';
     const ok = await step({ instruction, action: typeText('Birthday party'), before: shots.list, after: shots.palaceMenu });
@@ -345,6 +384,45 @@ describe('reference trajectory critics: what a completed final screen looks like
     const list = 'Notes | Shopping list | Shopping list (old) | Book club';
     expect(await textVerdict(instruction, steps('Shopping list'), [list, 'Note | Unpin | Edit | Shopping list | Pinned | Milk, eggs'])).toMatchObject({ correct: true });
     expect(await textVerdict(instruction, steps('Shopping list (old)'), [list, 'Note | Unpin | Edit | Shopping list (old) | Pinned | Bread'])).toMatchObject({ correct: false });
+  });
+
+  it('favourite without a written state: the item\'s own menu action on that item, menu closed → Correct; on another item or undone → Incorrect', async () => {
+    const instruction = 'Make Ben Carter one of my favourite contacts.';
+    const steps = (name: string, extra: [JudgeStepInput['action'], string][] = []): [JudgeStepInput['action'], string][] => [
+      [open('Contacts'), 'Opened "Contacts"; the screen now shows "Search contacts".'],
+      [press, `Long-pressed "${name}"; the screen now shows "Add to favourites".`],
+      [tap, 'Tapped "Add to favourites"; the screen now shows "+ New contact".'],
+      ...extra,
+      [done, 'Ended the task (success); no new text appeared.'],
+    ];
+    const list = 'Contacts | Ben Carter | Bea Carter | + New contact';
+    const ok = await textVerdict(instruction, steps('Ben Carter'), [list, 'Ben Carter | Add to favourites | Call', list]);
+    expect(ok.correct).toBe(true);
+    expect(ok.reason).toMatch(/"Add to favourites" was tapped on "Ben Carter"/);
+    expect((await textVerdict(instruction, steps('Bea Carter'), [list, 'Bea Carter | Add to favourites', list])).correct).toBe(false);
+    // The menu still open on the final screen: the tap did not take.
+    expect((await textVerdict(instruction, steps('Ben Carter'), [list, `Ben Carter | Add to favourites | Call`])).correct).toBe(false);
+    const undone = steps('Ben Carter', [
+      [press, 'Long-pressed "Ben Carter"; the screen now shows "Remove from favourites".'],
+      [tap, 'Tapped "Remove from favourites"; the screen now shows "+ New contact".'],
+    ]);
+    expect((await textVerdict(instruction, undone, [list, list])).correct).toBe(false);
+  });
+
+  it('a detour is over once the agent acts on the item it passed over; a destructive mistake is not', async () => {
+    const instruction = 'Send Lena Fisher a message saying "Thanks for dinner tonight".';
+    const detour: [JudgeStepInput['action'], string][] = [
+      [open('Messages'), 'Opened "Messages"; the screen now shows "Lena Fisher".'],
+      [tap, 'Tapped "+ Start chat" instead of "Lena Fisher", going off-task; the screen now shows "New message".'],
+      [tap, 'Tapped "Lena Fisher"; the screen now shows "To Lena Fisher".'],
+      [typeText('Thanks for dinner tonight'), 'Typed "Thanks for dinner tonight"; the screen now shows "Thanks for dinner tonight".'],
+      [tap, 'Tapped "Send"; the screen now shows "Sent".'],
+    ];
+    const final = 'Lena Fisher | Happy birthday! | Thanks for dinner tonight | Sent';
+    expect((await textVerdict(instruction, detour, ['Messages | Lena Fisher | Omar Haddad', 'New message | Lena Fisher', final])).correct).toBe(true);
+    // Never coming back to Lena: the detour stands (the message went to someone else's thread).
+    const lost = detour.map(([a, t], i): [JudgeStepInput['action'], string] => (i === 2 ? [a, 'Tapped "Omar Haddad"; the screen now shows "To Omar Haddad".'] : [a, t]));
+    expect((await textVerdict(instruction, lost, ['Messages | Lena Fisher | Omar Haddad', 'New message | Lena Fisher', final])).correct).toBe(false);
   });
 
   it('navigation: the names on the start page are not the requested page unless a step acted on them', async () => {

@@ -65,6 +65,8 @@ export const MORE_PAGES = {
   deleteDialog: `<html><head>${ROWS}</head><body><header>Event</header><div class="r">Delete this event?</div><div class="r">Cancel</div><div class="r">Delete</div></body></html>`,
   months: `<html><head>${ROWS}</head><body><header>New event</header><div><span class="chip">May</span><span class="chip">Jun</span><span class="chip">Jul</span></div><div class="r">Date: not set</div></body></html>`,
   monthPicked: `<html><head>${ROWS}</head><body><header>New event</header><div><span class="chip">May</span><span class="chip" style="background:#1e6fd9;color:#fff">Jun</span><span class="chip">Jul</span></div><div class="r">Date: June</div></body></html>`,
+  checkout: `<html><head>${ROWS}</head><body><header>Checkout</header><div class="r">Delivery address</div><div class="r">Card</div><div class="r">Cash</div><div class="r">Place order</div></body></html>`,
+  checkoutFocused: `<html><head>${ROWS}</head><body><header>Checkout</header><div class="r" style="outline:2px solid #1e6fd9">Delivery address</div><div class="r">Card</div><div class="r">Cash</div><div class="r">Place order</div><div class="r">q w e r t y u i o p</div></body></html>`,
 } as const;
 
 /** Switch centre of alarm row `i`, and a month chip. */

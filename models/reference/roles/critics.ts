@@ -300,6 +300,9 @@ const DESTRUCTIVE =
   /\b(cancel|remove|delete|discard|clear|sign out|log ?out|uninstall|reset|erase|unsubscribe|block|decline|reject|dismiss|back|close|no thanks|undo)\b/i;
 const PROGRESS =
   /\b(add to (cart|basket|bag)|add|checkout|check out|place order|order now|buy|pay|confirm|save|submit|send|next|continue|done|ok|search|apply|book|reserve|cart|proceed|create|post|yes|allow|set|select|choose)\b/i;
+/** Instructions asking to remove something, and the control words that carry a removal out. */
+const REMOVAL_ASK = /\b(delete|remove|cancel|clear|erase|discard|get rid of|no longer need)\b/i;
+const REMOVAL_WORD = /^(cancel|remove|delete|discard|clear|erase)$/i;
 const MISTAKE = /\b(instead of|off-task|wrong|by mistake|mistaken|undoing|not requested|deleted|removed|cancell?ed)\b/i;
 const REVERT = /\b(went back|back to|undid|undo|undoing the|returned|restored|recovered|reverted)\b/i;
 
@@ -499,7 +502,7 @@ function instructionVerbs(instruction: string): Set<string> {
 
 /** Case- and space-insensitive verbatim occurrence (no stemming: "partys" is not "party"). */
 function verbatim(hay: string, needle: string): boolean {
-  const norm = (x: string): string => ` ${x.toLowerCase().replace(/[^\p{L}\p{N}@.:%-]+/gu, ' ').replace(/\.(\s|$)/g, '$1').trim()} `;
+  const norm = (x: string): string => ` ${x.toLowerCase().replace(/[^\p{L}\p{N}@.:%-]+/gu, ' ').replace(/[.:](\s|$)/g, '$1').trim()} `;
   return norm(hay).includes(norm(needle));
 }
 
@@ -580,7 +583,9 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
       : undefined;
   const did = describeAction(action, target);
   const gained = gainedEntity(before, after, entities);
-  const asked = (word: string): boolean => containsPhrase(instruction, word);
+  // A removal the instruction asks for in other words ("Cancel the Project Review" → a "Delete event" control).
+  const asksRemoval = REMOVAL_ASK.test(instruction);
+  const asked = (word: string): boolean => containsPhrase(instruction, word) || (asksRemoval && REMOVAL_WORD.test(word));
 
   if (action.action === 'terminate') return { annotation: 'NEUTRAL', did, why: 'ending the episode changes nothing on screen' };
   if (action.action === 'answer') {
@@ -654,7 +659,9 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
           !containsPhrase(handled, e) &&
           before.lines.some((l) => l.box.y > titleY + 5 * scale && containsPhrase(l.text, e)),
       );
-      if (offered)
+      // Only navigating away is off-task: a tap that leaves the offered item on screen (focusing a field on the
+      // same form, opening a picker over it) has not passed it over.
+      if (offered && !containsPhrase(after.text, offered))
         return {
           annotation: 'HARMFUL',
           did: `${did} instead of ${quote(offered)}, going off-task`,
@@ -891,7 +898,21 @@ function completionOf(ev: TrajectoryEvidence, entities: readonly string[], inten
       const verbs = new RegExp(`^(${intent.when.source.replace(/\\b/g, '')})`, 'i');
       // The item itself, not a longer-named neighbour ("Shopping list (old)" for "Shopping list").
       const missing = entities.filter((e) => !lines.some((l) => listsEntity(l, e)));
-      if (!sig) return { complete: false, reason: `the final screen shows no completion signal for "${intent.name}"` };
+      if (!sig) {
+        // No written state (a star drawn as an icon): the item's own menu action, taken on that item, with the
+        // menu gone afterwards and nothing undone later.
+        const k = acted.findIndex(
+          (a) => a?.verb === 'Tapped' && a.changed && intent.when.test(a.object) && !/\b(remove|un\w+|cancel)\b/i.test(a.object),
+        );
+        const control = k >= 0 ? (acted[k]?.object ?? '') : '';
+        const on = k > 0 ? acted.slice(0, k).reverse().find((a) => a && (a.verb === 'Long-pressed' || a.verb === 'Tapped')) : undefined;
+        const onItem = on !== undefined && entities.length > 0 && entities.every((e) => containsPhrase(on.object, e));
+        const undone = acted.slice(k + 1).some((a) => a?.verb === 'Tapped' && /\b(remove|un\w+)\b/i.test(a.object));
+        const menuGone = !lines.some((l) => tokens(l).join(' ') === tokens(control).join(' '));
+        if (k > 0 && onItem && missing.length === 0 && menuGone && !undone)
+          return { complete: true, reason: `${quote(control)} was tapped on ${entities.map((e) => quote(e)).join(', ')}'s menu, which then closed, and the item is listed` };
+        return { complete: false, reason: `the final screen shows no completion signal for "${intent.name}"` };
+      }
       if (missing.length > 0) return { complete: false, reason: `the final screen shows ${quote(sig[0])} but not ${missing.map((e) => quote(e)).join(', ')}` };
       // The control itself ("Pin"), or a tap whose effect was the completion signal ("★ Add to" → "Added to favourites").
       const caused = ev.summaries.some((t) => /^(Tapped|Long-pressed)\b/.test(t) && intent.done.test(t.split(';').slice(1).join(';')));
@@ -1005,7 +1026,14 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
   // Unreverted mistakes: a step whose action part is marked harmful, with no later step going back.
   let harm = false;
   ev.summaries.forEach((s, i) => {
-    if (HARM_MARK.test(s.split(';')[0] ?? '') && !ev.summaries.slice(i + 1).some((t) => REVERT.test(t))) harm = true;
+    const did = s.split(';')[0] ?? '';
+    if (!HARM_MARK.test(did)) return;
+    const later = ev.summaries.slice(i + 1);
+    if (later.some((t) => REVERT.test(t))) return;
+    // A detour (a tap that went elsewhere instead of an offered item) is over once a later step acts on that item.
+    const passed = /instead of "([^"]+)", going off-task/.exec(did)?.[1];
+    if (passed && later.some((t) => summaryAction(t)?.changed !== false && (summaryAction(t)?.verb ?? '') !== 'Typed' && containsPhrase(summaryAction(t)?.object ?? '', passed))) return;
+    harm = true;
   });
   if (harm) reasons.push('a step was summarised as a mistake and never undone');
 
