@@ -425,6 +425,62 @@ describe('reference trajectory critics: what a completed final screen looks like
     expect((await textVerdict(instruction, lost, ['Messages | Lena Fisher | Omar Haddad', 'New message | Lena Fisher', final])).correct).toBe(false);
   });
 
+  it('verify, "get me … pay with", a pinned item\'s own page, and a switch row longer than the name ("Dark" → "Dark mode")', async () => {
+    const verify = await textVerdict(
+      'Verify my account in Settings with the code that Security Team emailed me.',
+      [
+        [open('Mail'), 'Opened "Mail"; the screen now shows "Inbox".'],
+        [tap, 'Tapped "Security Team"; the screen now shows "Your code is 287697".'],
+        [open('Settings'), 'Opened "Settings"; the screen now shows "Verify your account".'],
+        [tap, 'Tapped "Verify your account"; the screen now shows "Verify account".'],
+        [typeText('287697'), 'Typed "287697"; the screen now shows "287697".'],
+        [tap, 'Tapped "Verify"; the screen now shows "Account verified".'],
+      ],
+      ['Inbox | Security Team', 'Security Team | Your code is 287697', 'Verify account | Account verified | Done'],
+    );
+    expect(verify.correct).toBe(true);
+    expect(verify.reason).toMatch(/"Account verified"|verified/);
+    // Still on the form: not verified.
+    expect((await textVerdict('Verify my account in Settings with the code that Security Team emailed me.', [[open('Settings'), 'Opened "Settings"; the screen now shows "Verify account".']], ['Settings', 'Verify account | Enter code | Verify'])).correct).toBe(false);
+
+    const order = await textVerdict(
+      'Get me 2 Hot Chocolate from The Waffle Spot sent to 5 Harbour View; I will pay with Cash.',
+      [
+        [tap, 'Tapped "The Waffle Spot"; the screen now shows "Menu".'],
+        [tap, 'Tapped the row of "Hot Chocolate"; the screen now shows "2".'],
+        [typeText('5 Harbour View'), 'Typed "5 Harbour View"; the screen now shows "5 Harbour View".'],
+        [tap, 'Tapped "Cash"; no new text appeared.'],
+        [tap, 'Tapped "Place order"; the screen now shows "Order placed".'],
+      ],
+      ['Foodie | The Waffle Spot', 'Order status | Order placed | Delivering to 5 Harbour View - Paying by Cash | 2 x Hot Chocolate'],
+    );
+    expect(order.correct).toBe(true);
+    expect(order.reason).toMatch(/"Order placed"/);
+
+    const pin = (last: string): [JudgeStepInput['action'], string][] => [
+      [open('Notes'), 'Opened "Notes"; the screen now shows "Search notes".'],
+      [tap, 'Tapped "Recipes to try"; the screen now shows "Pin".'],
+      [tap, last],
+      [done, 'Ended the task (success); no new text appeared.'],
+    ];
+    const page = 'Note | Unpin | Edit | Pinned | Lemon pasta, chickpea curry';
+    expect((await textVerdict('Pin my note Recipes to try to the top.', pin('Tapped "Pin"; the screen now shows "Unpin".'), ['Notes | Recipes to try | Shopping list', page])).correct).toBe(true);
+    // Somewhere else after the item's page: its name must be on the final screen.
+    expect((await textVerdict('Pin my note Recipes to try to the top.', pin('Tapped "Shopping list"; the screen now shows "Unpin".'), ['Notes | Recipes to try | Shopping list', page])).correct).toBe(false);
+
+    const dark = await textVerdict(
+      'Please switch Dark mode On on my phone.',
+      [
+        [open('Settings'), 'Opened "Settings"; the screen now shows "Display".'],
+        [tap, 'Tapped "Display"; the screen now shows "Dark mode".'],
+        [tap, 'Tapped "Dark mode"; the screen now shows "Show battery percentage".'],
+      ],
+      ['Settings | Display | Sound', 'Display | Dark mode | Brightness level | Font size | Default'],
+    );
+    expect(dark.correct).toBe(true);
+    expect(dark.reason).toMatch(/"Dark mode" was flipped once/);
+  });
+
   it('navigation: the names on the start page are not the requested page unless a step acted on them', async () => {
     const instruction = 'Show me the menu of Green Bowl in Foodie.';
     const list = 'Foodie | Burger Palace | Green Bowl | Sushi Go';

@@ -58,7 +58,7 @@ const IMPERATIVES = new Set(
     'change enable disable mark save share write type enter schedule put make reserve get look view start stop update ' +
     'rename move copy reply email text message post cancel clear purchase pick choose switch display list tell what how ' +
     'which when who where is are does do can could would will please use bring let help need want jot pin unpin archive ' +
-    'favourite favorite star mute toggle flip increase decrease lower raise i').split(' '),
+    'favourite favorite star mute toggle flip increase decrease lower raise verify confirm i').split(' '),
 );
 
 function tokens(s: string): string[] {
@@ -744,10 +744,11 @@ const INTENTS: readonly Intent[] = [
   },
   {
     name: 'order',
-    when: /\b(order|buy|purchase|check ?out)\b/i,
+    when: /\b(order|buy|purchase|check ?out|get me|pay(ing)? (with|by))\b/i,
     done: /\border (placed|confirmed|received|complete|completed|submitted|successful)\b|thank you for your order|purchase (complete|successful)|order #\s?\w+|payment (successful|complete)/i,
     kind: 'signal',
   },
+  { name: 'verify', when: /\bverify\b/i, done: /\b(verified|verification (complete|successful))\b/i, kind: 'signal' },
   { name: 'pin', when: /\bpin\b/i, done: /\b(pinned|unpin)\b/i, kind: 'state' },
   { name: 'favourite', when: /\bfavou?rites?\b/i, done: /\b(favou?rited|remove from favou?rites|added to favou?rites|unfavou?rite)\b/i, kind: 'state' },
   { name: 'archive', when: /\barchive\b/i, done: /\barchived\b/i, kind: 'removal' },
@@ -913,7 +914,19 @@ function completionOf(ev: TrajectoryEvidence, entities: readonly string[], inten
           return { complete: true, reason: `${quote(control)} was tapped on ${entities.map((e) => quote(e)).join(', ')}'s menu, which then closed, and the item is listed` };
         return { complete: false, reason: `the final screen shows no completion signal for "${intent.name}"` };
       }
-      if (missing.length > 0) return { complete: false, reason: `the final screen shows ${quote(sig[0])} but not ${missing.map((e) => quote(e)).join(', ')}` };
+      // The item's own page need not repeat its name: opened by a tap on the item, then only the intent's control.
+      const opened = acted.map((a) => a !== undefined && (a.verb === 'Tapped' || a.verb === 'Long-pressed') && entities.length > 0 && entities.every((e) => containsPhrase(a.object, e))).lastIndexOf(true);
+      const stayed =
+        opened >= 0 &&
+        acted.slice(opened + 1).every((a, i) => {
+          const action = ev.actions[opened + 1 + i];
+          if (action?.action === 'terminate' || action?.action === 'wait' || action?.action === 'answer') return true;
+          return a?.verb === 'Tapped' && intent.when.test(a.object) && !/\b(remove|un\w+)\b/i.test(a.object);
+        }) &&
+        acted.slice(opened + 1).some((a) => a?.verb === 'Tapped') &&
+        // A page titled with a longer name ("Shopping list (old)") is that other item's page.
+        !lines.some((l) => entities.some((e) => containsPhrase(l, e)));
+      if (missing.length > 0 && !stayed) return { complete: false, reason: `the final screen shows ${quote(sig[0])} but not ${missing.map((e) => quote(e)).join(', ')}` };
       // The control itself ("Pin"), or a tap whose effect was the completion signal ("★ Add to" → "Added to favourites").
       const caused = ev.summaries.some((t) => /^(Tapped|Long-pressed)\b/.test(t) && intent.done.test(t.split(';').slice(1).join(';')));
       if (!did(verbs) && !caused) return { complete: false, reason: `the final screen shows ${quote(sig[0])} but no step tapped a "${intent.name}" control` };
@@ -940,8 +953,13 @@ function completionOf(ev: TrajectoryEvidence, entities: readonly string[], inten
       const missing = subjects.filter((e) => !onFinal(e));
       if (!state || subjects.length === 0) return { complete: false, reason: 'the instruction names no switch position to check' };
       if (missing.length > 0) return { complete: false, reason: `the final screen does not show ${missing.map((e) => quote(e)).join(', ')}` };
-      const subject = subjects[0] ?? '';
-      const at = lines.findIndex((l) => containsPhrase(l, subject) && contentTokens(l).join(' ') === contentTokens(subject).join(' '));
+      const named = subjects[0] ?? '';
+      // The row named exactly; failing that, the one row that starts with the name ("Dark" → "Dark mode" when no
+      // row is called just "Dark" — a row "Gym" beside "Gym class" is always taken exactly).
+      const exact = lines.findIndex((l) => containsPhrase(l, named) && contentTokens(l).join(' ') === contentTokens(named).join(' '));
+      const starts = lines.flatMap((l, i) => (contentTokens(l).join(' ').startsWith(`${contentTokens(named).join(' ')} `) ? [i] : []));
+      const at = exact >= 0 ? exact : starts.length === 1 ? (starts[0] ?? -1) : -1;
+      const subject = exact < 0 && at >= 0 ? (lines[at] ?? named) : named;
       const label = lines[at] ?? '';
       // 1. A written state next to the subject ("Wi-Fi  On").
       const written = [lines[at + 1], lines[at + 2]].map((l) => (l ?? '').trim().toLowerCase()).find((l) => /^(on|off)$/.test(l));
