@@ -19,7 +19,8 @@
  *     the OCR engine's cache hit rate during judging.
  * Everything runs in-process (no Postgres/Temporal): app server, Chromium, OCR and the reference server (HTTP).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -52,6 +53,11 @@ const { values } = parseArgs({
     corpus: { type: 'string' },
     /** Print the step summaries and channel reasons of every rollout the consensus gets wrong. */
     explain: { type: 'boolean', default: false },
+    /**
+     * Keep each rollout's judgement in this JSONL file and reuse it on the next run when the critics' code and
+     * the votes are unchanged (a fingerprint per line): a growing corpus is judged incrementally.
+     */
+    judged: { type: 'string' },
   },
 });
 const N = Number(values.rollouts);
@@ -119,7 +125,7 @@ async function judgeAndReport(ctx: {
   done: readonly Done[];
   envFailures: number;
   rollSeconds: number;
-  ocrBefore: { inferences: number; cacheHits: number; storeHits: number };
+  ocrBefore: { inferences: number; regionInferences: number; cacheHits: number; storeHits: number };
 }): Promise<void> {
   const { blobs, ocr, critics, done, envFailures, rollSeconds, ocrBefore } = ctx;
   const ocrAfterRollouts = { ...ocr.stats };
@@ -127,6 +133,9 @@ async function judgeAndReport(ctx: {
   // Phase 2: judging alone (2 rollouts at a time, as two cpu-queue activities would).
   const rows: CalibrationRow[] = [];
   const dump: string[] = [];
+  const fingerprint = await critcsFingerprint();
+  const judgedCache = values.judged ? await readJudged(values.judged, fingerprint) : new Map<string, { row: CalibrationRow; dump: string }>();
+  let reused = 0;
   let judgedSteps = 0;
   const cpu0 = process.cpuUsage();
   const tJudge = performance.now();
@@ -136,6 +145,13 @@ async function judgeAndReport(ctx: {
       Array.from({ length: 2 }, async () => {
         for (let i = next++; i < done.length; i = next++) {
           const d = done[i]!;
+          const cached = judgedCache.get(`${d.seed}/${d.query.id}/t${d.temperature}`);
+          if (cached) {
+            rows.push(cached.row);
+            dump.push(cached.dump);
+            reused++;
+            continue;
+          }
           const j = await judgeRollout(
             { blobs, ocr, models: critics },
             { instruction: d.query.instruction, steps: d.result.steps, outcome: d.result.outcome },
@@ -167,7 +183,7 @@ async function judgeAndReport(ctx: {
             for (const c of j.trajectory.channels) console.log(`    ${c.channel} ${c.votes.map((v) => (v ? 'C' : 'I')).join('')}: ${c.reasons[0] ?? ''}`);
             console.log(`    final: ${(j.captions[j.captions.length - 1] ?? '').slice(0, 400)}`);
           }
-          rows.push({
+          const row: CalibrationRow = {
             rolloutId: `${d.seed}/${d.query.id}/t${d.temperature}`,
             queryId: `${d.seed}/${d.query.id}`,
             app: d.query.app,
@@ -179,12 +195,15 @@ async function judgeAndReport(ctx: {
               ...(mm ? { multimodal: { correct: mm.correct, votes: mm.votes } } : {}),
               consensus: { correct: j.trajectory.correct },
             },
-          });
+          };
+          rows.push(row);
+          if (values.judged) await appendFile(values.judged, `${JSON.stringify({ fingerprint, row, dump: dump[dump.length - 1] })}\n`);
         }
       }),
     );
   }
   const judgeMs = performance.now() - tJudge;
+  if (values.judged) console.log(`judgements: ${reused} reused from ${values.judged} (same critics fingerprint ${fingerprint.slice(0, 12)}), ${rows.length - reused} judged now`);
   if (values.dump) await writeFile(values.dump, dump.map((l) => `${l}\n`).join(''));
   const cpu = process.cpuUsage(cpu0);
   const cpuMs = (cpu.user + cpu.system) / 1000;
@@ -221,6 +240,7 @@ async function judgeAndReport(ctx: {
   table('pipeline default (votes majority, consensus both, τc 0) on all rollouts, for reference:', scoreRuleByScope(rows, { voteRule: 'majority', consensus: 'both', tauC: 0 }, 'all'));
 
   const ocrJudgeInf = ocr.stats.inferences - ocrAfterRollouts.inferences;
+  const ocrJudgeRegion = ocr.stats.regionInferences - ocrAfterRollouts.regionInferences;
   const ocrJudgeHits = ocr.stats.cacheHits + ocr.stats.storeHits - ocrAfterRollouts.cacheHits - ocrAfterRollouts.storeHits;
   const ocrRollInf = ocrAfterRollouts.inferences - ocrBefore.inferences;
   const ocrRollHits = ocrAfterRollouts.cacheHits + ocrAfterRollouts.storeHits - ocrBefore.cacheHits - ocrBefore.storeHits;
@@ -230,9 +250,34 @@ async function judgeAndReport(ctx: {
       ` CPU ${(cpuMs / Math.max(1, judgedSteps)).toFixed(1)} ms/step (process user+sys: reference critics, OCR, annotation)`,
   );
   console.log(
-    `OCR during judging: ${ocrJudgeInf} inferences, ${ocrJudgeHits} cache hits (memory or persisted by content hash; hit rate ${rate(ocrJudgeHits, ocrJudgeInf)});` +
-      ` during rollouts: ${ocrRollInf} inferences, ${ocrRollHits} hits (${rate(ocrRollHits, ocrRollInf)}); total inference ${(ocr.stats.totalInferenceMs / 1000).toFixed(1)} s`,
+    `OCR during judging: ${ocrJudgeInf} full-frame inferences, ${ocrJudgeRegion} region-of-change inferences (changed bands only), ${ocrJudgeHits} cache hits (memory or persisted by content hash; hit rate ${rate(ocrJudgeHits, ocrJudgeInf + ocrJudgeRegion)});` +
+      ` during rollouts: ${ocrRollInf} inferences, ${ocrRollHits} hits (${rate(ocrRollHits, ocrRollInf)}); total inference ${(ocr.stats.totalInferenceMs / 1000).toFixed(1)} s;` +
+      ` text lines recognised ${ocr.stats.lineRecognitions}, reused from the line cache ${ocr.stats.lineCacheHits}`,
   );
+}
+
+/** Hash of the critics' code (reference roles, request builders, OCR) and the vote count: what a judgement depends on. */
+async function critcsFingerprint(): Promise<string> {
+  const h = createHash('sha256').update(`votes=${VOTES}`);
+  for (const f of ['models/reference/roles/critics.ts', 'critics/judge-rollout.ts', 'critics/step-critic.ts', 'critics/trajectory-critic.ts', 'models/ocr.ts']) {
+    h.update(await readFile(new URL(`../${f}`, import.meta.url)));
+  }
+  return h.digest('hex');
+}
+
+async function readJudged(file: string, fingerprint: string): Promise<Map<string, { row: CalibrationRow; dump: string }>> {
+  const out = new Map<string, { row: CalibrationRow; dump: string }>();
+  const text = await readFile(file, 'utf8').catch(() => '');
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const e = JSON.parse(line) as { fingerprint: string; row: CalibrationRow; dump: string };
+      if (e.fingerprint === fingerprint) out.set(e.row.rolloutId, { row: e.row, dump: e.dump });
+    } catch {
+      // a line cut short by an interrupted run: judged again
+    }
+  }
+  return out;
 }
 
 main().catch((e: unknown) => {
