@@ -18,7 +18,7 @@ const USAGE = `trajforge — self-evolving GUI trajectory production
 
 Usage:
   trajforge cycle [--queries N] [--attempts K] [--max-steps S] [--seed N] [--apps food,shop] [--mode gui-owl|mobile-agent-v3|swirl|ces]
-                  [--learned-critic PATH|off] [--learned-consensus off|and|majority]
+                  [--learned-critic PATH|off] [--learned-consensus off|and|majority] [--trajectory-tau-c 0..1]
                                  run one full production cycle on the configured services
   trajforge worker               run the workers (main, env, cpu queues) until interrupted
   trajforge migrate              apply database migrations
@@ -52,6 +52,7 @@ async function cycle(args: string[]): Promise<void> {
       mode: { type: 'string' },
       'learned-critic': { type: 'string' },
       'learned-consensus': { type: 'string' },
+      'trajectory-tau-c': { type: 'string' },
     },
   });
   const config = loadConfig();
@@ -63,10 +64,11 @@ async function cycle(args: string[]): Promise<void> {
     ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
     ...(values.apps !== undefined ? { apps: values.apps.split(',').map((a) => a.trim()).filter(Boolean) } : {}),
     ...(values.mode !== undefined ? { agentMode: values.mode } : {}),
-    ...(values['learned-critic'] !== undefined || values['learned-consensus'] !== undefined
+    ...(values['learned-critic'] !== undefined || values['learned-consensus'] !== undefined || values['trajectory-tau-c'] !== undefined
       ? {
           critic: {
             ...config.cycle.critic,
+            ...(values['trajectory-tau-c'] !== undefined ? { trajectoryTauC: Number(values['trajectory-tau-c']) } : {}),
             learned: {
               ...config.cycle.critic.learned,
               ...(values['learned-critic'] !== undefined ? { model: values['learned-critic'] === 'off' ? null : values['learned-critic'] } : {}),
