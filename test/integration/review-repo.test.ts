@@ -204,7 +204,10 @@ describe('judgeTrajectory with the learned channel (real Postgres, ONNX via onnx
     expect(await count('rollout_id = $1', ['cycle-1/q1/a0'])).toBe(before);
     expect(await repo.listTrajectoryVerdicts(db.pool, 'cycle-1/q1/a0', cv)).toHaveLength(4);
 
-    await activities.calibrateCritics({ cycleId: 'cycle-1', config });
+    const summary = await activities.calibrateCritics({ cycleId: 'cycle-1', config });
+    expect(summary.rollouts).toBe(1);
+    // The suggestion names its τc (what `critic.trajectoryTauC` would apply) beside the vote and consensus rule.
+    expect(summary.suggested).toMatchObject({ tauC: expect.any(Number), description: expect.stringMatching(/^votes \w+, consensus \w+, τc \d\.\d\d$/) });
     const learnedCal = (await listCalibration(db.pool, { cycleId: 'cycle-1', criticVersion: cv })).filter((e) => e.channel === 'learned' && e.scope === 'all' && e.split === 'all');
     expect(learnedCal).toHaveLength(1);
     expect(learnedCal[0]!.metrics).toMatchObject(expected >= 0.5 ? { tp: 1, fn: 0 } : { tp: 0, fn: 1 });
