@@ -58,6 +58,11 @@ const { values } = parseArgs({
      * the votes are unchanged (a fingerprint per line): a growing corpus is judged incrementally.
      */
     judged: { type: 'string' },
+    /**
+     * The first N rollouts of the corpus (file order) were read (--explain) while the critics were being fixed:
+     * the metrics are printed again over the rest alone, the rollouts the critics' authors never looked at.
+     */
+    examined: { type: 'string', default: '0' },
   },
 });
 const N = Number(values.rollouts);
@@ -238,6 +243,14 @@ async function judgeAndReport(ctx: {
   table(`chosen setting (${describeRule(s.rule)}) on the VALIDATION split:`, scoreRuleByScope(rows, s.rule, 'validation'));
   table(`chosen setting (${describeRule(s.rule)}) on the held-out REPORT split (the honest estimate):`, scoreRuleByScope(rows, s.rule, 'report'));
   table('pipeline default (votes majority, consensus both, τc 0) on all rollouts, for reference:', scoreRuleByScope(rows, { voteRule: 'majority', consensus: 'both', tauC: 0 }, 'all'));
+  const examined = Number(values.examined);
+  if (examined > 0) {
+    const seen = new Set(done.slice(0, examined).map((d) => `${d.seed}/${d.query.id}/t${d.temperature}`));
+    const unseen = rows.filter((r) => !seen.has(r.rolloutId));
+    console.log(`\n${unseen.length} rollouts were never read while the critics were developed (corpus lines > ${examined}); on them alone:`);
+    table('pipeline default (votes majority, consensus both, τc 0), never-read rollouts:', scoreRuleByScope(unseen, { voteRule: 'majority', consensus: 'both', tauC: 0 }, 'all'));
+    table(`chosen setting (${describeRule(s.rule)}), never-read rollouts:`, scoreRuleByScope(unseen, s.rule, 'all'));
+  }
 
   const ocrJudgeInf = ocr.stats.inferences - ocrAfterRollouts.inferences;
   const ocrJudgeRegion = ocr.stats.regionInferences - ocrAfterRollouts.regionInferences;
