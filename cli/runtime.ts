@@ -20,7 +20,7 @@ import { startAppServer } from '../environments/app-server.js';
 import { createChromiumEnv } from '../environments/chromium.js';
 import { createChatModel } from '../models/gateway.js';
 import { meterActivities } from '../activities/usage.js';
-import { createOcrEngine } from '../models/ocr.js';
+import { blobOcrStore, createOcrEngine } from '../models/ocr.js';
 import { startReferenceServer } from '../models/reference/server.js';
 import { referenceRoles } from '../models/reference/roles.js';
 import type { OcrEngine } from '../models/reference/types.js';
@@ -131,7 +131,8 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
     let referencePolicyVersion: string | undefined;
     const needsReference = ROLES.some((r) => !config.models[r]?.baseUrl);
     if (needsReference) {
-      ocr = await createOcrEngine();
+      // OCR persists by content hash in the blob store: a retried activity or a re-judged cycle reads it back.
+      ocr = await createOcrEngine({ store: blobOcrStore(blobs) });
       // The reference policy's learned part: the latest memory `trajforge train` registered (model_versions
       // ref-policy with meta.memoryKey); its version is what rollouts record. None yet: the bare heuristic, 0.1.0.
       const memory = await loadLatestPolicyMemory(db, blobs);
@@ -192,7 +193,7 @@ export async function startWorkers(rt: Runtime, prefix = rt.config.temporal.task
     idleMs: 600_000,
   });
   closers.push(() => envPool.close());
-  const ocr = rt.ocr ?? (await createOcrEngine());
+  const ocr = rt.ocr ?? (await createOcrEngine({ store: blobOcrStore(rt.blobs) }));
 
   const activities = meterActivities(rt.db, createActivities({
     db: rt.db,
