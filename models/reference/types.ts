@@ -10,8 +10,16 @@ export interface OcrLine {
 }
 
 /** Reads text off a PNG/JPEG. Implementations cache by content hash. */
+export interface RecognizeOptions {
+  /**
+   * Allow region-of-change OCR for this frame (models/ocr.ts): when it differs from a recently recognised frame
+   * in a few bands only, just those are re-read. For frames known to differ from a seen one by an overlay.
+   */
+  regionOfChange?: boolean;
+}
+
 export interface OcrEngine {
-  recognize(image: Uint8Array): Promise<OcrLine[]>;
+  recognize(image: Uint8Array, opts?: RecognizeOptions): Promise<OcrLine[]>;
 }
 
 /** What every reference role gets besides the request: perception and a seeded sampler. */

@@ -268,13 +268,14 @@ describe('adb environment: failures', () => {
   });
 
   it('a hung adb call is killed at the timeout and reported as non-recoverable', async () => {
-    const s = await (await env({ timeoutMs: 400 })).newSession();
+    // 2 s: long enough that the fake's other adb calls never hit it on a loaded CI machine, short enough to wait.
+    const s = await (await env({ timeoutMs: 2000 })).newSession();
     await configure([{ match: 'screencap', hang: true }]);
     const started = Date.now();
     const err = await envError(s.step({ action: 'click', coordinate: [5, 6] }));
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(err.recoverable).toBe(false);
-    expect(err.message).toMatch(/adb -s emulator-5554 exec-out screencap -p timed out after 400 ms/);
+    expect(err.message).toMatch(/adb -s emulator-5554 exec-out screencap -p timed out after 2000 ms/);
     await s.close();
     expect((await envError(s.step({ action: 'wait', time: 1 }))).message).toMatch(/closed/);
   });

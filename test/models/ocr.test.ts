@@ -80,8 +80,8 @@ describe('createOcrEngine (PP-OCRv4 via @gutenye/ocr-node, real ONNX)', () => {
   });
 
   it('region of change: a frame differing in a few bands is OCR\'d on those bands only, same lines as a full OCR', async () => {
-    const engine = await createOcrEngine();
-    const full = await createOcrEngine({ regionOfChange: false });
+    const engine = await createOcrEngine({ regionOfChange: true });
+    const full = await createOcrEngine();
     await engine.recognize(await renderScreen(RESTAURANTS));
     // One row's text changes (as when a character is typed into a field); the rest of the screen is identical.
     const edited = await renderScreen(RESTAURANTS.map((i) => (i.text === 'Sushi Go' ? { ...i, text: 'Sushi Gone' } : i)));
@@ -107,6 +107,13 @@ describe('createOcrEngine (PP-OCRv4 via @gutenye/ocr-node, real ONNX)', () => {
     await engine.recognize(await renderScreen(page('Alpha'), { height: 915 }));
     await engine.recognize(await renderScreen(page('Omega'), { height: 915 }));
     expect(engine.stats).toMatchObject({ inferences: 4, regionInferences: 1 });
+    // Off by default (a policy reads every frame whole); one call can ask for it.
+    const onDemand = await createOcrEngine();
+    await onDemand.recognize(await renderScreen(RESTAURANTS));
+    await onDemand.recognize(edited);
+    expect(onDemand.stats).toMatchObject({ inferences: 2, regionInferences: 0 });
+    await onDemand.recognize(await renderScreen(RESTAURANTS.map((i) => (i.text === 'Sushi Go' ? { ...i, text: 'Sushi Went' } : i))), { regionOfChange: true });
+    expect(onDemand.stats).toMatchObject({ inferences: 2, regionInferences: 1 });
   });
 
   it('persists results by content hash in a store, per engine settings, and survives a broken store', async () => {

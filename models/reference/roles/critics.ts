@@ -311,8 +311,8 @@ interface Screen {
   text: string;
 }
 
-async function ocrScreen(ctx: RoleContext, png: Uint8Array): Promise<Screen> {
-  const lines = await ctx.ocr.recognize(png);
+async function ocrScreen(ctx: RoleContext, png: Uint8Array, opts?: { regionOfChange?: boolean }): Promise<Screen> {
+  const lines = await ctx.ocr.recognize(png, opts);
   return { lines, text: lines.map((l) => l.text).join('\n') };
 }
 
@@ -564,7 +564,8 @@ async function readStep(request: ChatRequest, ctx: RoleContext): Promise<StepInp
   }
   const marks = marksOf(action);
   const cleanBefore = marks ? await eraseMarks(beforePng, marks) : beforePng;
-  const [before, after] = await Promise.all([ocrScreen(ctx, cleanBefore), ocrScreen(ctx, afterPng)]);
+  // The before frame differs from the one the agent saw only by the erased annotation: re-read that region only.
+  const [before, after] = await Promise.all([ocrScreen(ctx, cleanBefore, { regionOfChange: true }), ocrScreen(ctx, afterPng)]);
   return { instruction, history, action, beforePng, afterPng, before, after };
 }
 
