@@ -103,7 +103,7 @@ export interface OcrEngineWithStats extends OcrEngine {
 const BASE = 32;
 /** Band height (px) of the region-of-change signature; frames remembered; share of bands that may differ. */
 const BAND = 16;
-const RECENT_FRAMES = 32;
+const RECENT_FRAMES = 64;
 const MAX_CHANGED_SHARE = 1 / 3;
 /** Context (px at a 915-px-high screen) OCR'd around a changed run of bands, so a line crossing its edge is whole. */
 const REGION_MARGIN = 40;
@@ -253,13 +253,26 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
   // in a few horizontal bands only (a typed character, a flipped switch, the critic's erased click mark) is
   // recognised on those bands (plus a margin) alone; the other frame's lines elsewhere are reused.
   const regionDefault = opts.regionOfChange ?? false;
-  const recent: { width: number; height: number; bands: string[]; lines: OcrLine[] }[] = [];
-  const rememberBands = (raw: RawImage, bands: string[], lines: OcrLine[]): void => {
-    recent.push({ width: raw.width, height: raw.height, bands, lines });
+  type Frame = { width: number; height: number; bands: string[]; lines: OcrLine[] };
+  const recent: Frame[] = [];
+  // Band signatures by image key (bounded like the cache), so a cache hit makes its frame recent again: the step
+  // critic re-reads a frame the policy saw many frames earlier.
+  const signatures = new Map<string, Frame>();
+  const touch = (frame: Frame): void => {
+    const at = recent.indexOf(frame);
+    if (at >= 0) recent.splice(at, 1);
+    recent.push(frame);
     if (recent.length > RECENT_FRAMES) recent.shift();
   };
+  const rememberBands = (key: string, raw: RawImage, bands: string[], lines: OcrLine[]): void => {
+    const frame: Frame = { width: raw.width, height: raw.height, bands, lines };
+    signatures.delete(key);
+    signatures.set(key, frame);
+    while (signatures.size > cacheSize) signatures.delete(signatures.keys().next().value!);
+    touch(frame);
+  };
 
-  async function recognizeFresh(image: Uint8Array, regionOn: boolean): Promise<OcrLine[]> {
+  async function recognizeFresh(key: string, image: Uint8Array, regionOn: boolean): Promise<OcrLine[]> {
     const raw = await decode(image);
     const bands = bandSignature(raw);
     let best: { diff: number[]; lines: OcrLine[] } | undefined;
@@ -278,7 +291,7 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
       lines = await infer(raw);
       stats.inferences++;
     }
-    rememberBands(raw, bands, lines);
+    rememberBands(key, raw, bands, lines);
     return lines;
   }
 
@@ -319,6 +332,8 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
       if (hit) {
         cache.delete(key);
         cache.set(key, hit);
+        const frame = signatures.get(key);
+        if (frame) touch(frame);
         stats.cacheHits++;
         return Promise.resolve(hit.map((l) => ({ ...l, box: { ...l.box } })));
       }
@@ -336,7 +351,7 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
           // Stored frames take part in region-of-change matching like recognised ones (a decode, ~5 ms).
           {
             const raw = await decode(image).catch(() => undefined);
-            if (raw) rememberBands(raw, bandSignature(raw), stored);
+            if (raw) rememberBands(key, raw, bandSignature(raw), stored);
           }
           return stored.map((l) => ({ ...l, box: { ...l.box } }));
         }
@@ -345,7 +360,7 @@ export async function createOcrEngine(opts: OcrOptions = {}): Promise<OcrEngineW
         stats.maxConcurrent = Math.max(stats.maxConcurrent, active);
         let lines: OcrLine[];
         try {
-          lines = await recognizeFresh(image, regionOn);
+          lines = await recognizeFresh(key, image, regionOn);
         } finally {
           active--;
         }

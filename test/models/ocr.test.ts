@@ -116,6 +116,20 @@ describe('createOcrEngine (PP-OCRv4 via @gutenye/ocr-node, real ONNX)', () => {
     expect(onDemand.stats).toMatchObject({ inferences: 2, regionInferences: 1 });
   });
 
+  it('a cache hit makes its frame recent again, so a frame seen long ago still serves region-of-change', async () => {
+    const engine = await createOcrEngine();
+    const base = await renderScreen(MENU);
+    await engine.recognize(base);
+    // 70 other frames (more than the 64 remembered) push it out of the recent frames...
+    for (let i = 0; i < 70; i++) await engine.recognize(await renderScreen([{ text: `n${i}`, x: 4, y: 20, size: 12 }], { width: 48, height: 32 }));
+    await engine.recognize(Buffer.from(base)); // ...a cache hit (the agent's frame, re-read by a critic) brings it back
+    const edited = await renderScreen(MENU.map((item, i) => (i === MENU.length - 1 ? { ...item, text: `${item.text}!` } : item)));
+    const before = engine.stats.inferences;
+    await engine.recognize(edited, { regionOfChange: true });
+    expect(engine.stats.inferences).toBe(before);
+    expect(engine.stats.regionInferences).toBe(1);
+  });
+
   it('persists results by content hash in a store, per engine settings, and survives a broken store', async () => {
     const blobs = new MemoryBlobStore();
     const png = await renderScreen(MENU);
