@@ -29,6 +29,9 @@ const { values } = parseArgs({
     l2: { type: 'string', default: '0.001' },
     /** Free text recorded in the provenance (e.g. which reference critics/policy produced the data). */
     note: { type: 'string', default: '' },
+    /** Model version and status recorded in the provenance. */
+    version: { type: 'string', default: 'v1' },
+    status: { type: 'string', default: '' },
   },
 });
 
@@ -105,10 +108,11 @@ async function main(): Promise<void> {
   const provenance = {
     model: 'logistic regression (MatMul + Add + Sigmoid), onnx opset 13',
     trainedAt: new Date().toISOString(),
-    version: 'v1',
+    version: values.version,
     status:
-      'first model, trained on data from the reference critics and policy as they were at training time; those are being improved ' +
-      'concurrently, so the feature distribution (vote shares, step annotations) will drift: retrain after they change (README, critics section)',
+      values.status ||
+      'trained on data from the reference critics and policy as they were at training time; the feature distribution (vote shares, ' +
+        'step annotations) moves with them: retrain after they change (README, critics section)',
     note: values.note,
     data: {
       file: values.data,
