@@ -350,8 +350,9 @@ export function createActivities(deps: ActivityDeps) {
       const combined = combineLearned(mode, result.correct, result.channels, learned?.correct);
       // The trajectory τc gate (same definition as calibration's `passesTauC`: mean step CriticScore ≥ τc).
       const tauT = config.critic.trajectoryTauC;
-      const meanScore = meanStepScore({ stepScores: judged.map((v) => v.score) });
-      const gatePasses = passesTauC({ stepScores: judged.map((v) => v.score) }, tauT);
+      const stepScores = judged.map((v) => v.score);
+      const meanScore = meanStepScore({ stepScores });
+      const gatePasses = passesTauC({ stepScores }, tauT);
       const accepted = combined && gatePasses;
       const consensusReason = [
         `rule=${config.critic.consensus}`,

@@ -138,7 +138,7 @@ async function judgeAndReport(ctx: {
   // Phase 2: judging alone (2 rollouts at a time, as two cpu-queue activities would).
   const rows: CalibrationRow[] = [];
   const dump: string[] = [];
-  const fingerprint = await critcsFingerprint();
+  const fingerprint = await criticsFingerprint();
   const judgedCache = values.judged ? await readJudged(values.judged, fingerprint) : new Map<string, { row: CalibrationRow; dump: string }>();
   let reused = 0;
   let judgedSteps = 0;
@@ -165,23 +165,22 @@ async function judgeAndReport(ctx: {
           judgedSteps += d.result.steps.length;
           const [text, mm] = [j.trajectory.channels.find((c) => c.channel === 'text'), j.trajectory.channels.find((c) => c.channel === 'multimodal')];
           const queryId = `${d.seed}/${d.query.id}`;
-          dump.push(
-            JSON.stringify({
-              rolloutId: `${queryId}/t${d.temperature}`,
-              queryId,
-              app: d.query.app,
-              split: splitOf(queryId),
-              groundTruth: d.groundTruth,
-              features: features({
-                instruction: d.query.instruction,
-                annotations: j.steps.map((s) => s.annotation),
-                outcome: d.result.outcome,
-                textVotes: text?.votes ?? [],
-                multimodalVotes: mm?.votes ?? [],
-                finalCaption: j.captions[j.captions.length - 1] ?? '',
-              }),
+          const dumpLine = JSON.stringify({
+            rolloutId: `${queryId}/t${d.temperature}`,
+            queryId,
+            app: d.query.app,
+            split: splitOf(queryId),
+            groundTruth: d.groundTruth,
+            features: features({
+              instruction: d.query.instruction,
+              annotations: j.steps.map((s) => s.annotation),
+              outcome: d.result.outcome,
+              textVotes: text?.votes ?? [],
+              multimodalVotes: mm?.votes ?? [],
+              finalCaption: j.captions[j.captions.length - 1] ?? '',
             }),
-          );
+          });
+          dump.push(dumpLine);
           if (values.explain && j.trajectory.correct !== d.groundTruth) {
             console.log(`${j.trajectory.correct ? 'FP' : 'FN'} ${d.query.app}/${d.query.family} | ${d.query.instruction} | outcome ${d.result.outcome ?? '-'}`);
             for (const st of j.steps) console.log(`    ${st.annotation}: ${st.summary}`);
@@ -202,7 +201,7 @@ async function judgeAndReport(ctx: {
             },
           };
           rows.push(row);
-          if (values.judged) await appendFile(values.judged, `${JSON.stringify({ fingerprint, row, dump: dump[dump.length - 1] })}\n`);
+          if (values.judged) await appendFile(values.judged, `${JSON.stringify({ fingerprint, row, dump: dumpLine })}\n`);
         }
       }),
     );
@@ -270,7 +269,7 @@ async function judgeAndReport(ctx: {
 }
 
 /** Hash of the critics' code (reference roles, request builders, OCR) and the vote count: what a judgement depends on. */
-async function critcsFingerprint(): Promise<string> {
+async function criticsFingerprint(): Promise<string> {
   const h = createHash('sha256').update(`votes=${VOTES}`);
   for (const f of ['models/reference/roles/critics.ts', 'critics/judge-rollout.ts', 'critics/step-critic.ts', 'critics/trajectory-critic.ts', 'models/ocr.ts']) {
     h.update(await readFile(new URL(`../${f}`, import.meta.url)));

@@ -1044,14 +1044,14 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
 
   // Unreverted mistakes: a step whose action part is marked harmful, with no later step going back.
   let harm = false;
+  const acted = ev.summaries.map(summaryAction);
   ev.summaries.forEach((s, i) => {
     const did = s.split(';')[0] ?? '';
     if (!HARM_MARK.test(did)) return;
-    const later = ev.summaries.slice(i + 1);
-    if (later.some((t) => REVERT.test(t))) return;
+    if (ev.summaries.slice(i + 1).some((t) => REVERT.test(t))) return;
     // A detour (a tap that went elsewhere instead of an offered item) is over once a later step acts on that item.
     const passed = /instead of "([^"]+)", going off-task/.exec(did)?.[1];
-    if (passed && later.some((t) => summaryAction(t)?.changed !== false && (summaryAction(t)?.verb ?? '') !== 'Typed' && containsPhrase(summaryAction(t)?.object ?? '', passed))) return;
+    if (passed && acted.slice(i + 1).some((a) => a !== undefined && a.changed && a.verb !== 'Typed' && containsPhrase(a.object, passed))) return;
     harm = true;
   });
   if (harm) reasons.push('a step was summarised as a mistake and never undone');
