@@ -27,6 +27,7 @@ import { judgeRollout } from '../critics/judge-rollout.js';
 import { startAppServer } from '../environments/app-server.js';
 import { loadDags } from '../environments/app-world.js';
 import { createChromiumEnv, type ChromiumSession } from '../environments/chromium.js';
+import { centerOf, revealBySwiping } from '../environments/scripted.js';
 import { createChatModel } from '../models/gateway.js';
 import { createOcrEngine } from '../models/ocr.js';
 import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
@@ -73,28 +74,11 @@ class Recorder {
     });
     this.obs = r.observation;
   }
-  async center(loc: Locator): Promise<[number, number]> {
-    const box = await loc.boundingBox();
-    if (!box) throw new Error('element has no box');
-    return [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)];
+  center(loc: Locator): Promise<[number, number]> {
+    return centerOf(loc);
   }
-  async reveal(loc: Locator): Promise<void> {
-    const fixed = await loc.evaluate((el) => {
-      for (let e: Element | null = el; e; e = e.parentElement) if (['fixed', 'sticky'].includes(getComputedStyle(e).position)) return true;
-      return false;
-    });
-    if (fixed) return;
-    for (let i = 0; i < 12; i++) {
-      const box = await loc.boundingBox();
-      if (!box) throw new Error('element has no box');
-      const cy = box.y + box.height / 2;
-      if (cy >= 110 && cy <= 760) return;
-      const down = cy > 760;
-      const before = await this.s.page.evaluate('scrollY');
-      await this.act({ action: 'swipe', coordinate: [206, down ? 700 : 300], coordinate2: [206, down ? 350 : 650] });
-      if ((await this.s.page.evaluate('scrollY')) === before && cy > 90 && cy < 880) return;
-    }
-    throw new Error('could not scroll the element into view');
+  reveal(loc: Locator): Promise<void> {
+    return revealBySwiping(this.s.page, loc, (a) => this.act(a));
   }
   async tap(loc: Locator): Promise<void> {
     await this.reveal(loc.first());

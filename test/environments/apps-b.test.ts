@@ -6,6 +6,7 @@ import type { CheckerSpec } from '../../domain/entities.js';
 import { startAppServer, type AppServer } from '../../environments/app-server.js';
 import { BUILT_IN_APPS, checkApp, getApp, loadDags } from '../../environments/app-world.js';
 import { createChromiumEnv, type ChromiumEnv, type ChromiumSession } from '../../environments/chromium.js';
+import { centerOf, revealBySwiping } from '../../environments/scripted.js';
 import { ADDRESSES } from '../../environments/apps/food/catalog.js';
 import { initialFoodState, type FoodState } from '../../environments/apps/food/state.js';
 import { clockApp } from '../../environments/apps/clock/index.js';
@@ -38,31 +39,8 @@ afterAll(async () => {
 // ---------- helpers (tests may read the page for coordinates; agents only get pixels)
 
 const step = async (s: ChromiumSession, a: MobileAction): Promise<void> => void (await s.step(a));
-const center = async (loc: Locator): Promise<[number, number]> => {
-  const box = await loc.boundingBox();
-  if (!box) throw new Error('element has no box');
-  return [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)];
-};
-/** Swipes (like an agent would) until the element's centre is clear of the app bar and the bottom bars. */
-async function reveal(s: ChromiumSession, loc: Locator): Promise<void> {
-  const fixed = await loc.evaluate((el) => {
-    for (let e: Element | null = el; e; e = e.parentElement) if (['fixed', 'sticky'].includes(getComputedStyle(e).position)) return true;
-    return false;
-  });
-  if (fixed) return;
-  for (let i = 0; i < 12; i++) {
-    const box = await loc.boundingBox();
-    if (!box) throw new Error('element has no box');
-    const cy = box.y + box.height / 2;
-    if (cy >= 110 && cy <= 760) return;
-    const down = cy > 760;
-    const before = await s.page.evaluate('scrollY');
-    await step(s, { action: 'swipe', coordinate: [206, down ? 700 : 300], coordinate2: [206, down ? 350 : 650] });
-    // At the end of the page: good enough when it is on screen.
-    if ((await s.page.evaluate('scrollY')) === before && cy > 90 && cy < 880) return;
-  }
-  throw new Error('could not scroll the element into view');
-}
+const center = centerOf;
+const reveal = (s: ChromiumSession, loc: Locator): Promise<void> => revealBySwiping(s.page, loc, (a) => step(s, a));
 async function tap(s: ChromiumSession, loc: Locator): Promise<void> {
   await reveal(s, loc);
   await step(s, { action: 'click', coordinate: await center(loc) });
