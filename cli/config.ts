@@ -62,6 +62,9 @@ const Env = z.object({
   TRAJFORGE_CACHE_DIR: optionalString,
   DATABASE_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
   TEMPORAL_ADDRESS: optionalString,
+  TRAJFORGE_POSTGRES_PORT: optionalNumber,
+  TRAJFORGE_TEMPORAL_PORT: optionalNumber,
+  TRAJFORGE_TEMPORAL_UI_PORT: optionalNumber,
   TEMPORAL_NAMESPACE: optionalString,
   TEMPORAL_CLI_PATH: optionalString,
   TRAJFORGE_TASK_QUEUE_PREFIX: optionalString,
@@ -106,10 +109,15 @@ export const AppConfig = z.object({
   home: z.string(),
   cacheDir: z.string(),
   databaseUrl: z.string().optional(),
+  /** Port of the embedded Postgres (when DATABASE_URL is unset). */
+  postgresPort: z.number().int().min(1).max(65535).optional(),
   temporal: z.object({
     address: z.string().optional(),
     namespace: z.string(),
     cliPath: z.string().optional(),
+    /** Ports of the embedded dev server (when TEMPORAL_ADDRESS is unset). */
+    port: z.number().int().min(1).max(65535).optional(),
+    uiPort: z.number().int().min(1).max(65535).optional(),
     taskQueuePrefix: z.string(),
   }),
   blob: z.discriminatedUnion('kind', [
@@ -212,10 +220,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     home,
     cacheDir: resolve(str('TRAJFORGE_CACHE_DIR') ?? resolve(homedir(), '.cache', 'trajforge')),
     ...(str('DATABASE_URL') ? { databaseUrl: str('DATABASE_URL') } : {}),
+    ...(num('TRAJFORGE_POSTGRES_PORT') !== undefined ? { postgresPort: num('TRAJFORGE_POSTGRES_PORT') } : {}),
     temporal: {
       ...(str('TEMPORAL_ADDRESS') ? { address: str('TEMPORAL_ADDRESS') } : {}),
       namespace: str('TEMPORAL_NAMESPACE') ?? 'default',
       ...(str('TEMPORAL_CLI_PATH') ? { cliPath: str('TEMPORAL_CLI_PATH') } : {}),
+      ...(num('TRAJFORGE_TEMPORAL_PORT') !== undefined ? { port: num('TRAJFORGE_TEMPORAL_PORT') } : {}),
+      ...(num('TRAJFORGE_TEMPORAL_UI_PORT') !== undefined ? { uiPort: num('TRAJFORGE_TEMPORAL_UI_PORT') } : {}),
       taskQueuePrefix: str('TRAJFORGE_TASK_QUEUE_PREFIX') ?? 'trajforge',
     },
     blob,

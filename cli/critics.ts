@@ -1,14 +1,11 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { calibrate, describeRule, fmtRatio, formatEntries, selectRule, type CalibrationEntry } from '../critics/calibration.js';
-import { createPool } from '../storage/db.js';
-import { migrate } from '../storage/migrate.js';
 import { listCalibration, listCalibrationRows } from '../storage/calibration-repo.js';
 import { latestCycleNumber } from '../storage/repos.js';
 import { countReviewCandidates, listReviewCandidates, type StoredReviewCandidate } from '../storage/review-repo.js';
 import type { Queryable } from '../storage/db.js';
 import { loadConfig } from './config.js';
-import { startEmbeddedPostgres } from './services/postgres.js';
+import { withDatabase } from './database.js';
 
 /**
  * `trajforge critics report [--cycle ID] [--critic-version V]`: critic calibration tables (critics/calibration.ts)
@@ -52,18 +49,6 @@ async function printReviewSummary(db: Queryable, cycleId: string, criticVersion:
   for (const c of best) for (const line of candidateLines(c)) out(`  ${line}`);
 }
 
-async function withDatabase<T>(fn: (db: Queryable) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const pg = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: resolve(config.home, 'postgres') });
-  const pool = createPool(config.databaseUrl ?? pg!.url);
-  try {
-    await migrate(pool);
-    return await fn(pool);
-  } finally {
-    await pool.end();
-    await pg?.stop();
-  }
-}
 
 async function reviewCandidatesCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -74,7 +59,7 @@ async function reviewCandidatesCommand(args: string[]): Promise<void> {
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`--limit must be a positive integer, got ${values.limit}`);
   const status = values.status as (typeof REVIEW_STATUSES)[number];
   if (!REVIEW_STATUSES.includes(status)) throw new Error(`--status must be one of ${REVIEW_STATUSES.join(', ')}, got ${values.status}`);
-  await withDatabase(async (db) => {
+  await withDatabase(loadConfig(), async (db) => {
     const rows = await listReviewCandidates(db, {
       cycleId: values.cycle,
       criticVersion: values['critic-version'],
@@ -103,11 +88,7 @@ export async function criticsCommand(args: string[]): Promise<void> {
     args: rest,
     options: { cycle: { type: 'string' }, 'critic-version': { type: 'string' }, 'precision-target': { type: 'string', default: '0.97' } },
   });
-  const config = loadConfig();
-  const pg = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: resolve(config.home, 'postgres') });
-  const pool = createPool(config.databaseUrl ?? pg!.url);
-  try {
-    await migrate(pool);
+  await withDatabase(loadConfig(), async (pool) => {
     const cycleId = values.cycle ?? `cycle-${await latestCycleNumber(pool)}`;
     const criticVersion = values['critic-version'];
     const stored = await listCalibration(pool, { cycleId, criticVersion });
@@ -137,8 +118,5 @@ export async function criticsCommand(args: string[]): Promise<void> {
       );
     }
     await printReviewSummary(pool, cycleId, criticVersion);
-  } finally {
-    await pool.end();
-    await pg?.stop();
-  }
+  });
 }

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { ValidationError, parseOrThrow } from '../domain/errors.js';
@@ -6,8 +5,6 @@ import { CycleConfig } from '../domain/config.js';
 import { latestCycleNumber } from '../storage/repos.js';
 import { cycleUsage, type CycleUsage } from '../storage/usage-repo.js';
 import { migrate } from '../storage/migrate.js';
-import { createPool } from '../storage/db.js';
-import { startEmbeddedPostgres } from './services/postgres.js';
 import type { CycleResult } from '../workflows/contracts.js';
 import { loadConfig } from './config.js';
 import { dagCommand, queriesCommand } from './dag.js';
@@ -191,15 +188,9 @@ async function main(argv: string[]): Promise<void> {
     case 'worker':
       return worker();
     case 'migrate': {
-      const config = loadConfig();
-      const pg = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: resolve(config.home, 'postgres') });
-      const pool = createPool(config.databaseUrl ?? pg!.url);
-      try {
-        out(`migrations applied: ${(await migrate(pool)).join(', ') || 'none (up to date)'}`);
-      } finally {
-        await pool.end();
-        await pg?.stop();
-      }
+      const { withDatabase } = await import('./database.js');
+      // withDatabase migrates before it hands the pool over; a second migrate reports what is applied.
+      await withDatabase(loadConfig(), async (pool) => out(`migrations up to date (${(await migrate(pool)).length} newly applied)`));
       return;
     }
     case 'apps': {

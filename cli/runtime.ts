@@ -99,7 +99,7 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
 
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
-      const pg = await startEmbeddedPostgres({ dataDir: resolve(config.home, 'postgres') });
+      const pg = await startEmbeddedPostgres({ dataDir: resolve(config.home, 'postgres'), ...(config.postgresPort ? { port: config.postgresPort } : {}) });
       closers.push(() => pg.stop());
       databaseUrl = pg.url;
       services.push(`postgres   embedded  ${redact(pg.url)}`);
@@ -116,7 +116,12 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
     let uiUrl: string | undefined;
     if (!address) {
       const cli = await ensureTemporalCli({ cacheDir: config.cacheDir, ...(config.temporal.cliPath ? { explicitPath: config.temporal.cliPath } : {}) });
-      const server = await startTemporalDevServer({ cli, stateDir: config.home });
+      const server = await startTemporalDevServer({
+        cli,
+        stateDir: config.home,
+        ...(config.temporal.port ? { port: config.temporal.port } : {}),
+        ...(config.temporal.uiPort ? { uiPort: config.temporal.uiPort } : {}),
+      });
       closers.push(() => server.stop());
       address = server.address;
       uiUrl = server.uiUrl;

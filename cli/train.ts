@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parsePolicyPrompt } from '../agents/gui-owl.js';
 import type { BlobStore } from '../domain/ports.js';
@@ -50,31 +49,24 @@ export async function trainReferencePolicy(opts: {
 
 export async function trainCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { dataset: { type: 'string' }, out: { type: 'string' } } });
-  if (!values.dataset) throw new Error(`usage:\n${TRAIN_USAGE}`);
+  const dataset = values.dataset;
+  if (!dataset) throw new Error(`usage:\n${TRAIN_USAGE}`);
   const { loadConfig } = await import('./config.js');
-  const { startEmbeddedPostgres } = await import('./services/postgres.js');
-  const { createPool } = await import('../storage/db.js');
-  const { migrate } = await import('../storage/migrate.js');
+  const { withDatabase } = await import('./database.js');
   const { createBlobStore } = await import('../storage/blob.js');
   const { createOcrEngine } = await import('../models/ocr.js');
   const config = loadConfig();
-  const pg = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: resolve(config.home, 'postgres') });
-  const db = createPool(config.databaseUrl ?? pg!.url);
-  try {
-    await migrate(db);
+  await withDatabase(config, async (db) => {
     const r = await trainReferencePolicy({
       db,
       blobs: createBlobStore(config.blob),
       ocr: await createOcrEngine(),
-      dataset: values.dataset,
+      dataset,
       trainedAt: new Date().toISOString(),
       ...(values.out ? { out: values.out } : {}),
     });
     process.stdout.write(
       `trajforge: trained ${REF_POLICY_MODEL} ${r.version} (parent ${r.parentVersion}) on ${r.dataset}: ${r.used}/${r.samples} samples used (${r.skipped} skipped), ${r.entries} memory entries\n  memory ${r.memoryKey}\n`,
     );
-  } finally {
-    await db.end();
-    await pg?.stop();
-  }
+  });
 }

@@ -1,0 +1,34 @@
+import { type ActivityDeps, configHash, criticVersion, parseConfig } from './deps.js';
+import * as repo from '../storage/repos.js';
+import { withTransaction } from '../storage/db.js';
+import { refreshQueryStats } from '../storage/query-stats-repo.js';
+
+/** Cycle bookkeeping: the cycle row at the start, its counts at the end. */
+export function createCycleActivities(deps: ActivityDeps) {
+  return {
+    async startCycle(input: { cycleId: string; config: unknown }): Promise<{ configHash: string; startedAt: string }> {
+      const config = parseConfig(input.config);
+      const hash = configHash(config, deps.models);
+      await repo.upsertModelVersion(deps.db, { ...deps.policyModel, kind: 'policy' });
+      const row = await repo.upsertCycle(deps.db, {
+        id: input.cycleId,
+        config,
+        configHash: hash,
+        modelVersion: `${deps.policyModel.name}@${deps.policyModel.version}`,
+        criticVersion: criticVersion(deps.models, config),
+      });
+      return { configHash: hash, startedAt: row.startedAt };
+    },
+
+    /** Final counts of the cycle, and the per-query statistics of every query it rolled out (same transaction). */
+    async finishCycle(input: { cycleId: string; exportedSamples: number }) {
+      return withTransaction(deps.db, async (client) => {
+        await refreshQueryStats(client, input.cycleId);
+        const counts = await repo.cycleCounts(client, input.cycleId);
+        const full = { ...counts, exportedSamples: input.exportedSamples };
+        await repo.finishCycle(client, input.cycleId, full);
+        return full;
+      });
+    },
+  };
+}

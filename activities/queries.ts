@@ -1,0 +1,50 @@
+import { type ActivityDeps, parseConfig } from './deps.js';
+import { log } from '@temporalio/activity';
+import { generateQueryBatch } from '../query-gen/pipeline.js';
+import { createCrawlerValidator } from '../environments/crawler.js';
+import * as repo from '../storage/repos.js';
+
+/** Query generation (query-gen/) persisted with lineage. */
+export function createQueryActivities(deps: ActivityDeps) {
+  return {
+    async generateQueries(input: { cycleId: string; cycleNumber: number; config: unknown }): Promise<{ queryIds: string[] }> {
+      const config = parseConfig(input.config);
+      // Every cycle samples anew; the same cycle number always samples the same queries.
+      const seed = config.seed * 100_003 + input.cycleNumber;
+      const generate = (validator?: Parameters<typeof generateQueryBatch>[0]['validator']) =>
+        generateQueryBatch({
+          dags: deps.dags,
+          count: config.queries,
+          seed,
+          sampler: config.querySampler,
+          models: { synth: deps.models.querySynth, refine: deps.models.queryRefine },
+          apps: config.apps,
+          infeasibleRate: config.infeasibleRate,
+          ...(validator ? { validator } : {}),
+        });
+      let report;
+      if (config.validateQueries) {
+        // Interface validation replays each query in a real environment session (one at a time).
+        const session = await deps.envPool.lease();
+        let healthy = true;
+        try {
+          report = await generate(createCrawlerValidator({ session, blobs: deps.blobs, dags: deps.dags }));
+        } catch (err) {
+          healthy = false;
+          throw err;
+        } finally {
+          await deps.envPool.release(session, healthy);
+        }
+      } else report = await generate();
+      await repo.upsertQueries(deps.db, input.cycleId, report.queries);
+      log.info('queries generated', {
+        cycleId: input.cycleId,
+        queries: report.queries.length,
+        duplicates: report.report.dedup.exact + report.report.dedup.near,
+        ...(report.report.validation ? { validationDropped: report.report.validation.dropped } : {}),
+      });
+      return { queryIds: report.queries.map((q) => q.id) };
+    },
+
+  };
+}

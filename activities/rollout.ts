@@ -1,0 +1,100 @@
+import { type ActivityDeps, configHash, heartbeatSafely, loaders, parseConfig } from './deps.js';
+import { createHash } from 'node:crypto';
+import { ApplicationFailure, log } from '@temporalio/activity';
+import type { Rollout } from '../domain/entities.js';
+import { runAgentEpisode } from '../agents/run.js';
+import { INFEASIBLE_FAMILY, infeasibleSuccess } from '../query-gen/infeasible.js';
+import * as repo from '../storage/repos.js';
+
+/** Rollout: one episode of an agent in a leased environment session, checked by its checker (ground truth). */
+export function createRolloutActivities(deps: ActivityDeps) {
+  const { loadQuery } = loaders(deps);
+  return {
+    async runEpisode(input: { cycleId: string; queryId: string; attempt: number; config: unknown }): Promise<{
+      rolloutId: string;
+      status: string;
+      steps: number;
+      degraded: boolean;
+    }> {
+      const config = parseConfig(input.config);
+      const rolloutId = `${input.cycleId}/${input.queryId}/a${input.attempt}`;
+      const existing = await repo.getRollout(deps.db, rolloutId);
+      if (existing) return { rolloutId, status: existing.status, steps: existing.steps.length, degraded: existing.status === 'degraded' };
+      const query = await loadQuery(input.queryId);
+      const temperature = input.attempt === 0 && config.greedyFirstAttempt ? 0 : config.policyTemperature;
+      const seed = (parseInt(createHash('sha256').update(rolloutId).digest('hex').slice(0, 8), 16) % 1_000_000) + 1;
+
+      // Retry policy: an environment that dies before the first step (reset failed, browser gone) produced no
+      // data, so the episode is rerun once on a fresh session; if that one dies before its first step too, a
+      // retryable failure hands the activity back to Temporal's retry policy (backoff). Once steps exist, the
+      // trajectory is kept and tagged degraded instead (never rerun: it is data about the environment failing).
+      for (let envAttempt = 1; ; envAttempt++) {
+        const session = await deps.envPool.lease();
+        let healthy = true;
+        try {
+          // Dispatch on the cycle's agent mode (gui-owl end-to-end, or a multi-agent loop with role IO on every step).
+          const result = await runAgentEpisode(config.agentMode, {
+            env: session,
+            models: deps.models,
+            blobs: deps.blobs,
+            app: query.app,
+            instruction: query.instruction,
+            seed,
+            maxSteps: config.maxSteps,
+            historyImages: config.historyImages,
+            temperature,
+            onStep: (step) => {
+              heartbeatSafely({ step: step.index });
+              deps.envPool.heartbeat(session);
+            },
+          });
+          let groundTruth: boolean | undefined;
+          if (result.environmentFailure) {
+            healthy = false;
+            if (result.steps.length === 0) {
+              const message = `environment died before the first step (session ${session.id}, try ${envAttempt}): ${result.environmentFailure}`;
+              if (envAttempt < 2) {
+                try {
+                  log.warn('episode environment failed before any step; retrying on a fresh session', { rolloutId, message });
+                } catch {
+                  // Outside an activity context there is no logger.
+                }
+                continue;
+              }
+              throw ApplicationFailure.retryable(message, 'EnvironmentUnavailable');
+            }
+          } else if (query.checker.family === INFEASIBLE_FAMILY || query.feasible === false) {
+            // Infeasible queries (query-gen/infeasible.ts) are judged from the rollout's outcome, not app state
+            // (their slot values name things the app lacks, which app checkers reject): success is
+            // terminate(failure) or an answer.
+            groundTruth = infeasibleSuccess(result.status, result.outcome).success;
+          } else groundTruth = (await session.check(query.checker)).success;
+          const rollout: Rollout = {
+            id: rolloutId,
+            cycleId: input.cycleId,
+            queryId: query.id,
+            attempt: input.attempt,
+            agentMode: config.agentMode,
+            actionSpace: 'mobile',
+            model: deps.policyModel,
+            status: result.status,
+            ...(result.outcome !== undefined ? { outcome: result.outcome } : {}),
+            steps: result.steps,
+            ...(groundTruth !== undefined ? { groundTruth } : {}),
+          };
+          await repo.upsertRollout(deps.db, rollout, {
+            degraded: result.environmentFailure !== undefined,
+            configHash: configHash(config, deps.models),
+          });
+          return { rolloutId, status: result.status, steps: result.steps.length, degraded: !healthy };
+        } catch (err) {
+          healthy = false;
+          throw err;
+        } finally {
+          await deps.envPool.release(session, healthy);
+        }
+      }
+    },
+
+  };
+}
