@@ -5,7 +5,7 @@ import { canonicalJson, CycleConfig, type Role } from '../domain/config.js';
 import type { AppDag } from '../domain/dag.js';
 import type { CheckerSpec, ModelRef, Query, Rollout } from '../domain/entities.js';
 import type { BlobStore, ChatModel, EnvSession } from '../domain/ports.js';
-import type { OcrEngine } from '../models/reference/types.js';
+import type { OcrEngine } from '../domain/ports.js';
 import type { EnvPool } from '../environments/pool.js';
 import * as repo from '../storage/repos.js';
 import { readLearnedCriticSpec, type LearnedCriticSpec } from '../critics/learned-critic.js';

@@ -23,7 +23,7 @@ import { meterActivities } from '../activities/usage.js';
 import { blobOcrStore, createOcrEngine } from '../models/ocr.js';
 import { startReferenceServer } from '../models/reference/server.js';
 import { referenceRoles } from '../models/reference/roles.js';
-import type { OcrEngine } from '../models/reference/types.js';
+import type { OcrEngine } from '../domain/ports.js';
 import { loadLatestPolicyMemory } from './train.js';
 import { createBlobStore } from '../storage/blob.js';
 import { createPool } from '../storage/db.js';

@@ -3,7 +3,7 @@ import { parsePolicyPrompt } from '../agents/gui-owl.js';
 import type { BlobStore } from '../domain/ports.js';
 import { PolicyMemory } from '../models/reference/memory.js';
 import { REF_POLICY_BASE_VERSION, REF_POLICY_MODEL, memoryKey, nextPatch, parseJsonl, trainMemory } from '../models/reference/trainer.js';
-import type { OcrEngine } from '../models/reference/types.js';
+import type { OcrEngine } from '../domain/ports.js';
 import type { Queryable } from '../storage/db.js';
 import { latestModelVersion, nextDatasetVersion, upsertModelVersion } from '../storage/repos.js';
 

@@ -8,7 +8,7 @@
 import type { StepAnnotation, StepVerdict } from '../domain/entities.js';
 import type { Step } from '../domain/entities.js';
 import type { BlobStore, ChatModel } from '../domain/ports.js';
-import type { OcrEngine } from '../models/reference/types.js';
+import type { OcrEngine } from '../domain/ports.js';
 import type { ConsensusRule } from '../domain/entities.js';
 import { criticScore, judgeStep } from './step-critic.js';
 import { judgeTrajectory, type TrajectoryJudgement, type VoteRule } from './trajectory-critic.js';

@@ -49,3 +49,24 @@ export interface ChatModel {
   readonly name: string;
   complete(request: Omit<ChatRequest, 'model'>): Promise<{ response: ChatResponse; callKey?: string }>;
 }
+
+/** One line of text read off a screenshot, in the screenshot's pixel coordinates. */
+export interface OcrLine {
+  text: string;
+  /** Axis-aligned box in image pixels. */
+  box: { x: number; y: number; w: number; h: number };
+  confidence: number;
+}
+
+/** Reads text off a PNG/JPEG. Implementations cache by content hash. */
+export interface RecognizeOptions {
+  /**
+   * Allow region-of-change OCR for this frame (models/ocr.ts): when it differs from a recently recognised frame
+   * in a few bands only, just those are re-read. For frames known to differ from a seen one by an overlay.
+   */
+  regionOfChange?: boolean;
+}
+
+export interface OcrEngine {
+  recognize(image: Uint8Array, opts?: RecognizeOptions): Promise<OcrLine[]>;
+}

