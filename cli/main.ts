@@ -17,7 +17,8 @@ Usage:
   trajforge cycle [--queries N] [--attempts K] [--max-steps S] [--seed N] [--apps food,shop] [--mode gui-owl|mobile-agent-v3|swirl|ces]
                   [--learned-critic PATH|off] [--learned-consensus off|and|majority] [--trajectory-tau-c 0..1]
                                  run one full production cycle on the configured services
-  trajforge worker               run the workers (main, env, cpu queues) until interrupted
+  trajforge worker [--queues main,env,cpu]
+                                 run workers for these task queues (default all three) until interrupted
   trajforge migrate              apply database migrations
   trajforge apps                 the built-in app world: pages, edges, task families and their checkers
   trajforge dag validate FILE…   validate app DAG files (schema)
@@ -151,11 +152,17 @@ function printUsage(rows: CycleUsage[]): void {
   }
 }
 
-async function worker(): Promise<void> {
-  const { startRuntime, startWorkers } = await import('./runtime.js');
+async function worker(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { queues: { type: 'string' } } });
+  const { startRuntime, startWorkers, QUEUE_KINDS } = await import('./runtime.js');
+  const queues = values.queues?.split(',').map((q) => q.trim()).filter(Boolean);
+  const bad = queues?.find((q) => !(QUEUE_KINDS as readonly string[]).includes(q));
+  if (queues?.length === 0 || bad !== undefined) {
+    throw new ValidationError(`must be a comma-separated subset of ${QUEUE_KINDS.join(',')}${bad ? ` (got "${bad}")` : ''}`, '--queues', 'command line');
+  }
   const rt = await startRuntime(loadConfig(), (l) => out(l));
   for (const s of rt.services) out(`  ${s}`);
-  const workers = await startWorkers(rt);
+  const workers = await startWorkers(rt, queues ? { queues: queues as (typeof QUEUE_KINDS)[number][] } : {});
   out('trajforge: workers running; Ctrl-C to stop');
   const stop = (): void => void workers.shutdown().then(() => rt.close());
   process.once('SIGINT', stop);
@@ -186,7 +193,7 @@ async function main(argv: string[]): Promise<void> {
     case 'cycle':
       return cycle(rest);
     case 'worker':
-      return worker();
+      return worker(rest);
     case 'migrate': {
       const { withDatabase } = await import('./database.js');
       // withDatabase migrates before it hands the pool over; a second migrate reports what is applied.

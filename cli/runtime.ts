@@ -182,18 +182,33 @@ export interface Workers {
 
 /**
  * Starts one worker per task queue in this process: `main` (workflows and bookkeeping), `env`
- * (episodes; concurrency = environment sessions) and `cpu` (critics, OCR, export). In production run
- * the same queues on separate machines: that is how the line scales out.
+ * (episodes; concurrency = environment sessions) and `cpu` (critics, OCR, export), or only the `queues` asked
+ * for. In production run the same queues in separate processes or on separate machines: that is how the line
+ * scales out.
  */
-export async function startWorkers(rt: Runtime, prefix = rt.config.temporal.taskQueuePrefix): Promise<Workers> {
+export const QUEUE_KINDS = ['main', 'env', 'cpu'] as const;
+export type QueueKind = (typeof QUEUE_KINDS)[number];
+
+export async function startWorkers(
+  rt: Runtime,
+  opts: { prefix?: string; queues?: readonly QueueKind[] } = {},
+): Promise<Workers> {
+  const prefix = opts.prefix ?? rt.config.temporal.taskQueuePrefix;
+  const queues = new Set(opts.queues ?? QUEUE_KINDS);
   const closers: Closer[] = [];
-  const appServer = await startAppServer({});
-  closers.push(() => appServer.close());
-  const chromium = await createChromiumEnv({ appServer, blobs: rt.blobs, executablePath: rt.config.chromiumPath });
-  closers.push(() => chromium.close());
+  // Only a process serving the env queue runs browsers; others get a pool that is never leased from.
+  let newSession: () => Promise<GroundTruthSession> = () => Promise.reject(new Error('this worker serves no env queue'));
+  if (queues.has('env') || queues.has('cpu')) {
+    // cpu also needs sessions: interface validation of generated queries replays them in the real app.
+    const appServer = await startAppServer({});
+    closers.push(() => appServer.close());
+    const chromium = await createChromiumEnv({ appServer, blobs: rt.blobs, executablePath: rt.config.chromiumPath });
+    closers.push(() => chromium.close());
+    newSession = () => chromium.newSession();
+  }
   // A lease not heartbeated for 5 minutes (the episode heartbeats every step) is taken back and its session
   // replaced; sessions idle for 10 minutes are closed.
-  const envPool = new EnvPool<GroundTruthSession>(rt.config.envSessions, () => chromium.newSession(), {
+  const envPool = new EnvPool<GroundTruthSession>(rt.config.envSessions, newSession, {
     leaseTimeoutMs: 300_000,
     idleMs: 600_000,
   });
@@ -214,9 +229,9 @@ export async function startWorkers(rt: Runtime, prefix = rt.config.temporal.task
   closers.push(() => connection.close());
   const common = { connection, namespace: rt.config.temporal.namespace, activities };
   const workers = await Promise.all([
-    Worker.create({ ...common, taskQueue: q.main, workflowBundle: await workflowBundle() }),
-    Worker.create({ ...common, taskQueue: q.env, maxConcurrentActivityTaskExecutions: rt.config.envSessions }),
-    Worker.create({ ...common, taskQueue: q.cpu, maxConcurrentActivityTaskExecutions: 2 }),
+    ...(queues.has('main') ? [Worker.create({ ...common, taskQueue: q.main, workflowBundle: await workflowBundle() })] : []),
+    ...(queues.has('env') ? [Worker.create({ ...common, taskQueue: q.env, maxConcurrentActivityTaskExecutions: rt.config.envSessions })] : []),
+    ...(queues.has('cpu') ? [Worker.create({ ...common, taskQueue: q.cpu, maxConcurrentActivityTaskExecutions: 2 })] : []),
   ]);
   const run = Promise.all(workers.map((w) => w.run())).then(() => undefined);
   return {

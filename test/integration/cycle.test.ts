@@ -41,7 +41,7 @@ describe('productionCycle on the real services', () => {
       TRAJFORGE_ENV_SESSIONS: '2',
     });
     rt = await startRuntime(config);
-    workers = await startWorkers(rt, prefix);
+    workers = await startWorkers(rt, { prefix });
     const handle = await rt.temporal.client.workflow.start('productionCycle', {
       workflowId: `${prefix}-cycle-1`,
       taskQueue: `${prefix}-main`,
