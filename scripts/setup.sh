@@ -19,6 +19,18 @@ if [ ! -x "$CHROMIUM" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
+# 1b. The desktop environment (environments/desktop/): an X server in memory, a window manager, XTest input,
+# screenshots, the accessibility bus with its Python bindings, and the real applications it runs.
+DESKTOP_BINS="/usr/bin/Xvfb /usr/bin/xdotool /usr/bin/scrot /usr/bin/openbox /usr/bin/dbus-launch /usr/libexec/at-spi-bus-launcher /usr/bin/mousepad /usr/bin/gnumeric /usr/bin/ssconvert /usr/bin/pcmanfm /usr/bin/galculator /usr/lib/python3/dist-packages/pyatspi/__init__.py"
+missing=""; for b in $DESKTOP_BINS; do [ -e "$b" ] || missing="$missing $b"; done
+if [ -n "$missing" ]; then
+  say "installing the desktop environment's Debian packages (missing:$missing)"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq xvfb xdotool scrot openbox dbus-x11 \
+    at-spi2-core python3-pyatspi mousepad gnumeric pcmanfm galculator >/dev/null
+fi
+
 # 2. npm packages, reinstalled only when the lock file changes. .npmrc skips onnxruntime-node's GPU download.
 want=$(sha256sum package-lock.json | cut -d' ' -f1)
 stamp=node_modules/.trajforge-lock.sha256
