@@ -94,6 +94,9 @@ export async function startDisplay(opts: DisplayOptions): Promise<Display> {
       GTK_MODULES: 'gail:atk-bridge',
       // No first-run dialogs or GPU paths.
       LIBGL_ALWAYS_SOFTWARE: '1',
+      // No GVfs daemons or FUSE mount in the runtime dir (a mount there would outlive the session).
+      GIO_USE_VFS: 'local',
+      GVFS_DISABLE_FUSE: '1',
     };
     const dbus = spawn('dbus-launch', ['--sh-syntax'], { env: base, stdio: ['ignore', 'pipe', 'ignore'] });
     const dbusOut = await waitFor<string>('dbus-launch', timeout, (done, fail) => {

@@ -128,6 +128,15 @@ export function createDesktopEnv(opts: DesktopEnvOptions): DesktopEnv {
       throw new EnvError(`no ${cls} window appeared within 20 s`, false);
     }
 
+    async function waitForNoWindow(cls: string): Promise<void> {
+      const deadline = performance.now() + 5000;
+      while (performance.now() < deadline) {
+        const ids = (await exec(['xdotool', 'search', '--onlyvisible', '--class', cls]).catch(() => '')).split('\n').filter(Boolean);
+        if (ids.length === 0) return;
+        await sleep(50);
+      }
+    }
+
     const ctx: DesktopCheckContext = {
       home,
       async windowTitles() {
@@ -150,7 +159,11 @@ export function createDesktopEnv(opts: DesktopEnvOptions): DesktopEnv {
         if (closed || !display.alive()) throw new EnvError(`desktop session ${id} is not running`, false);
         const next = getDesktopApp(task.app);
         if (!next) throw new EnvError(`unknown desktop app "${task.app}"`, false);
+        const previous = app;
         stopApp();
+        // The killed application's windows can stay mapped for a moment: wait until they are gone, so the new
+        // episode never acts on (or waits for) a stale window.
+        if (previous) await waitForNoWindow(previous.windowClass);
         await rm(home, { recursive: true, force: true });
         await mkdir(home, { recursive: true });
         await next.prepare(home, task.seed, exec);

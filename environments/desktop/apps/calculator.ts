@@ -1,6 +1,27 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { loadDag } from '../../apps/kit.js';
 import type { DesktopApp } from './types.js';
+
+/** Value of a two-operand expression as queries write it (`12 × 7`, `96 ÷ 8`, `1000 − 256`, `3 + 4`). */
+export function evaluate(expression: string): number | undefined {
+  const m = /^\s*(-?[\d.]+)\s*([+×x*÷/−-])\s*(-?[\d.]+)\s*$/.exec(expression);
+  if (!m) return undefined;
+  const [a, b] = [Number(m[1]), Number(m[3])];
+  switch (m[2]) {
+    case '+':
+      return a + b;
+    case '−':
+    case '-':
+      return a - b;
+    case '×':
+    case 'x':
+    case '*':
+      return a * b;
+    default:
+      return b === 0 ? undefined : a / b;
+  }
+}
 
 /**
  * Galculator (a GTK calculator). It keeps its display only in memory, so its checker reads the live display
@@ -14,16 +35,18 @@ export const calculatorApp: DesktopApp = {
   async prepare(home) {
     await mkdir(path.join(home, '.config', 'galculator'), { recursive: true });
   },
+  dag: loadDag(new URL('./dags/calculator.json', import.meta.url), 'environments/desktop/apps/dags/calculator.json'),
   families: [
     {
       id: 'compute',
-      slots: ['result'],
+      slots: ['expression'],
       async check(p, ctx) {
-        const want = Number(p.result);
+        const want = evaluate(p.expression!);
+        if (want === undefined) throw new Error(`calculator/compute: cannot evaluate "${p.expression}"`);
         const shown = (await ctx.a11yTexts()).map((t) => t.replace(/\s+/g, '')).filter((t) => /^-?[\d.,]+(e[+-]?\d+)?$/i.test(t));
         return shown.some((t) => Math.abs(Number(t.replace(/,/g, '')) - want) < 1e-9)
-          ? { success: true, reason: `the display shows ${p.result}` }
-          : { success: false, reason: `the display shows ${shown.join(' / ') || 'no number'}, not ${p.result}` };
+          ? { success: true, reason: `the display shows ${want}` }
+          : { success: false, reason: `the display shows ${shown.join(' / ') || 'no number'}, not ${want}` };
       },
     },
   ],

@@ -1,7 +1,8 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { loadDag } from '../../apps/kit.js';
 import type { DesktopApp } from './types.js';
-import { documentText, fileStems } from './fixtures.js';
+import { FILE_NAMES, documentText } from './fixtures.js';
 
 const exists = async (p: string): Promise<'file' | 'dir' | undefined> => {
   try {
@@ -12,59 +13,57 @@ const exists = async (p: string): Promise<'file' | 'dir' | undefined> => {
   }
 };
 
-/** Seeded files the file manager shows: four text files and one folder in ~/Documents. */
-export function fileManagerFiles(seed: number): { files: string[]; folder: string } {
-  return { files: fileStems(seed, 4).map((s) => `${s}.txt`), folder: 'Archive' };
-}
+/** The folder every episode starts with beside the text files. */
+export const EXISTING_FOLDER = 'Archive';
 
 /** PCManFM on ~/Documents. Checkers read the file system. */
 export const fileManagerApp: DesktopApp = {
-  id: 'file-manager',
+  id: 'file_manager',
   title: 'PCManFM',
   windowClass: 'pcmanfm',
   command: (home) => ['pcmanfm', '--no-desktop', path.join(home, 'Documents')],
   async prepare(home, seed) {
     const docs = path.join(home, 'Documents');
-    const { files, folder } = fileManagerFiles(seed);
-    await mkdir(path.join(docs, folder), { recursive: true });
-    for (const [i, f] of files.entries()) await writeFile(path.join(docs, f), documentText(seed + i));
+    await mkdir(path.join(docs, EXISTING_FOLDER), { recursive: true });
+    for (const [i, f] of FILE_NAMES.entries()) await writeFile(path.join(docs, f), documentText(seed + i));
   },
+  dag: loadDag(new URL('./dags/file_manager.json', import.meta.url), 'environments/desktop/apps/dags/file_manager.json'),
   families: [
     {
       id: 'create_folder',
-      slots: ['name'],
+      slots: ['new_folder'],
       async check(p, ctx) {
-        return (await exists(path.join(ctx.home, 'Documents', p.name!))) === 'dir'
-          ? { success: true, reason: `folder Documents/${p.name} exists` }
-          : { success: false, reason: `no folder Documents/${p.name}` };
+        return (await exists(path.join(ctx.home, 'Documents', p.new_folder!))) === 'dir'
+          ? { success: true, reason: `folder Documents/${p.new_folder} exists` }
+          : { success: false, reason: `no folder Documents/${p.new_folder}` };
       },
     },
     {
       id: 'rename_file',
-      slots: ['from', 'to'],
+      slots: ['file', 'new_name'],
       async check(p, ctx) {
-        const [from, to] = [await exists(path.join(ctx.home, 'Documents', p.from!)), await exists(path.join(ctx.home, 'Documents', p.to!))];
-        if (to !== 'file') return { success: false, reason: `no file Documents/${p.to}` };
-        return from === undefined ? { success: true, reason: `${p.from} was renamed to ${p.to}` } : { success: false, reason: `${p.from} still exists beside ${p.to}` };
+        const [from, to] = [await exists(path.join(ctx.home, 'Documents', p.file!)), await exists(path.join(ctx.home, 'Documents', p.new_name!))];
+        if (to !== 'file') return { success: false, reason: `no file Documents/${p.new_name}` };
+        return from === undefined ? { success: true, reason: `${p.file} was renamed to ${p.new_name}` } : { success: false, reason: `${p.file} still exists beside ${p.new_name}` };
       },
     },
     {
       id: 'delete_file',
-      slots: ['name'],
+      slots: ['file'],
       async check(p, ctx) {
-        return (await exists(path.join(ctx.home, 'Documents', p.name!))) === undefined
-          ? { success: true, reason: `Documents/${p.name} is gone` }
-          : { success: false, reason: `Documents/${p.name} still exists` };
+        return (await exists(path.join(ctx.home, 'Documents', p.file!))) === undefined
+          ? { success: true, reason: `Documents/${p.file} is gone` }
+          : { success: false, reason: `Documents/${p.file} still exists` };
       },
     },
     {
       id: 'move_file',
-      slots: ['name', 'folder'],
+      slots: ['file', 'folder'],
       async check(p, ctx) {
-        const moved = await exists(path.join(ctx.home, 'Documents', p.folder!, p.name!));
-        const left = await exists(path.join(ctx.home, 'Documents', p.name!));
-        if (moved !== 'file') return { success: false, reason: `no file Documents/${p.folder}/${p.name}` };
-        return left === undefined ? { success: true, reason: `${p.name} is in ${p.folder}` } : { success: false, reason: `${p.name} was copied, not moved` };
+        const moved = await exists(path.join(ctx.home, 'Documents', p.folder!, p.file!));
+        const left = await exists(path.join(ctx.home, 'Documents', p.file!));
+        if (moved !== 'file') return { success: false, reason: `no file Documents/${p.folder}/${p.file}` };
+        return left === undefined ? { success: true, reason: `${p.file} is in ${p.folder}` } : { success: false, reason: `${p.file} was copied, not moved` };
       },
     },
   ],

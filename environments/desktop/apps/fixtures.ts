@@ -45,20 +45,21 @@ export function rng(seed: number): Rng {
   };
 }
 
-/** A short document: a title line and 3–5 task lines. */
+/** The document: a seeded title line and every task line in a seeded order (so any line's words are present). */
 export function documentText(seed: number): string {
   const g = rng(seed);
   const title = g.pick(TOPICS);
-  const lines = g.sample(LINES, g.int(3, 5));
-  return `${title[0]!.toUpperCase()}${title.slice(1)}\n\n${lines.join('\n')}\n`;
+  return `${title[0]!.toUpperCase()}${title.slice(1)}\n\n${g.sample(LINES, LINES.length).join('\n')}\n`;
 }
 
-/** Office-supply rows: item, quantity, unit price. */
+/** Words of the document a replace task may name (each occurs in exactly one task line). */
+export const DOCUMENT_WORDS = ['supplier', 'agenda', 'meeting', 'tomatoes', 'library', 'printer', 'figures', 'invoice', 'passport', 'marinade'];
+
+/** Office-supply rows (every item, seeded order, quantity and unit price): rows 2–11 of the sheet. */
 export function supplyRows(seed: number): { item: string; qty: number; price: number }[] {
   const g = rng(seed);
-  return g.sample(ITEMS, g.int(4, 6)).map((item) => ({ item, qty: g.int(1, 12), price: g.int(2, 40) / 2 }));
+  return g.sample(ITEMS, ITEMS.length).map((item) => ({ item, qty: g.int(1, 12), price: g.int(2, 40) / 2 }));
 }
 
-export function fileStems(seed: number, n: number): string[] {
-  return rng(seed).sample(FILE_STEMS, n);
-}
+/** The file manager's text files (fixed names, so queries can name them; contents are seeded). */
+export const FILE_NAMES = FILE_STEMS.map((s) => `${s}.txt`);

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { loadDag } from '../../apps/kit.js';
 import type { DesktopApp, DesktopCheckContext } from './types.js';
 import { supplyRows } from './fixtures.js';
 
@@ -38,6 +39,7 @@ export const spreadsheetApp: DesktopApp = {
     await writeFile(csvPath, csv);
     await run(['ssconvert', csvPath, path.join(home, SHEET_FILE)]);
   },
+  dag: loadDag(new URL('./dags/spreadsheet.json', import.meta.url), 'environments/desktop/apps/dags/spreadsheet.json'),
   families: [
     {
       id: 'set_cell',
@@ -54,17 +56,17 @@ export const spreadsheetApp: DesktopApp = {
     },
     {
       id: 'column_total',
-      slots: ['cell', 'column'],
+      slots: ['total_cell', 'column'],
       async check(p, ctx) {
         const cells = await savedCells(ctx);
         if (!cells) return { success: false, reason: `${SHEET_FILE} cannot be read` };
-        const [r, c] = cellIndex(p.cell!);
+        const [r, c] = cellIndex(p.total_cell!);
         const col = p.column!.trim().toUpperCase().charCodeAt(0) - 65;
         const expected = cells.slice(1).filter((_, i) => i + 1 !== r).reduce((a, row) => a + (Number(row[col]) || 0), 0);
         const got = cells[r]?.[c];
         return sameNumber(got, String(expected))
-          ? { success: true, reason: `${p.cell} holds the column ${p.column} total ${expected}` }
-          : { success: false, reason: `${p.cell} is "${got ?? ''}", the column ${p.column} total is ${expected}` };
+          ? { success: true, reason: `${p.total_cell} holds the column ${p.column} total ${expected}` }
+          : { success: false, reason: `${p.total_cell} is "${got ?? ''}", the column ${p.column} total is ${expected}` };
       },
     },
   ],

@@ -1,5 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { loadDag } from '../../apps/kit.js';
 import type { DesktopApp } from './types.js';
 import { documentText } from './fixtures.js';
 
@@ -11,7 +12,7 @@ const lines = (text: string): string[] => text.split('\n').map((l) => l.trimEnd(
 
 /** Mousepad (Xfce's text editor) on a seeded document. Checkers read the saved file on disk. */
 export const textEditorApp: DesktopApp = {
-  id: 'text-editor',
+  id: 'text_editor',
   title: 'Mousepad',
   windowClass: 'mousepad',
   command: (home) => ['mousepad', path.join(home, EDITOR_FILE)],
@@ -21,6 +22,7 @@ export const textEditorApp: DesktopApp = {
     // No session restore or "file changed" prompts between episodes: a fresh config dir per episode.
     await mkdir(path.join(home, '.config', 'Mousepad'), { recursive: true });
   },
+  dag: loadDag(new URL('./dags/text_editor.json', import.meta.url), 'environments/desktop/apps/dags/text_editor.json'),
   families: [
     {
       id: 'append_line',
@@ -48,14 +50,14 @@ export const textEditorApp: DesktopApp = {
     },
     {
       id: 'save_as',
-      slots: ['name'],
+      slots: ['copy_name'],
       async check(p, ctx) {
         const original = await read(ctx.home, EDITOR_FILE);
-        const copy = await read(ctx.home, path.join('Documents', p.name!));
-        if (copy === undefined) return { success: false, reason: `Documents/${p.name} does not exist` };
+        const copy = await read(ctx.home, path.join('Documents', p.copy_name!));
+        if (copy === undefined) return { success: false, reason: `Documents/${p.copy_name} does not exist` };
         return original !== undefined && lines(copy).join('\n') === lines(original).join('\n')
-          ? { success: true, reason: `Documents/${p.name} holds the document` }
-          : { success: false, reason: `Documents/${p.name} exists but differs from the document` };
+          ? { success: true, reason: `Documents/${p.copy_name} holds the document` }
+          : { success: false, reason: `Documents/${p.copy_name} exists but differs from the document` };
       },
     },
   ],

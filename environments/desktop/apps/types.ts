@@ -1,3 +1,4 @@
+import type { AppDag } from '../../../domain/dag.js';
 import type { CheckerSpec } from '../../../domain/entities.js';
 import type { CheckResult } from '../../app-types.js';
 
@@ -37,6 +38,8 @@ export interface DesktopApp {
   /** Writes the episode's user files and app configuration into an empty home (deterministic in `seed`). */
   prepare(home: string, seed: number, run: DesktopCheckContext['run']): Promise<void>;
   families: readonly DesktopFamily[];
+  /** Its annotated DAG (windows and dialogs as pages, menu pathways as transitions, task families), for query-gen. */
+  dag: AppDag;
 }
 
 export async function checkDesktop(app: DesktopApp, spec: CheckerSpec, ctx: DesktopCheckContext): Promise<CheckResult> {

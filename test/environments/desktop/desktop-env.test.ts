@@ -29,7 +29,7 @@ const tree = async (key: string | undefined) => A11yTree.parse(JSON.parse(Buffer
 
 describe('desktop environment (Xvfb + xdotool + AT-SPI, real Debian applications)', () => {
   it('resets to a seeded home, observes a screenshot and the accessibility tree, and types into the editor', async () => {
-    const first = await session.reset({ app: 'text-editor', seed: 3 });
+    const first = await session.reset({ app: 'text_editor', seed: 3 });
     expect(first.width).toBe(1280);
     const t = await tree(first.uiTreeKey);
     // Generic a11y evidence: a frame titled by the file, menus, an editable text area holding the document.
@@ -43,17 +43,18 @@ describe('desktop environment (Xvfb + xdotool + AT-SPI, real Debian applications
     const typed = await act({ action: 'type', text: 'Renew the parking permit.', clear: false, enter: false });
     expect(typed.observation.screenshotKey).not.toBe(first.screenshotKey);
     expect(typed.metrics?.uiTreeBytes).toBeGreaterThan(0);
-    expect(await session.check({ app: 'text-editor', family: 'append_line', params: { line: 'Renew the parking permit.' } })).toMatchObject({ success: false });
+    expect(await session.check({ app: 'text_editor', family: 'append_line', params: { line: 'Renew the parking permit.' } })).toMatchObject({ success: false });
     await act({ action: 'key', keys: ['ctrl', 's'] });
-    expect(await session.check({ app: 'text-editor', family: 'append_line', params: { line: 'Renew the parking permit.' } })).toMatchObject({ success: true });
+    expect(await session.check({ app: 'text_editor', family: 'append_line', params: { line: 'Renew the parking permit.' } })).toMatchObject({ success: true });
   });
 
   it('a reset wipes the previous episode: the document is the seed’s again', async () => {
-    await session.reset({ app: 'text-editor', seed: 3 });
-    expect(await session.check({ app: 'text-editor', family: 'append_line', params: { line: 'Renew the parking permit.' } })).toMatchObject({ success: false });
+    await session.reset({ app: 'text_editor', seed: 3 });
+    expect(await session.check({ app: 'text_editor', family: 'append_line', params: { line: 'Renew the parking permit.' } })).toMatchObject({ success: false });
     await act({ action: 'type', text: 'Trip', clear: true, enter: false });
     await act({ action: 'key', keys: ['ctrl', 's'] });
-    expect(await session.check({ app: 'text-editor', family: 'replace_word', params: { old: 'the', new: 'Trip' } })).toMatchObject({ success: true });
+    const replaced = await session.check({ app: 'text_editor', family: 'replace_word', params: { old: 'the', new: 'Trip' } });
+    expect(replaced, replaced.reason).toMatchObject({ success: true });
   });
 
   it('spreadsheet: keyboard navigation, a value and a formula, saved, read back through ssconvert', async () => {
@@ -64,11 +65,11 @@ describe('desktop environment (Xvfb + xdotool + AT-SPI, real Debian applications
     await act({ action: 'type', text: '42', clear: false, enter: true });
     await act({ action: 'key', keys: ['ctrl', 'Home'] });
     for (let i = 0; i < 3; i++) await act({ action: 'key', keys: ['Right'] });
-    await act({ action: 'type', text: '=SUM(B2:B7)', clear: false, enter: true });
+    await act({ action: 'type', text: '=SUM(B2:B11)', clear: false, enter: true });
     await act({ action: 'key', keys: ['ctrl', 's'] });
     expect(await session.check({ app: 'spreadsheet', family: 'set_cell', params: { cell: 'B2', value: '42' } })).toMatchObject({ success: true });
     expect(await session.check({ app: 'spreadsheet', family: 'set_cell', params: { cell: 'B2', value: '43' } })).toMatchObject({ success: false });
-    expect(await session.check({ app: 'spreadsheet', family: 'column_total', params: { cell: 'D1', column: 'B' } })).toMatchObject({ success: true });
+    expect(await session.check({ app: 'spreadsheet', family: 'column_total', params: { total_cell: 'D1', column: 'B' } })).toMatchObject({ success: true });
   });
 
   it('calculator: clicks and keys change the in-memory display the checker reads', async () => {
@@ -79,16 +80,16 @@ describe('desktop environment (Xvfb + xdotool + AT-SPI, real Debian applications
     await act({ action: 'click', coordinate: [(x0 + x1) / 2, (y0 + y1) / 2] });
     await act({ action: 'type', text: '*6', clear: false, enter: false });
     await act({ action: 'key', keys: ['Return'] });
-    expect(await session.check({ app: 'calculator', family: 'compute', params: { result: '42' } })).toMatchObject({ success: true });
-    expect(await session.check({ app: 'calculator', family: 'compute', params: { result: '13' } })).toMatchObject({ success: false });
+    expect(await session.check({ app: 'calculator', family: 'compute', params: { expression: '7 × 6' } })).toMatchObject({ success: true });
+    expect(await session.check({ app: 'calculator', family: 'compute', params: { expression: '6 + 7' } })).toMatchObject({ success: false });
   });
 
   it('file manager: a new folder through its own shortcut and dialog', async () => {
-    await session.reset({ app: 'file-manager', seed: 2 });
+    await session.reset({ app: 'file_manager', seed: 2 });
     await act({ action: 'key', keys: ['ctrl', 'shift', 'n'] });
     await act({ action: 'type', text: 'Receipts', clear: true, enter: true });
-    expect(await session.check({ app: 'file-manager', family: 'create_folder', params: { name: 'Receipts' } })).toMatchObject({ success: true });
-    expect(await session.check({ app: 'file-manager', family: 'create_folder', params: { name: 'Other' } })).toMatchObject({ success: false });
+    expect(await session.check({ app: 'file_manager', family: 'create_folder', params: { new_folder: 'Receipts' } })).toMatchObject({ success: true });
+    expect(await session.check({ app: 'file_manager', family: 'create_folder', params: { new_folder: 'Other' } })).toMatchObject({ success: false });
   });
 
   it('rejects mobile-only and off-screen actions with a recoverable error; a dead display is quarantined by the pool', async () => {
