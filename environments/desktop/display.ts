@@ -16,6 +16,8 @@ export interface Display {
   /** Environment for programs that run on this display (DISPLAY, DBUS_SESSION_BUS_ADDRESS, a11y switches). */
   readonly env: NodeJS.ProcessEnv;
   alive(): boolean;
+  /** Pid of the X server (for memory accounting). */
+  readonly serverPid: number;
   close(): Promise<void>;
 }
 
@@ -119,6 +121,7 @@ export async function startDisplay(opts: DisplayOptions): Promise<Display> {
       height,
       env,
       alive: () => xvfb.exitCode === null && xvfb.signalCode === null,
+      serverPid: xvfb.pid!,
       close: closeAll,
     };
   } catch (err) {
