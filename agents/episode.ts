@@ -1,3 +1,4 @@
+import type { ActionSpace } from '../domain/action.js';
 import type { ObservationRef, Step, TrajectoryStatus } from '../domain/entities.js';
 import { EnvError, type BlobStore, type ChatModel, type EnvSession } from '../domain/ports.js';
 import { buildPolicyRequest, parsePolicyReply } from './gui-owl.js';
@@ -15,6 +16,8 @@ export interface EpisodeInput {
   historyImages: number;
   temperature: number;
   guidance?: string;
+  /** The environment's action space (default `mobile`); `desktop` offers the policy `computer_use`. */
+  actionSpace?: ActionSpace;
   /** Called after every step (heartbeats, progress). */
   onStep?: (step: Step) => void;
 }
@@ -72,6 +75,7 @@ export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
         screenshots,
         screen,
         ...(input.guidance ? { guidance: input.guidance } : {}),
+        ...(input.actionSpace ? { actionSpace: input.actionSpace } : {}),
       }),
       temperature: input.temperature,
       seed: input.seed * 1000 + index,
@@ -85,7 +89,7 @@ export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
       return { status: 'error', steps };
     }
     const choice = reply.response.choices[0]!;
-    const parsed = parsePolicyReply(choice.message, 'mobile', screen);
+    const parsed = parsePolicyReply(choice.message, input.actionSpace ?? 'mobile', screen);
     const base = {
       index,
       before: current,

@@ -1,4 +1,4 @@
-import { MOBILE_ACTION_TYPES, SYSTEM_BUTTONS, TERMINATE_STATUSES, type Action, type ActionSpace } from '../domain/action.js';
+import { DESKTOP_ACTION_TYPES, MOBILE_ACTION_TYPES, SYSTEM_BUTTONS, TERMINATE_STATUSES, type Action, type ActionSpace } from '../domain/action.js';
 import { ValidationError, type StepError } from '../domain/errors.js';
 import { normalizeAction, toolNameFor, type Normalized, type Screen } from '../domain/normalize.js';
 import { messageImages, messageText, type ChatMessage, type ChatRequest, type ContentPart, type ToolSpec } from '../domain/openai.js';
@@ -69,6 +69,68 @@ export function mobileUseTool(screen: Screen): ToolSpec {
   };
 }
 
+/** GUI-Owl's desktop action space (Tab. 10) as the Qwen function-calling tool `computer_use`. */
+export function computerUseTool(screen: Screen): ToolSpec {
+  const point = (what: string) => ({
+    type: 'array',
+    items: { type: 'number' },
+    minItems: 2,
+    maxItems: 2,
+    description: `${what}: [x, y] in screenshot pixels, 0 <= x < ${screen.width}, 0 <= y < ${screen.height}.`,
+  });
+  return {
+    type: 'function',
+    function: {
+      name: 'computer_use',
+      description: [
+        "Use a mouse and keyboard to interact with a computer, and take screenshots.",
+        '* This is an interface to a desktop GUI. You do not have access to a terminal or applications menu; use the applications already open.',
+        '* Some applications may take time to start or process actions, so you may need to wait and take successive screenshots to see the results of your actions.',
+        `* The screen's resolution is ${screen.width}x${screen.height}.`,
+        '* Whenever you intend to move the cursor to click on an element, consult a screenshot to determine its coordinates; click with the cursor tip in the center of the element.',
+      ].join('\n'),
+      parameters: {
+        type: 'object',
+        properties: {
+          action: {
+            type: 'string',
+            enum: [...DESKTOP_ACTION_TYPES],
+            description: [
+              'The action to perform. The available actions are:',
+              '* `key`: Press the keys in `keys` down in order, then release them in reverse order (a chord such as ["ctrl", "s"]).',
+              '* `type`: Type the string `text`; `clear` first erases the focused field, `enter` presses Enter afterwards.',
+              '* `mouse_move`: Move the cursor to `coordinate`.',
+              '* `click`: Left click at `coordinate`.',
+              '* `drag`: Press at `coordinate` and drag to `coordinate2`.',
+              '* `right_click`: Right click at `coordinate`.',
+              '* `middle_click`: Middle click at `coordinate`.',
+              '* `double_click`: Double left click at `coordinate`.',
+              '* `scroll`: Turn the mouse wheel `pixels` clicks (positive: down), with the cursor at `coordinate` if given.',
+              '* `wait`: Wait `time` seconds for the change to happen.',
+              '* `terminate`: Terminate the current task and report its completion status.',
+            ].join('\n'),
+          },
+          keys: { type: 'array', items: { type: 'string' }, description: 'Required by `action=key`.' },
+          text: { type: 'string', description: 'Required by `action=type`.' },
+          clear: { type: 'boolean', description: 'Optional for `action=type`.' },
+          enter: { type: 'boolean', description: 'Optional for `action=type`.' },
+          coordinate: point('Required by the pointer actions (start point of `drag`)'),
+          coordinate2: point('Required by `action=drag` (end point)'),
+          pixels: { type: 'integer', description: 'Wheel clicks, positive scrolls down. Required by `action=scroll`.' },
+          time: { type: 'number', description: 'Seconds. Required by `action=wait`.' },
+          status: { type: 'string', enum: [...TERMINATE_STATUSES], description: 'Required by `action=terminate`.' },
+        },
+        required: ['action'],
+      },
+    },
+  };
+}
+
+/** The tool of an action space (GUI-Owl: `mobile_use` for phones, `computer_use` for desktops). */
+export function toolFor(space: ActionSpace, screen: Screen): ToolSpec {
+  return space === 'desktop' ? computerUseTool(screen) : mobileUseTool(screen);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Request
 
@@ -81,6 +143,8 @@ export interface PolicyInput {
   screen: Screen;
   /** Optional step-by-step guidance (e.g. from a planner or a replayed successful trajectory). */
   guidance?: string;
+  /** `mobile` (default: the `mobile_use` tool on a phone) or `desktop` (`computer_use` on a computer). */
+  actionSpace?: ActionSpace;
 }
 
 const LABEL = {
@@ -90,10 +154,14 @@ const LABEL = {
   screens: 'Screenshots:',
 } as const;
 
-export function policySystemPrompt(screen: Screen): string {
-  const tool = mobileUseTool(screen);
+export function policySystemPrompt(screen: Screen, space: ActionSpace = 'mobile'): string {
+  const tool = toolFor(space, screen);
+  const example =
+    space === 'desktop'
+      ? '{"name": "computer_use", "arguments": {"action": "click", "coordinate": [x, y]}}'
+      : '{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [x, y]}}';
   return [
-    'You are a GUI agent operating an Android phone. You are given a task, the conclusions of your previous steps and the latest screenshots; decide the single next action.',
+    `You are a GUI agent operating ${space === 'desktop' ? 'a desktop computer' : 'an Android phone'}. You are given a task, the conclusions of your previous steps and the latest screenshots; decide the single next action.`,
     '',
     '# Tools',
     '',
@@ -115,7 +183,7 @@ export function policySystemPrompt(screen: Screen): string {
     'Thought: <your reasoning about the current screen and what to do next>',
     'Conclusion: <one sentence: what this step does and why; it is all you will remember of this step>',
     '<tool_call>',
-    '{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [x, y]}}',
+    example,
     '</tool_call>',
     '',
     `Exactly one tool call per reply. Coordinates are absolute pixels of the current screenshot (${screen.width}x${screen.height}). When the task is done call terminate with status "success"; if it cannot be done, status "failure".`,
@@ -143,10 +211,10 @@ export function buildPolicyRequest(input: PolicyInput): Omit<ChatRequest, 'model
   for (const s of shots) content.push({ type: 'image_url', image_url: { url: s.dataUrl } });
   return {
     messages: [
-      { role: 'system', content: policySystemPrompt(input.screen) },
+      { role: 'system', content: policySystemPrompt(input.screen, input.actionSpace) },
       { role: 'user', content },
     ],
-    tools: [mobileUseTool(input.screen)],
+    tools: [toolFor(input.actionSpace ?? 'mobile', input.screen)],
   };
 }
 
@@ -162,9 +230,11 @@ export interface ParsedPolicyPrompt {
   /** Image URLs of the last user message, oldest first. */
   screenshots: string[];
   screen?: Screen;
+  /** From the request's tool: `desktop` when the policy is offered `computer_use`. */
+  actionSpace: ActionSpace;
 }
 
-export function parsePolicyPrompt(request: Pick<ChatRequest, 'messages'>): ParsedPolicyPrompt {
+export function parsePolicyPrompt(request: Pick<ChatRequest, 'messages'> & { tools?: ChatRequest['tools'] }): ParsedPolicyPrompt {
   const user = [...request.messages].reverse().find((m) => m.role === 'user');
   const text = user ? messageText(user) : '';
   const screenshots = user ? messageImages(user) : [];
@@ -192,7 +262,8 @@ export function parsePolicyPrompt(request: Pick<ChatRequest, 'messages'>): Parse
   if (!instruction) instruction = text.split('\n')[0]?.trim() ?? '';
   const sys = request.messages.find((m) => m.role === 'system');
   const res = sys ? /resolution is (\d+)x(\d+)/.exec(messageText(sys)) : null;
-  const out: ParsedPolicyPrompt = { instruction, history, guidance, screenshots };
+  const desktop = (request as { tools?: { function?: { name?: string } }[] }).tools?.some((t) => t.function?.name === 'computer_use');
+  const out: ParsedPolicyPrompt = { instruction, history, guidance, screenshots, actionSpace: desktop ? 'desktop' : 'mobile' };
   if (res) out.screen = { width: Number(res[1]), height: Number(res[2]) };
   return out;
 }

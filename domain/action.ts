@@ -61,6 +61,20 @@ export const DesktopAction = z.discriminatedUnion('action', [
 export type DesktopAction = z.infer<typeof DesktopAction>;
 export type DesktopActionType = DesktopAction['action'];
 
+export const DESKTOP_ACTION_TYPES = [
+  'key',
+  'type',
+  'mouse_move',
+  'click',
+  'drag',
+  'right_click',
+  'middle_click',
+  'double_click',
+  'scroll',
+  'wait',
+  'terminate',
+] as const satisfies readonly DesktopActionType[];
+
 export const ActionSpace = z.enum(['mobile', 'desktop']);
 export type ActionSpace = z.infer<typeof ActionSpace>;
 

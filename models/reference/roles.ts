@@ -1,3 +1,4 @@
+import { desktopPolicyRole, isDesktopRequest } from './roles/desktop-policy.js';
 import { policyRole } from './roles/policy.js';
 import { stepCriticRole, trajectoryMultimodalCriticRole, trajectoryTextCriticRole } from './roles/critics.js';
 import {
@@ -22,8 +23,10 @@ export const REFERENCE_MODELS = REFERENCE_MODEL_NAMES;
 /** Every reference role, by model name. `memory`: the trained policy memory the policy consults first. */
 export function referenceRoles(opts: { memory?: PolicyMemory } = {}): Record<string, RoleHandler> {
   const memory = opts.memory;
+  const phone: RoleHandler = memory ? (request, ctx) => policyRole(request, { ...ctx, memory }) : policyRole;
   return {
-    [REFERENCE_MODELS.policy]: memory ? (request, ctx) => policyRole(request, { ...ctx, memory }) : policyRole,
+    // One policy model, two action spaces: requests offering `computer_use` are desktop episodes.
+    [REFERENCE_MODELS.policy]: (request, ctx) => (isDesktopRequest(request) ? desktopPolicyRole(request, ctx) : phone(request, ctx)),
     [REFERENCE_MODELS.stepCritic]: stepCriticRole,
     [REFERENCE_MODELS.trajCriticText]: trajectoryTextCriticRole,
     [REFERENCE_MODELS.trajCriticMultimodal]: trajectoryMultimodalCriticRole,
