@@ -143,7 +143,10 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
       const memory = await loadLatestPolicyMemory(db, blobs);
       referencePolicyVersion = memory?.version ?? REFERENCE_POLICY_VERSION;
       if (memory) log(`reference policy memory ${memory.version} (${memory.size} entries, trained on ${memory.provenance.datasets.join(', ')})`);
-      const server = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(memory ? { memory } : {}), ocr });
+      const server = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(memory ? { memory } : {}),
+        ocr,
+        ...(config.referenceLatency ? { latency: config.referenceLatency } : {}),
+      });
       closers.push(() => server.close());
       referenceUrl = server.baseUrl;
       services.push(`models     reference ${referenceUrl}`);
