@@ -50,7 +50,7 @@ describe('reference latency spec', () => {
 
 describe('reference server latency mode', () => {
   let server: ReferenceServer;
-  const echo: RoleHandler = async () => ({ content: 'ok' });
+  const echo: RoleHandler = async () => ({ role: 'assistant', content: 'ok' });
 
   beforeAll(async () => {
     server = await startReferenceServer({
