@@ -171,8 +171,9 @@ async function judgeInMemory(stack: Awaited<ReturnType<typeof modelStack>>, conf
 }
 
 /** Episodes on the sessions (one per session at a time); with `critics`, each finished episode is judged meanwhile. */
-async function agentArm(config: AppConfig, sessions: ChromiumSession[], queries: Query[], cycleId: string, critics: boolean): Promise<ArmRun> {
+async function agentArm(config: AppConfig, sessions: ChromiumSession[], queries: Query[], cycleId: string, critics: boolean, useBlobs: (b: BlobStore) => void): Promise<ArmRun> {
   const stack = await modelStack(config);
+  useBlobs(stack.blobs);
   try {
     let steps = 0;
     let accepted = 0;
@@ -278,7 +279,16 @@ async function main(): Promise<void> {
   try {
     const appServer = await startAppServer({});
     const envStack = await mkdtemp(join(tmpdir(), 'trajforge-bench-env-'));
-    const chromium = await createChromiumEnv({ appServer, blobs: createLocalBlobStore(envStack), executablePath: base.chromiumPath });
+    // The sessions write screenshots where the running arm reads them: a store that forwards to the arm's own.
+    const rawBlobs = createLocalBlobStore(envStack);
+    let armBlobs: BlobStore = rawBlobs;
+    const forwarding = new Proxy({} as BlobStore, {
+      get: (_t, prop) => {
+        const v = (armBlobs as unknown as Record<string | symbol, unknown>)[prop];
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(armBlobs) : v;
+      },
+    });
+    const chromium = await createChromiumEnv({ appServer, blobs: forwarding, executablePath: base.chromiumPath });
     const sessions = await Promise.all(Array.from({ length: SESSIONS }, () => chromium.newSession()));
     await rawArm(sessions, SESSIONS * 3); // browser warm-up, not counted
     const dags = loadDags();
@@ -302,9 +312,13 @@ async function main(): Promise<void> {
       const order = ARMS.map((_, i) => ARMS[(i + round - 1) % ARMS.length]!);
       for (const arm of order) {
         let run: ArmRun;
+        armBlobs = rawBlobs;
+        const useBlobs = (b: BlobStore): void => {
+          armBlobs = b;
+        };
         if (arm === 'raw') run = await rawArm(sessions, Math.ceil(RAW_STEPS / ROUNDS));
-        else if (arm === 'agent') run = await agentArm(base, sessions, queries, cycleId, false);
-        else if (arm === 'agent+critics') run = await agentArm(base, sessions, queries, cycleId, true);
+        else if (arm === 'agent') run = await agentArm(base, sessions, queries, cycleId, false, useBlobs);
+        else if (arm === 'agent+critics') run = await agentArm(base, sessions, queries, cycleId, true, useBlobs);
         else {
           const p = await pipelineArm(base, databaseUrl, services.temporal.address, services.db, round, count);
           const same = p.queryIds.join() === queries.map((q) => q.id).sort().join();

@@ -83,6 +83,7 @@ const Env = z.object({
   S3_SECRET_ACCESS_KEY: optionalString,
   CHROMIUM_PATH: optionalString,
   TRAJFORGE_ENV_SESSIONS: optionalNumber,
+  TRAJFORGE_CPU_CONCURRENCY: optionalNumber,
   TRAJFORGE_MODEL_BASE_URL: optionalString,
   TRAJFORGE_MODEL_API_KEY: optionalString,
   TRAJFORGE_MODEL_PRICE_IN: optionalNumber,
@@ -147,6 +148,11 @@ export const AppConfig = z.object({
   models: z.record(z.string(), RoleEndpointConfig.partial({ baseUrl: true })),
   chromiumPath: z.string(),
   envSessions: z.number().int().min(1).max(64),
+  /**
+   * Critic/export activities one worker runs at once (TRAJFORGE_CPU_CONCURRENCY). 2 suits CPU-bound reference
+   * critics on a small machine; with critics on a GPU endpoint the work is I/O-bound: raise it with the sessions.
+   */
+  cpuConcurrency: z.number().int().min(1).max(256),
   /** Simulated GPU latency of the built-in reference server (TRAJFORGE_REFERENCE_LATENCY); absent = none. */
   referenceLatency: LatencySpec.optional(),
   cycle: CycleConfig,
@@ -245,6 +251,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     models,
     chromiumPath: str('CHROMIUM_PATH') ?? '/usr/bin/chromium',
     envSessions: num('TRAJFORGE_ENV_SESSIONS') ?? 2,
+    cpuConcurrency: num('TRAJFORGE_CPU_CONCURRENCY') ?? 2,
     ...(parsed.data.TRAJFORGE_REFERENCE_LATENCY !== undefined ? { referenceLatency: parsed.data.TRAJFORGE_REFERENCE_LATENCY } : {}),
     cycle: cycle.data,
   });

@@ -234,7 +234,7 @@ export async function startWorkers(
   const workers = await Promise.all([
     ...(queues.has('main') ? [Worker.create({ ...common, taskQueue: q.main, workflowBundle: await workflowBundle() })] : []),
     ...(queues.has('env') ? [Worker.create({ ...common, taskQueue: q.env, maxConcurrentActivityTaskExecutions: rt.config.envSessions })] : []),
-    ...(queues.has('cpu') ? [Worker.create({ ...common, taskQueue: q.cpu, maxConcurrentActivityTaskExecutions: 2 })] : []),
+    ...(queues.has('cpu') ? [Worker.create({ ...common, taskQueue: q.cpu, maxConcurrentActivityTaskExecutions: rt.config.cpuConcurrency })] : []),
   ]);
   const run = Promise.all(workers.map((w) => w.run())).then(() => undefined);
   return {
