@@ -177,6 +177,7 @@ async function agentArm(config: AppConfig, sessions: ChromiumSession[], queries:
   try {
     let steps = 0;
     let accepted = 0;
+    const statuses = new Map<string, number>();
     const judgements: Promise<void>[] = [];
     let judging = 0;
     const waiters: (() => void)[] = [];
@@ -208,12 +209,14 @@ async function agentArm(config: AppConfig, sessions: ChromiumSession[], queries:
             temperature: 0,
           });
           steps += r.steps.filter((s) => s.after).length;
+          statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
           if (critics && r.status !== 'degraded') judgements.push(judge(q, r.steps, r.outcome));
         }
       }),
     );
     await Promise.all(judgements);
-    return { steps, seconds: (performance.now() - t0) / 1000, latencies: [], ...(critics ? { note: `accepted ${accepted}/${queries.length}` } : {}) };
+    const ended = [...statuses].map(([k, v]) => `${k} ${v}`).join(', ');
+    return { steps, seconds: (performance.now() - t0) / 1000, latencies: [], note: critics ? `accepted ${accepted}/${queries.length}; ${ended}` : ended };
   } finally {
     await stack.close();
   }
