@@ -71,7 +71,7 @@ describe('multi-process workers (one process per queue)', () => {
       args: [{ cycleId: 'cycle-1', cycleNumber: 1, config: { queries: 2, attempts: 1, maxSteps: 5, apps: ['food', 'notes'] }, taskQueuePrefix: prefix }],
     });
     result = (await handle.result()) as CycleResult;
-  }, 400_000);
+  }, 600_000);
 
   afterAll(async () => {
     await main?.shutdown();
