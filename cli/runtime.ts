@@ -143,7 +143,9 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
       const memory = await loadLatestPolicyMemory(db, blobs);
       referencePolicyVersion = memory?.version ?? REFERENCE_POLICY_VERSION;
       if (memory) log(`reference policy memory ${memory.version} (${memory.size} entries, trained on ${memory.provenance.datasets.join(', ')})`);
-      const server = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(memory ? { memory } : {}),
+      const server = await startReferenceServer({
+        host: '127.0.0.1',
+        roles: referenceRoles(memory ? { memory } : {}),
         ocr,
         ...(config.referenceLatency ? { latency: config.referenceLatency } : {}),
       });

@@ -505,7 +505,9 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
       const session = cdp;
       // The clip is in document coordinates: it must start at the visual viewport's scroll offset, or a
       // scrolled page is captured from the wrong place. `scale` gives device pixels at any deviceScaleFactor.
-      const { cssVisualViewport: vv } = await bounded(session.send('Page.getLayoutMetrics'), FAST_CAPTURE_MS, 'layout metrics');
+      // Bounded by the caller's guard (the action timeout), not by FAST_CAPTURE_MS: the metrics need no new frame, and
+      // on an overloaded machine a 1.5 s bound here declared healthy sessions hung and degraded their episodes.
+      const { cssVisualViewport: vv } = await session.send('Page.getLayoutMetrics');
       const params = {
         format,
         ...(format === 'jpeg' ? { quality: 80 } : {}),
