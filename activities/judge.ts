@@ -11,6 +11,9 @@ import * as reviewRepo from '../storage/review-repo.js';
 import { withTransaction } from '../storage/db.js';
 import type { CalibrationSummary } from '../workflows/contracts.js';
 
+/** Step verdicts written per round trip in judgeSteps. */
+const VERDICT_BATCH = 8;
+
 /** Verdicts: step critic, trajectory-critic channels with consensus, learned channel, calibration against checkers. */
 export function createJudgeActivities(deps: ActivityDeps) {
   const { loadQuery, loadRollout } = loaders(deps);
@@ -39,14 +42,31 @@ export function createJudgeActivities(deps: ActivityDeps) {
       const summaries: string[] = [];
       let judged = 0;
       let harmful = 0;
+      // Verdicts are written in batches (one round trip per VERDICT_BATCH steps, and at the end): a retried attempt
+      // re-judges at most the unwritten tail, and the upsert keeps a re-write idempotent.
+      const pending: repo.StepVerdictInput[] = [];
+      const flush = async (): Promise<void> => {
+        if (pending.length === 0) return;
+        await repo.upsertStepVerdicts(deps.db, pending.splice(0));
+      };
+      // A step's `after` is usually the next step's `before`: read each screenshot once.
+      let lastKey: string | undefined;
+      let lastBytes: Uint8Array | undefined;
+      const screenshot = async (key: string): Promise<Uint8Array> => {
+        if (key !== lastKey) {
+          lastBytes = await deps.blobs.get(key);
+          lastKey = key;
+        }
+        return lastBytes!;
+      };
       for (const step of rollout.steps) {
         if (!step.action) {
           summaries.push('(invalid action)');
           continue;
         }
         if (done.has(step.index)) continue;
-        const before = await deps.blobs.get(step.before.screenshotKey);
-        const after = await deps.blobs.get((step.after ?? step.before).screenshotKey);
+        const before = await screenshot(step.before.screenshotKey);
+        const after = await screenshot((step.after ?? step.before).screenshotKey);
         const result = await judgeStep(deps.models.stepCritic, {
           instruction: query.instruction,
           history: [...summaries],
@@ -60,13 +80,13 @@ export function createJudgeActivities(deps: ActivityDeps) {
             ? result.verdict
             : { analysis: `unparseable critic reply (${result.error.kind}): ${result.error.message}`, summary: 'The critic reply could not be parsed.', annotation: 'NEUTRAL' as const };
         summaries.push(verdict.summary);
-        await repo.upsertStepVerdicts(deps.db, [
-          { rolloutId: rollout.id, idx: step.index, criticVersion: version, ...verdict, score: criticScore(verdict.annotation) },
-        ]);
+        pending.push({ rolloutId: rollout.id, idx: step.index, criticVersion: version, ...verdict, score: criticScore(verdict.annotation) });
+        if (pending.length >= VERDICT_BATCH) await flush();
         judged++;
         if (verdict.annotation === 'HARMFUL') harmful++;
         heartbeatSafely({ step: step.index });
       }
+      await flush();
       return { judged, harmful };
     },
 

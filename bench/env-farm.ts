@@ -1,5 +1,5 @@
 /**
- * Environment farm benchmark (run: `npx tsx bench/env-farm.ts [--steps N] [--levels 1,2,4,8] [--level-steps N]`).
+ * Environment farm benchmark (run: `npx tsx bench/env-farm.ts [--steps N] [--levels 1,2,4,8] [--level-steps N] [--sections 1,2,3]`).
  *
  * Prints, in one run:
  * 1. step latency p50/p95 (action → settled screenshot stored, the `EnvSession.step` wall time) over a fixed tour
@@ -29,6 +29,8 @@ const LEVELS = arg('levels', '1,2,4,8').split(',').map(Number);
 const LEVEL_STEPS = Number(arg('level-steps', '40'));
 const MEM_SESSIONS = Number(arg('mem-sessions', '8'));
 const P95_LIMIT_MS = 1000;
+/** Which of the three parts to run (`--sections 1` for the latency percentiles alone). */
+const SECTIONS = new Set(arg('sections', '1,2,3').split(',').map(Number));
 
 /** A fixed tour of the food app (412×915 phone, seed 1): list → restaurant → scroll → back → search → cart → home. */
 const TOUR: MobileAction[] = [
@@ -151,91 +153,100 @@ async function main(): Promise<void> {
   console.log(`env-farm: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 
   // 1. Step latency, one session, default configuration, then variants.
-  console.log(`\n1. step latency (action → settled screenshot stored), fixed food tour of ${TOUR.length} actions`);
-  await withEnv(server, {}, async (env) => {
-    const s = await env.newSession();
-    await tour(s, 10, []); // warm-up
-    const samples: Sample[] = [];
-    await tour(s, STEPS, samples);
-    console.log(`   default (PNG, UI tree):  ${summary(samples)}`);
-    const byAction = new Map<string, number[]>();
-    samples.forEach((x, i) => {
-      const name = TOUR[i % TOUR.length]!.action;
-      byAction.set(name, [...(byAction.get(name) ?? []), x.totalMs]);
-    });
-    console.log(`   per action p50: ${[...byAction].map(([k, v]) => `${k}=${f0(pct(v, 0.5))}`).join(' ')} ms`);
-  });
-  const variants: [string, Partial<ChromiumEnvOptions>][] = [
-    ['JPEG screenshots', { screenshotFormat: 'jpeg' }],
-    ['no UI tree', { uiTree: false }],
-    ['JPEG, no UI tree', { screenshotFormat: 'jpeg', uiTree: false }],
-  ];
-  for (const [name, opts] of variants) {
-    await withEnv(server, opts, async (env) => {
+  if (SECTIONS.has(1)) {
+    console.log(`\n1. step latency (action → settled screenshot stored), fixed food tour of ${TOUR.length} actions`);
+    await withEnv(server, {}, async (env) => {
       const s = await env.newSession();
-      await tour(s, 10, []);
+      await tour(s, 10, []); // warm-up
       const samples: Sample[] = [];
-      await tour(s, VARIANT_STEPS, samples);
-      console.log(`   ${`${name}:`.padEnd(24)} ${summary(samples)}`);
+      await tour(s, STEPS, samples);
+      console.log(`   default (PNG, UI tree):  ${summary(samples)}`);
+      const byAction = new Map<string, number[]>();
+      samples.forEach((x, i) => {
+        const name = TOUR[i % TOUR.length]!.action;
+        byAction.set(name, [...(byAction.get(name) ?? []), x.totalMs]);
+      });
+      console.log(`   per action p50: ${[...byAction].map(([k, v]) => `${k}=${f0(pct(v, 0.5))}`).join(' ')} ms`);
     });
+    const variants: [string, Partial<ChromiumEnvOptions>][] = [
+      // The settle window before the pending-timer signal existed: shows what the shorter window saves.
+      ['quiet 50 ms (old)', { quietMs: 50 }],
+      ['JPEG screenshots', { screenshotFormat: 'jpeg' }],
+      ['no UI tree', { uiTree: false }],
+      ['JPEG, no UI tree', { screenshotFormat: 'jpeg', uiTree: false }],
+    ];
+    for (const [name, opts] of variants) {
+      await withEnv(server, opts, async (env) => {
+        const s = await env.newSession();
+        await tour(s, 10, []);
+        const samples: Sample[] = [];
+        await tour(s, VARIANT_STEPS, samples);
+        console.log(`   ${`${name}:`.padEnd(24)} ${summary(samples)}`);
+      });
+    }
   }
 
   // 2. Memory per session.
-  console.log(`\n2. memory per session (${MEM_SESSIONS} sessions on the food app)`);
-  await withEnv(server, {}, async (env) => {
-    const pid = env.browserPid();
-    if (pid === undefined) {
-      console.log('   browser pid unknown (not Linux?): skipped');
-      return;
-    }
-    const warm = await env.newSession(); // the first page starts shared processes (network service, zygote use)
-    await warm.reset({ app: 'food', seed: 1 });
-    await warm.step({ action: 'open', text: 'Foodie' });
-    const before = treeMemory(pid);
-    const sessions: ChromiumSession[] = [];
-    for (let i = 0; i < MEM_SESSIONS; i++) {
-      const s = await env.newSession();
-      await s.reset({ app: 'food', seed: i + 1 });
-      await s.step({ action: 'open', text: 'Foodie' });
-      await s.step({ action: 'click', coordinate: [206, 360] });
-      sessions.push(s);
-    }
-    const after = treeMemory(pid);
-    console.log(
-      `   browser tree with 1 warm session: RSS ${mb(before.rssKb)}, PSS ${mb(before.pssKb)} (${before.processes} processes); ` +
-        `with ${MEM_SESSIONS} more: RSS ${mb(after.rssKb)}, PSS ${mb(after.pssKb)} (${after.processes} processes)`,
-    );
-    console.log(
-      `   per session: RSS +${mb((after.rssKb - before.rssKb) / MEM_SESSIONS)}, PSS +${mb((after.pssKb - before.pssKb) / MEM_SESSIONS)} ` +
-        `(PSS splits shared pages; RSS counts them in every renderer) — goal ≤ 100 MB`,
-    );
-  });
+  if (SECTIONS.has(2)) {
+    console.log(`\n2. memory per session (${MEM_SESSIONS} sessions on the food app)`);
+    await withEnv(server, {}, async (env) => {
+      const pid = env.browserPid();
+      if (pid === undefined) {
+        console.log('   browser pid unknown (not Linux?): skipped');
+        return;
+      }
+      const warm = await env.newSession(); // the first page starts shared processes (network service, zygote use)
+      await warm.reset({ app: 'food', seed: 1 });
+      await warm.step({ action: 'open', text: 'Foodie' });
+      const before = treeMemory(pid);
+      const sessions: ChromiumSession[] = [];
+      for (let i = 0; i < MEM_SESSIONS; i++) {
+        const s = await env.newSession();
+        await s.reset({ app: 'food', seed: i + 1 });
+        await s.step({ action: 'open', text: 'Foodie' });
+        await s.step({ action: 'click', coordinate: [206, 360] });
+        sessions.push(s);
+      }
+      const after = treeMemory(pid);
+      console.log(
+        `   browser tree with 1 warm session: RSS ${mb(before.rssKb)}, PSS ${mb(before.pssKb)} (${before.processes} processes); ` +
+          `with ${MEM_SESSIONS} more: RSS ${mb(after.rssKb)}, PSS ${mb(after.pssKb)} (${after.processes} processes)`,
+      );
+      console.log(
+        `   per session: RSS +${mb((after.rssKb - before.rssKb) / MEM_SESSIONS)}, PSS +${mb((after.pssKb - before.pssKb) / MEM_SESSIONS)} ` +
+          `(PSS splits shared pages; RSS counts them in every renderer) — goal ≤ 100 MB`,
+      );
+    });
+
+  }
 
   // 3. Ramp.
-  console.log(`\n3. parallel sessions (${LEVEL_STEPS} tour steps each per level; sustainable = p95 < ${P95_LIMIT_MS} ms)`);
-  let sustainable = 0;
-  await withEnv(server, {}, async (env) => {
-    for (const level of LEVELS) {
-      const sessions = await Promise.all(Array.from({ length: level }, () => env.newSession()));
-      await Promise.all(sessions.map((s) => tour(s, 3, [])));
-      const samples: Sample[] = [];
-      const t0 = performance.now();
-      await Promise.all(sessions.map((s) => tour(s, LEVEL_STEPS, samples)));
-      const wall = (performance.now() - t0) / 1000;
-      const tot = samples.map((s) => s.totalMs);
-      const p95 = pct(tot, 0.95);
-      if (p95 < P95_LIMIT_MS) sustainable = level;
-      console.log(
-        `   ${String(level).padStart(2)} sessions: ${(samples.length / wall).toFixed(1)} steps/s aggregate, p50=${f0(pct(tot, 0.5))} ms p95=${f0(p95)} ms ` +
-          `(load ${os.loadavg()[0]?.toFixed(1)})`,
-      );
-      await Promise.all(sessions.map((s) => s.close()));
+  if (SECTIONS.has(3)) {
+    console.log(`\n3. parallel sessions (${LEVEL_STEPS} tour steps each per level; sustainable = p95 < ${P95_LIMIT_MS} ms)`);
+    let sustainable = 0;
+    await withEnv(server, {}, async (env) => {
+      for (const level of LEVELS) {
+        const sessions = await Promise.all(Array.from({ length: level }, () => env.newSession()));
+        await Promise.all(sessions.map((s) => tour(s, 3, [])));
+        const samples: Sample[] = [];
+        const t0 = performance.now();
+        await Promise.all(sessions.map((s) => tour(s, LEVEL_STEPS, samples)));
+        const wall = (performance.now() - t0) / 1000;
+        const tot = samples.map((s) => s.totalMs);
+        const p95 = pct(tot, 0.95);
+        if (p95 < P95_LIMIT_MS) sustainable = level;
+        console.log(
+          `   ${String(level).padStart(2)} sessions: ${(samples.length / wall).toFixed(1)} steps/s aggregate, p50=${f0(pct(tot, 0.5))} ms p95=${f0(p95)} ms ` +
+            `(load ${os.loadavg()[0]?.toFixed(1)})`,
+        );
+        await Promise.all(sessions.map((s) => s.close()));
+      }
+    });
+    console.log(`   sustainable on this machine: ${sustainable} session(s) with p95 < ${P95_LIMIT_MS} ms`);
     }
-  });
-  console.log(`   sustainable on this machine: ${sustainable} session(s) with p95 < ${P95_LIMIT_MS} ms`);
-  console.log(`\nstep errors: ${errors.length}${errors.length ? ` (${[...new Set(errors)].slice(0, 3).join('; ')})` : ''}; fast-capture fallbacks: ${fastCaptureFallbacks}`);
-  console.log(`load average at end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other work on the machine skews all timings)`);
-  await server.close();
-}
+    console.log(`\nstep errors: ${errors.length}${errors.length ? ` (${[...new Set(errors)].slice(0, 3).join('; ')})` : ''}; fast-capture fallbacks: ${fastCaptureFallbacks}`);
+    console.log(`load average at end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other work on the machine skews all timings)`);
+    await server.close();
+  }
 
-await main();
+  await main();

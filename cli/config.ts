@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CycleConfig, REFERENCE_MODEL_NAMES, RoleEndpointConfig, ROLES, type Role } from '../domain/config.js';
 import { ValidationError } from '../domain/errors.js';
+import { LatencySpec, parseLatencySpec } from '../models/reference/latency.js';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -82,6 +83,7 @@ const Env = z.object({
   S3_SECRET_ACCESS_KEY: optionalString,
   CHROMIUM_PATH: optionalString,
   TRAJFORGE_ENV_SESSIONS: optionalNumber,
+  TRAJFORGE_CPU_CONCURRENCY: optionalNumber,
   TRAJFORGE_MODEL_BASE_URL: optionalString,
   TRAJFORGE_MODEL_API_KEY: optionalString,
   TRAJFORGE_MODEL_PRICE_IN: optionalNumber,
@@ -90,6 +92,15 @@ const Env = z.object({
   TRAJFORGE_ATTEMPTS: optionalNumber,
   TRAJFORGE_MAX_STEPS: optionalNumber,
   TRAJFORGE_SEED: optionalNumber,
+  TRAJFORGE_REFERENCE_LATENCY: optionalString.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    try {
+      return parseLatencySpec(v);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  }),
   ...Object.fromEntries(
     ROLES.flatMap((role) => {
       const p = `TRAJFORGE_${ROLE_ENV[role]}`;
@@ -137,6 +148,13 @@ export const AppConfig = z.object({
   models: z.record(z.string(), RoleEndpointConfig.partial({ baseUrl: true })),
   chromiumPath: z.string(),
   envSessions: z.number().int().min(1).max(64),
+  /**
+   * Critic/export activities one worker runs at once (TRAJFORGE_CPU_CONCURRENCY). 2 suits CPU-bound reference
+   * critics on a small machine; with critics on a GPU endpoint the work is I/O-bound: raise it with the sessions.
+   */
+  cpuConcurrency: z.number().int().min(1).max(256),
+  /** Simulated GPU latency of the built-in reference server (TRAJFORGE_REFERENCE_LATENCY); absent = none. */
+  referenceLatency: LatencySpec.optional(),
   cycle: CycleConfig,
 });
 export type AppConfig = z.infer<typeof AppConfig>;
@@ -233,6 +251,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     models,
     chromiumPath: str('CHROMIUM_PATH') ?? '/usr/bin/chromium',
     envSessions: num('TRAJFORGE_ENV_SESSIONS') ?? 2,
+    cpuConcurrency: num('TRAJFORGE_CPU_CONCURRENCY') ?? 2,
+    ...(parsed.data.TRAJFORGE_REFERENCE_LATENCY !== undefined ? { referenceLatency: parsed.data.TRAJFORGE_REFERENCE_LATENCY } : {}),
     cycle: cycle.data,
   });
 }

@@ -177,10 +177,12 @@ async function referenceServer(args: string[]): Promise<void> {
   const { startReferenceServer } = await import('../models/reference/server.js');
   const { referenceRoles } = await import('../models/reference/roles.js');
   const ocr = await createOcrEngine();
+  const { referenceLatency } = loadConfig();
   const server = await startReferenceServer({
     host: '127.0.0.1',
     roles: referenceRoles(),
     ocr,
+    ...(referenceLatency ? { latency: referenceLatency } : {}),
     ...(values.port ? { port: Number(values.port) } : {}),
   });
   out(`reference model server: ${server.baseUrl} (models: ${Object.keys(referenceRoles()).join(', ')})`);

@@ -143,7 +143,12 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
       const memory = await loadLatestPolicyMemory(db, blobs);
       referencePolicyVersion = memory?.version ?? REFERENCE_POLICY_VERSION;
       if (memory) log(`reference policy memory ${memory.version} (${memory.size} entries, trained on ${memory.provenance.datasets.join(', ')})`);
-      const server = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(memory ? { memory } : {}), ocr });
+      const server = await startReferenceServer({
+        host: '127.0.0.1',
+        roles: referenceRoles(memory ? { memory } : {}),
+        ocr,
+        ...(config.referenceLatency ? { latency: config.referenceLatency } : {}),
+      });
       closers.push(() => server.close());
       referenceUrl = server.baseUrl;
       services.push(`models     reference ${referenceUrl}`);
@@ -231,7 +236,7 @@ export async function startWorkers(
   const workers = await Promise.all([
     ...(queues.has('main') ? [Worker.create({ ...common, taskQueue: q.main, workflowBundle: await workflowBundle() })] : []),
     ...(queues.has('env') ? [Worker.create({ ...common, taskQueue: q.env, maxConcurrentActivityTaskExecutions: rt.config.envSessions })] : []),
-    ...(queues.has('cpu') ? [Worker.create({ ...common, taskQueue: q.cpu, maxConcurrentActivityTaskExecutions: 2 })] : []),
+    ...(queues.has('cpu') ? [Worker.create({ ...common, taskQueue: q.cpu, maxConcurrentActivityTaskExecutions: rt.config.cpuConcurrency })] : []),
   ]);
   const run = Promise.all(workers.map((w) => w.run())).then(() => undefined);
   return {

@@ -32,7 +32,10 @@ export interface ChromiumEnvOptions {
   uiTree?: boolean;
   /** Upper bound on waiting for the page to settle after an action. Default 1500 ms. */
   settleTimeoutMs?: number;
-  /** DOM, scroll and network must be quiet this long to count as settled. Default 50 ms. */
+  /**
+   * DOM, scroll and network must be quiet this long to count as settled, with no fetch and no short timer pending
+   * (the precise signal: see SETTLE_INIT). Default 30 ms, about two frames.
+   */
   quietMs?: number;
   /** Cap on the `wait` action. Default 5000 ms. */
   maxWaitMs?: number;
@@ -128,6 +131,9 @@ export function mapKeyEvent(text: string): KeyMapping | undefined {
   return NAMED_KEYS[name];
 }
 
+/** Timers up to this long (ms) count as pending page work while settling; longer ones (toasts hiding) do not. */
+const SHORT_TIMER_MS = 1000;
+
 /** Installed in every document: a timestamp of the last DOM mutation or scroll, for settling. */
 const SETTLE_INIT = `(() => {
   window.__tfLast = performance.now();
@@ -144,6 +150,24 @@ const SETTLE_INIT = `(() => {
     return realFetch(...args).finally(() => { window.__tfPending--; bump(); });
   };
   addEventListener('beforeunload', () => { window.__tfPending++; bump(); });
+  // Short timers are deferred work the page has promised (a loading delay, a debounce): pending ones keep the page
+  // unsettled, so settling waits for exactly that work instead of a long quiet window. Longer ones (a toast hiding
+  // after seconds) are not waited for. Counted in the page, synchronously, like fetches.
+  window.__tfTimers = new Set();
+  const realSetTimeout = window.setTimeout.bind(window);
+  const realClearTimeout = window.clearTimeout.bind(window);
+  window.__tfSetTimeout = realSetTimeout; // the settle probe's own polling must not count as page work
+  window.setTimeout = (fn, ms, ...rest) => {
+    if (typeof fn !== 'function') return realSetTimeout(fn, ms, ...rest);
+    const short = (Number(ms) || 0) <= ${SHORT_TIMER_MS};
+    const id = realSetTimeout((...a) => {
+      window.__tfTimers.delete(id);
+      fn(...a);
+    }, ms, ...rest);
+    if (short) { window.__tfTimers.add(id); bump(); }
+    return id;
+  };
+  window.clearTimeout = (id) => { window.__tfTimers.delete(id); realClearTimeout(id); };
   // The text caret blinks: hide it so a screen's pixels (and its content-addressed key) do not depend on when the
   // screenshot was taken. Same effect as Playwright's screenshot option caret: 'hide', without its round trips.
   const hideCaret = () => {
@@ -222,7 +246,7 @@ const BACK_PROBE_JS = `(() => {
 const SETTLE_WAIT_JS = `(quietMs, budgetMs) => new Promise((resolve) => {
   const t0 = performance.now();
   const report = () => ({
-    domQuietMs: (window.__tfPending || 0) > 0 ? 0 : performance.now() - (window.__tfLast || 0),
+    domQuietMs: (window.__tfPending || 0) > 0 || (window.__tfTimers ? window.__tfTimers.size : 0) > 0 ? 0 : performance.now() - (window.__tfLast || 0),
     ready: document.readyState === 'complete',
     animations: document.getAnimations().filter((a) => a.playState === 'running').length,
   });
@@ -231,7 +255,7 @@ const SETTLE_WAIT_JS = `(quietMs, budgetMs) => new Promise((resolve) => {
     const spent = performance.now() - t0;
     if ((r.ready && r.animations === 0 && r.domQuietMs >= quietMs) || spent >= budgetMs) return resolve(r);
     const wait = r.animations === 0 && r.ready ? quietMs - r.domQuietMs : 16;
-    setTimeout(tick, Math.max(4, Math.min(wait, budgetMs - spent, 50)));
+    (window.__tfSetTimeout || setTimeout)(tick, Math.max(4, Math.min(wait, budgetMs - spent, 50)));
   };
   requestAnimationFrame(() => requestAnimationFrame(tick));
 })`;
@@ -307,7 +331,7 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
   const viewport = opts.viewport ?? { width: 412, height: 915 };
   const dsf = opts.deviceScaleFactor ?? 1;
   const settleTimeoutMs = opts.settleTimeoutMs ?? 1500;
-  const quietMs = opts.quietMs ?? 50;
+  const quietMs = opts.quietMs ?? 30;
   const maxWaitMs = opts.maxWaitMs ?? 5000;
   const wantTree = opts.uiTree ?? true;
   const actionTimeoutMs = opts.actionTimeoutMs ?? 10_000;
@@ -481,7 +505,9 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
       const session = cdp;
       // The clip is in document coordinates: it must start at the visual viewport's scroll offset, or a
       // scrolled page is captured from the wrong place. `scale` gives device pixels at any deviceScaleFactor.
-      const { cssVisualViewport: vv } = await bounded(session.send('Page.getLayoutMetrics'), FAST_CAPTURE_MS, 'layout metrics');
+      // Bounded by the caller's guard (the action timeout), not by FAST_CAPTURE_MS: the metrics need no new frame, and
+      // on an overloaded machine a 1.5 s bound here declared healthy sessions hung and degraded their episodes.
+      const { cssVisualViewport: vv } = await session.send('Page.getLayoutMetrics');
       const params = {
         format,
         ...(format === 'jpeg' ? { quality: 80 } : {}),

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { ChatRequest, type ChatResponse } from '../../domain/openai.js';
 import { RoleInputError } from './errors.js';
+import { drawLatencyMs, type LatencySpec } from './latency.js';
 import type { OcrEngine, RoleHandler } from './types.js';
 
 /**
@@ -19,6 +20,13 @@ export interface ReferenceServerOptions {
   ocr: OcrEngine;
   /** Request body limit in bytes (default 64 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Simulated GPU-endpoint latency: each chat completion is answered no sooner than a delay drawn from this
+   * distribution after it arrived (timer sleep, no CPU). Absent: answer as soon as computed.
+   */
+  latency?: LatencySpec;
+  /** Uniform [0, 1) source for the latency draws (tests pass a seeded one). Default Math.random. */
+  latencyRandom?: () => number;
 }
 
 export interface ReferenceServer {
@@ -44,6 +52,7 @@ export async function startReferenceServer(opts: ReferenceServerOptions): Promis
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrived = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/health') {
       if (req.method !== 'GET') return sendError(res, 405, 'method not allowed', 'invalid_request_error', null);
@@ -94,6 +103,11 @@ export async function startReferenceServer(opts: ReferenceServerOptions): Promis
     } catch (e) {
       if (e instanceof RoleInputError) return sendError(res, 400, e.message, 'invalid_request_error', e.param);
       throw e;
+    }
+    if (opts.latency) {
+      // Hold the answer until the drawn latency has passed since arrival: compute time is part of it, as on a GPU.
+      const remaining = drawLatencyMs(opts.latency, opts.latencyRandom) - (performance.now() - arrived);
+      if (remaining > 0) await new Promise<void>((r) => setTimeout(r, remaining));
     }
     const promptTokens = estimatePromptTokens(request);
     const completionTokens = choices.reduce((s, c) => s + Math.ceil(messageChars(c.message) / 4), 0);

@@ -109,6 +109,24 @@ describe('Chromium phone environment', () => {
     await s.close();
   });
 
+  it('settles on pending page work: a short timer the tap starts is waited for, with no animation to hint at it', async () => {
+    const { s } = await freshInApp(1);
+    // A control whose effect arrives 300 ms after the tap, with nothing moving meanwhile: only the pending-timer
+    // signal tells the environment the screen is not final yet (a quiet window alone would capture "Waiting").
+    await s.page.evaluate(`(() => {
+      const b = document.createElement('button');
+      b.textContent = 'Waiting';
+      b.style.cssText = 'position:fixed;left:100px;top:400px;width:200px;height:80px;z-index:99999';
+      b.addEventListener('click', () => setTimeout(() => { b.textContent = 'Arrived'; }, 300));
+      document.body.appendChild(b);
+    })()`);
+    const obs = await step(s, { action: 'click', coordinate: [200, 440] });
+    const names = await visibleTexts(obs);
+    expect(names).toContain('Arrived');
+    expect(names).not.toContain('Waiting');
+    await s.close();
+  });
+
   it('swipe scrolls the list so a restaurant below the fold becomes visible and tappable', async () => {
     const { s, obs } = await freshInApp(1);
     const lastId = (await foodState(s)).restaurantOrder.at(-1) ?? '';

@@ -1,0 +1,254 @@
+/**
+ * Model-latency-bound scale-out: judged trajectories per minute as environment sessions per worker grow, and with
+ * several worker processes on the same task queues.
+ *
+ *   npx tsx bench/scale.ts [--latency lognormal:400] [--sessions 1,2,4,8] [--processes 1,2] [--process-sessions 4]
+ *                          [--per-session 3] [--max-steps 10]
+ *
+ * Every level is one production cycle on Temporal + Postgres whose `env` and `cpu` queues are served by separate
+ * `trajforge worker --queues env,cpu` processes (each with its own reference server answering after the simulated
+ * GPU latency, as one model replica per worker would), the `main` queue in this process. A level with S sessions per
+ * worker and P processes runs `per-session × S × P` queries × 1 attempt, so every session has the same work.
+ * Rate = judged trajectories ÷ the rollout phase's minutes (cycle wall time minus query generation, which does not
+ * scale with sessions). While a level runs, the machine's CPU busy share (/proc/stat) and the resident memory of the
+ * worker processes and their browsers (/proc/<pid>/status VmRSS over the process trees) are sampled every second,
+ * so the resource that saturates is named with numbers. The load average is printed at the start and the end.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os, { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pgLib from 'pg';
+import { loadConfig, REPO_ROOT } from '../cli/config.js';
+import { startRuntime, startWorkers, type Runtime } from '../cli/runtime.js';
+import { startEmbeddedPostgres } from '../cli/services/postgres.js';
+import { describeLatency, parseLatencySpec } from '../models/reference/latency.js';
+import type { CycleResult } from '../workflows/contracts.js';
+
+const { values } = parseArgs({
+  options: {
+    latency: { type: 'string', default: 'lognormal:400' },
+    sessions: { type: 'string', default: '1,2,4,8' },
+    processes: { type: 'string', default: '1,2' },
+    'process-sessions': { type: 'string', default: '4' },
+    'per-session': { type: 'string', default: '3' },
+    'max-steps': { type: 'string', default: '10' },
+  },
+});
+const LATENCY = values.latency;
+const latencySpec = parseLatencySpec(LATENCY);
+const SESSION_LEVELS = values.sessions.split(',').filter(Boolean).map(Number);
+const PROCESS_LEVELS = values.processes.split(',').filter(Boolean).map(Number);
+const PROCESS_SESSIONS = Number(values['process-sessions']);
+const PER_SESSION = Number(values['per-session']);
+const MAX_STEPS = Number(values['max-steps']);
+
+const load = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
+/** Machine-wide CPU busy ticks and total ticks from /proc/stat. */
+function cpuTicks(): { busy: number; total: number } {
+  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (line[3] ?? 0) + (line[4] ?? 0);
+  const total = line.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
+/** Sum of VmRSS (kB) over the process trees rooted at `roots`. */
+function treeRssKb(roots: number[]): number {
+  const parent = new Map<number, number>();
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      parent.set(Number(e), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parent.get(p), hops++) if (roots.includes(p)) return true;
+    return false;
+  };
+  let kb = 0;
+  for (const pid of parent.keys()) {
+    if (!inTree(pid)) continue;
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+      kb += Number(m?.[1] ?? 0);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return kb;
+}
+
+/** Samples CPU share and worker-tree memory every second until stopped. */
+function sampler(roots: () => number[]): { stop(): { cpuBusyPct: number; peakRssMb: number; memAvailableMinMb: number } } {
+  const start = cpuTicks();
+  let peakKb = 0;
+  let minAvailKb = Infinity;
+  const tick = (): void => {
+    peakKb = Math.max(peakKb, treeRssKb(roots()));
+    const m = /MemAvailable:\s+(\d+)/.exec(fs.readFileSync('/proc/meminfo', 'utf8'));
+    minAvailKb = Math.min(minAvailKb, Number(m?.[1] ?? Infinity));
+  };
+  const timer = setInterval(tick, 1000);
+  tick();
+  return {
+    stop() {
+      clearInterval(timer);
+      const end = cpuTicks();
+      return { cpuBusyPct: (100 * (end.busy - start.busy)) / Math.max(1, end.total - start.total), peakRssMb: peakKb / 1024, memAvailableMinMb: minAvailKb / 1024 };
+    },
+  };
+}
+
+interface Level {
+  label: string;
+  sessions: number;
+  processes: number;
+  judged: number;
+  steps: number;
+  rolloutSeconds: number;
+  perMin: number;
+  cpuBusyPct: number;
+  peakRssMb: number;
+  memAvailableMinMb: number;
+}
+
+async function runLevel(services: Runtime, databaseUrl: string, blobDir: string, sessions: number, processes: number, n: number): Promise<Level> {
+  const prefix = `scale-${Date.now().toString(36)}-${n}`;
+  const home = await mkdtemp(join(tmpdir(), 'trajforge-scale-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: services.temporal.address,
+    BLOB_DIR: blobDir,
+    TRAJFORGE_TASK_QUEUE_PREFIX: prefix,
+    TRAJFORGE_ENV_SESSIONS: String(sessions),
+    // Critics wait on the (simulated) model endpoint like episodes do: as many at once as there are sessions.
+    TRAJFORGE_CPU_CONCURRENCY: String(Math.max(2, sessions)),
+    TRAJFORGE_REFERENCE_LATENCY: LATENCY,
+  };
+  const procs: ChildProcess[] = [];
+  const started = Array.from({ length: processes }, (_, i) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'cli/main.ts'), 'worker', '--queues', 'env,cpu'], {
+      cwd: REPO_ROOT,
+      env: { ...env, TRAJFORGE_HOME: join(home, `w${i}`) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    procs.push(proc);
+    const output: string[] = [];
+    return new Promise<void>((resolve, reject) => {
+      proc.stdout!.on('data', (c: Buffer) => {
+        output.push(c.toString('utf8'));
+        if (output.join('').includes('workers running')) resolve();
+      });
+      proc.stderr!.on('data', (c: Buffer) => output.push(c.toString('utf8')));
+      proc.once('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output.join('')}`)));
+    });
+  });
+  const main = await startWorkers(services, { prefix, queues: ['main'] });
+  try {
+    await Promise.all(started);
+    const queries = PER_SESSION * sessions * processes;
+    const cycleId = `cycle-${n}`;
+    const s = sampler(() => procs.map((p) => p.pid!).filter(Boolean));
+    const t0 = performance.now();
+    const handle = await services.temporal.client.workflow.start('productionCycle', {
+      workflowId: `${prefix}-${cycleId}`,
+      taskQueue: `${prefix}-main`,
+      args: [{ cycleId, cycleNumber: n, config: { ...services.config.cycle, queries, attempts: 1, maxSteps: MAX_STEPS, concurrency: sessions * processes }, taskQueuePrefix: prefix }],
+    });
+    const result = (await handle.result()) as CycleResult;
+    const wall = (performance.now() - t0) / 1000;
+    const res = s.stop();
+    const gen = await services.temporal.client.workflow.getHandle(`${cycleId}/generate-queries`).describe();
+    const genSeconds = gen.closeTime && gen.startTime ? (gen.closeTime.getTime() - gen.startTime.getTime()) / 1000 : 0;
+    const judged = result.counts.accepted + result.counts.rejected;
+    const rolloutSeconds = wall - genSeconds;
+    return {
+      label: `${sessions} × ${processes}`,
+      sessions,
+      processes,
+      judged,
+      steps: result.counts.steps,
+      rolloutSeconds,
+      perMin: judged / (rolloutSeconds / 60),
+      ...res,
+    };
+  } finally {
+    await main.shutdown();
+    await Promise.all(
+      procs.map(
+        (proc) =>
+          new Promise<void>((resolve) => {
+            if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+            proc.once('exit', () => resolve());
+            proc.kill('SIGTERM');
+            setTimeout(() => proc.kill('SIGKILL'), 20_000).unref();
+          }),
+      ),
+    );
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const loadStart = load();
+  const base = loadConfig();
+  const database = `bench_scale_${Date.now()}`;
+  let databaseUrl = base.databaseUrl;
+  let pg: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
+  if (!databaseUrl) {
+    pg = await startEmbeddedPostgres({ dataDir: join(base.home, 'postgres'), database, ...(base.postgresPort ? { port: base.postgresPort } : {}) });
+    databaseUrl = pg.url;
+  }
+  const blobDir = await mkdtemp(join(tmpdir(), 'trajforge-scale-blobs-'));
+  const services = await startRuntime(loadConfig({ ...process.env, DATABASE_URL: databaseUrl, BLOB_DIR: blobDir }));
+  const levels: Level[] = [];
+  let n = 0;
+  const report = (l: Level): void =>
+    console.log(
+      `| ${l.label} | ${l.judged} | ${l.steps} | ${l.rolloutSeconds.toFixed(1)} | ${l.perMin.toFixed(1)} | ${l.cpuBusyPct.toFixed(0)}% | ${l.peakRssMb.toFixed(0)} MB | ${l.memAvailableMinMb.toFixed(0)} MB | load ${load()} |`,
+    );
+  try {
+    console.log(`scale bench: model latency ${describeLatency(latencySpec)}, ${PER_SESSION} queries per session, ≤${MAX_STEPS} steps, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; load average at start ${loadStart}`);
+    console.log('| sessions × processes | judged | env steps | rollout phase s | judged/min | CPU busy (machine) | peak RSS (workers + browsers) | min MemAvailable | |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    for (const s of SESSION_LEVELS) {
+      const l = await runLevel(services, databaseUrl, blobDir, s, 1, ++n);
+      levels.push(l);
+      report(l);
+    }
+    const byProcesses: Level[] = [];
+    for (const p of PROCESS_LEVELS) {
+      const same = levels.find((l) => l.sessions === PROCESS_SESSIONS && l.processes === p);
+      const l = same ?? (await runLevel(services, databaseUrl, blobDir, PROCESS_SESSIONS, p, ++n));
+      if (!same) report(l);
+      byProcesses.push(l);
+    }
+    const one = levels.find((l) => l.sessions === 1);
+    for (const l of levels) if (one && l !== one) console.log(`sessions ${l.sessions} ÷ 1: ${(l.perMin / one.perMin).toFixed(2)}`);
+    const p1 = byProcesses.find((l) => l.processes === 1);
+    for (const l of byProcesses) if (p1 && l !== p1) console.log(`${l.processes} worker processes ÷ 1 (${PROCESS_SESSIONS} sessions each): ${(l.perMin / p1.perMin).toFixed(2)} (goal ≥ 1.9 for 2)`);
+    console.log(`load average at end ${load()}`);
+  } finally {
+    await services.close();
+    await rm(blobDir, { recursive: true, force: true });
+    if (pg) {
+      const admin = new pgLib.Client({ connectionString: pg.adminUrl });
+      await admin.connect();
+      await admin.query(`drop database if exists ${admin.escapeIdentifier(database)} with (force)`);
+      await admin.end();
+      await pg.stop();
+    }
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
