@@ -11,6 +11,7 @@ import { dagCommand, queriesCommand } from './dag.js';
 import { CRITICS_USAGE, criticsCommand } from './critics.js';
 import { TRAIN_USAGE, trainCommand } from './train.js';
 import { EVALSET_USAGE, evalsetCommand } from './evalset.js';
+import { SYNTHESIZE_USAGE, synthesizeCommand } from './synthesize.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -34,6 +35,7 @@ Usage:
 ${CRITICS_USAGE}
 ${TRAIN_USAGE}
 ${EVALSET_USAGE}
+${SYNTHESIZE_USAGE}
   trajforge reference-server [--port P]
                                  serve the built-in reference model (OpenAI-compatible) until interrupted
 Configuration is read from the environment; see README.md.`;
@@ -219,6 +221,8 @@ async function main(argv: string[]): Promise<void> {
       return trainCommand(rest);
     case 'evalset':
       return evalsetCommand(rest);
+    case 'synthesize':
+      return synthesizeCommand(rest);
     default:
       out(USAGE);
       if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;
