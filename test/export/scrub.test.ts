@@ -228,6 +228,18 @@ describe('scrubbing the built-in apps (Chromium + the real OCR engine)', () => {
     // Lineage and image references are untouched.
     expect(clean.map((x) => x.image_keys)).toEqual(samples.map((x) => x.image_keys));
     expect(clean[0]!.meta).toEqual(samples[0]!.meta);
+    // Every image the samples reference, scrubbed by the same scrubber: the message screen shows the code.
+    const keys = [...new Set(samples.flatMap((x) => x.image_keys))];
+    expect(keys).toContain(message.screenshotKey);
+    let blurred = 0;
+    for (const k of keys) {
+      const png = await blobs.get(k);
+      const r = await scrubber.image(png, await ocr.recognize(png));
+      blurred += r.regions;
+      const after = await ocr.recognize(r.image);
+      expect(readsAs(after, code)).toBe(false);
+    }
+    expect(blurred).toBeGreaterThan(0);
     await s.close();
   });
 });
