@@ -126,7 +126,7 @@ export function createSynthesisActivities(deps: ActivityDeps) {
             detail: {
               model: `${deps.policyModel.name}@${deps.policyModel.version}`,
               sampled: r.samples.map((x) => ({ action: x.action ?? null, match: x.match, reason: x.reason })),
-              ...(cf ? { replayMismatches: cf.replayMismatches, tried: cf.tried, errorScreenshotKey: cf.errorObservation.screenshotKey, escapeScreenshotKey: cf.escapeObservation.screenshotKey } : {}),
+              ...(cf ? { replayMismatches: cf.replayMismatches, replayNearMatches: cf.replayNearMatches, tried: cf.tried, errorScreenshotKey: cf.errorObservation.screenshotKey, escapeScreenshotKey: cf.escapeObservation.screenshotKey } : {}),
             },
           });
           heartbeatSafely({ step: step.index });

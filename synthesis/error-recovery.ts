@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import type { Action, MobileAction } from '../domain/action.js';
 import type { ObservationRef, Query, Rollout, Step } from '../domain/entities.js';
 import { EnvError, type BlobStore, type ChatModel, type EnvSession } from '../domain/ports.js';
@@ -73,10 +74,12 @@ export interface ErrorRecoveryResult {
     wrongAction: Action;
     wrongConclusion: string;
     errorObservation: ObservationRef;
-    /** Every replayed screenshot equalled the stored one (reset, steps 0..s−1, and the screen before s). */
+    /** Every replayed screenshot equalled the stored one, up to SAME_SCREEN_MAX_PIXELS (reset, steps 0..s−1, screen s). */
     replayVerified: boolean;
-    /** Where the replay differed: `reset`, `step <i>`, `before <s>`. */
+    /** Where the replay differed beyond SAME_SCREEN_MAX_PIXELS: `reset`, `step <i>`, `before <s>`. */
     replayMismatches: string[];
+    /** Where it matched only within SAME_SCREEN_MAX_PIXELS. */
+    replayNearMatches: string[];
     escapeObservation: ObservationRef;
     escapeRestored: boolean;
     /** Wrong candidates tried before one produced a new screen. */
@@ -158,13 +161,54 @@ export async function probeStep(opts: {
 }
 
 /**
- * (b) Restores the state before step `s`: reset with the rollout's seed, replay steps 0..s−1, comparing every
- * screenshot with the stored one. A replay that differs is reported (not hidden) and the state used as is.
+ * Pixels that may differ between two renderings of the same screen for them to count as the same screen. Headless
+ * Chromium occasionally anti-aliases a glyph edge differently between runs (measured: one pixel of a focused
+ * input after typing, on a loaded machine), which changes the content hash but not the screen.
  */
-export async function restoreState(env: EnvSession, rollout: Rollout, app: string, seed: number, s: number): Promise<{ observation: ObservationRef; mismatches: string[] }> {
+export const SAME_SCREEN_MAX_PIXELS = 16;
+
+/** How many pixels differ between two stored screenshots (Infinity when their sizes differ). */
+export async function differingPixels(blobs: BlobStore, a: string, b: string): Promise<number> {
+  if (a === b) return 0;
+  let x, y;
+  try {
+    [x, y] = await Promise.all([a, b].map(async (k) => sharp(await blobs.get(k)).removeAlpha().raw().toBuffer({ resolveWithObject: true })));
+  } catch {
+    // A stored key whose blob is gone or unreadable cannot be shown equal: it differs.
+    return Infinity;
+  }
+  if (x!.info.width !== y!.info.width || x!.info.height !== y!.info.height) return Infinity;
+  let n = 0;
+  for (let i = 0; i < x!.data.length; i += 3) {
+    if (x!.data[i] !== y!.data[i] || x!.data[i + 1] !== y!.data[i + 1] || x!.data[i + 2] !== y!.data[i + 2]) n++;
+  }
+  return n;
+}
+
+const sameScreen = async (blobs: BlobStore, a: string, b: string): Promise<boolean> => (await differingPixels(blobs, a, b)) <= SAME_SCREEN_MAX_PIXELS;
+
+/**
+ * (b) Restores the state before step `s`: reset with the rollout's seed, replay steps 0..s−1, comparing every
+ * screenshot with the stored one. A replay that differs is reported (not hidden) and the state used as is;
+ * `nearMatches` lists the screens that matched only within SAME_SCREEN_MAX_PIXELS (not byte for byte).
+ */
+export async function restoreState(
+  env: EnvSession,
+  blobs: BlobStore,
+  rollout: Rollout,
+  app: string,
+  seed: number,
+  s: number,
+): Promise<{ observation: ObservationRef; mismatches: string[]; nearMatches: string[] }> {
   const mismatches: string[] = [];
+  const nearMatches: string[] = [];
+  const compare = async (where: string, got: string, stored: string): Promise<void> => {
+    if (got === stored) return;
+    if (await sameScreen(blobs, got, stored)) nearMatches.push(where);
+    else mismatches.push(where);
+  };
   let obs = await env.reset({ app, seed });
-  if (rollout.steps[0] && obs.screenshotKey !== rollout.steps[0].before.screenshotKey) mismatches.push('reset');
+  if (rollout.steps[0]) await compare('reset', obs.screenshotKey, rollout.steps[0].before.screenshotKey);
   for (const step of rollout.steps.slice(0, s)) {
     if (!step.action || TERMINAL.has(step.action.action)) continue;
     try {
@@ -174,11 +218,12 @@ export async function restoreState(env: EnvSession, rollout: Rollout, app: strin
       if (err instanceof EnvError && err.recoverable && step.error?.kind === 'execution_error') continue;
       throw err;
     }
-    if (step.after && obs.screenshotKey !== step.after.screenshotKey) mismatches.push(`step ${step.index}`);
+    if (step.after) await compare(`step ${step.index}`, obs.screenshotKey, step.after.screenshotKey);
   }
   const before = rollout.steps[s]?.before.screenshotKey;
-  if (before && obs.screenshotKey !== before) mismatches.push(`before ${s}`);
-  return { observation: obs, mismatches };
+  // The screen before s is the last replayed one; only re-checked when the stored chain has a gap there.
+  if (before && rollout.steps[s - 1]?.after?.screenshotKey !== before) await compare(`before ${s}`, obs.screenshotKey, before);
+  return { observation: obs, mismatches, nearMatches };
 }
 
 function toMessages(request: ReturnType<typeof buildPolicyRequest>): { role: 'system' | 'user'; content: string }[] {
@@ -274,7 +319,7 @@ export async function synthesizeErrorRecovery(opts: {
   let tried = 0;
   for (const wrong of candidates.slice(0, opts.maxCandidates ?? 3)) {
     tried++;
-    const restored = await restoreState(opts.env, opts.rollout, opts.query.app, opts.seed, opts.step);
+    const restored = await restoreState(opts.env, opts.blobs, opts.rollout, opts.query.app, opts.seed, opts.step);
     let errorObs: ObservationRef;
     try {
       errorObs = (await opts.env.step(wrong.action!)).observation;
@@ -283,8 +328,9 @@ export async function synthesizeErrorRecovery(opts: {
       throw err;
     }
     // An "error screen" must be new: not the screen before (a no-op) nor the one the right action led to.
-    if (errorObs.screenshotKey === step.before.screenshotKey || errorObs.screenshotKey === restored.observation.screenshotKey) continue;
-    if (step.after && errorObs.screenshotKey === step.after.screenshotKey) continue;
+    const err = errorObs.screenshotKey;
+    if ((await sameScreen(opts.blobs, err, step.before.screenshotKey)) || (await sameScreen(opts.blobs, err, restored.observation.screenshotKey))) continue;
+    if (step.after && (await sameScreen(opts.blobs, err, step.after.screenshotKey))) continue;
     const escapeObs = (await opts.env.step(ESCAPE_ACTION)).observation;
     const wrongConclusion = wrong.conclusion || describeAction(wrong.action!);
     return {
@@ -296,8 +342,9 @@ export async function synthesizeErrorRecovery(opts: {
         errorObservation: errorObs,
         replayVerified: restored.mismatches.length === 0,
         replayMismatches: restored.mismatches,
+        replayNearMatches: restored.nearMatches,
         escapeObservation: escapeObs,
-        escapeRestored: escapeObs.screenshotKey === step.before.screenshotKey,
+        escapeRestored: await sameScreen(opts.blobs, escapeObs.screenshotKey, step.before.screenshotKey),
         tried,
       },
       built: buildRecoverySamples({
