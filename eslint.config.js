@@ -14,10 +14,12 @@ const MAY_IMPORT = {
   models: ['domain'],
   agents: ['domain', 'models'],
   critics: ['domain', 'models'],
-  synthesis: ['domain', 'models'],
+  // Error-recovery samples rebuild the policy prompt (agents) and the assistant turn (export) instead of copying them.
+  synthesis: ['domain', 'models', 'agents', 'export'],
   storage: ['domain'],
   // export rebuilds prompts with the agents' own builder so training and inference formats cannot drift.
-  export: ['domain', 'storage', 'agents'],
+  // The contamination guard reuses query-gen's pure near-duplicate measure.
+  export: ['domain', 'storage', 'agents', 'query-gen'],
   activities: ['domain', 'query-gen', 'environments', 'agents', 'models', 'critics', 'synthesis', 'storage', 'export'],
   workflows: ['domain'],
 };

@@ -4,6 +4,7 @@ import { createExportActivities } from './export.js';
 import { createJudgeActivities } from './judge.js';
 import { createQueryActivities } from './queries.js';
 import { createRolloutActivities } from './rollout.js';
+import { createSynthesisActivities } from './synthesis.js';
 
 export { configHash, criticVersion, learnedSpecOf, type ActivityDeps, type GroundTruthSession } from './deps.js';
 
@@ -19,5 +20,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createRolloutActivities(deps),
     ...createJudgeActivities(deps),
     ...createExportActivities(deps),
+    ...createSynthesisActivities(deps),
   };
 }

@@ -6,6 +6,14 @@ import { runAgentEpisode } from '../agents/run.js';
 import { INFEASIBLE_FAMILY, infeasibleSuccess } from '../query-gen/infeasible.js';
 import * as repo from '../storage/repos.js';
 
+/**
+ * The environment seed of a rollout, derived from its id: a rollout's state can be restored later by resetting
+ * with it (error-recovery counterfactuals replay from it).
+ */
+export function rolloutSeed(rolloutId: string): number {
+  return (parseInt(createHash('sha256').update(rolloutId).digest('hex').slice(0, 8), 16) % 1_000_000) + 1;
+}
+
 /** Rollout: one episode of an agent in a leased environment session, checked by its checker (ground truth). */
 export function createRolloutActivities(deps: ActivityDeps) {
   const { loadQuery } = loaders(deps);
@@ -22,7 +30,7 @@ export function createRolloutActivities(deps: ActivityDeps) {
       if (existing) return { rolloutId, status: existing.status, steps: existing.steps.length, degraded: existing.status === 'degraded' };
       const query = await loadQuery(input.queryId);
       const temperature = input.attempt === 0 && config.greedyFirstAttempt ? 0 : config.policyTemperature;
-      const seed = (parseInt(createHash('sha256').update(rolloutId).digest('hex').slice(0, 8), 16) % 1_000_000) + 1;
+      const seed = rolloutSeed(rolloutId);
 
       // Retry policy: an environment that dies before the first step (reset failed, browser gone) produced no
       // data, so the episode is rerun once on a fresh session; if that one dies before its first step too, a

@@ -10,6 +10,8 @@ import { loadConfig } from './config.js';
 import { dagCommand, queriesCommand } from './dag.js';
 import { CRITICS_USAGE, criticsCommand } from './critics.js';
 import { TRAIN_USAGE, trainCommand } from './train.js';
+import { EVALSET_USAGE, evalsetCommand } from './evalset.js';
+import { SYNTHESIZE_USAGE, synthesizeCommand } from './synthesize.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -32,6 +34,8 @@ Usage:
                                  generate queries with the reference models and print the generation report
 ${CRITICS_USAGE}
 ${TRAIN_USAGE}
+${EVALSET_USAGE}
+${SYNTHESIZE_USAGE}
   trajforge reference-server [--port P]
                                  serve the built-in reference model (OpenAI-compatible) until interrupted
 Configuration is read from the environment; see README.md.`;
@@ -217,6 +221,10 @@ async function main(argv: string[]): Promise<void> {
       return referenceServer(rest);
     case 'train':
       return trainCommand(rest);
+    case 'evalset':
+      return evalsetCommand(rest);
+    case 'synthesize':
+      return synthesizeCommand(rest);
     default:
       out(USAGE);
       if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;
