@@ -16,8 +16,9 @@ const MAY_IMPORT = {
   critics: ['domain', 'models'],
   synthesis: ['domain', 'models'],
   storage: ['domain'],
-  // export rebuilds prompts with the agents' own builder so training and inference formats cannot drift.
-  export: ['domain', 'storage', 'agents'],
+  // export rebuilds prompts with the agents' own builder so training and inference formats cannot drift, and
+  // states rule-reward ground truth with synthesis/'s offline matchers' constants and UI-tree boxes.
+  export: ['domain', 'storage', 'agents', 'synthesis'],
   activities: ['domain', 'query-gen', 'environments', 'agents', 'models', 'critics', 'synthesis', 'storage', 'export'],
   workflows: ['domain'],
 };
