@@ -6,7 +6,7 @@ import type { BlobStore, OcrEngine } from '../domain/ports.js';
 import { parseOrThrow } from '../domain/errors.js';
 import { withTransaction } from '../storage/db.js';
 import * as repo from '../storage/repos.js';
-import { cycleConfigHashes, insertSnapshotItems, type SnapshotItemInput } from '../storage/dataset-repo.js';
+import { cycleConfigHashes, insertSnapshotItems, stepVerdictsOf, type SnapshotItemInput } from '../storage/dataset-repo.js';
 import { CLICK_TOLERANCE, TEXT_F1_THRESHOLD, smallestEnclosingBox } from '../synthesis/matchers.js';
 import { loadContaminationGuard } from './contamination.js';
 import {
@@ -135,9 +135,19 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
   const stats = new RunningStats();
   const queries = new Map<string, Query>();
 
+  // Rollouts and step verdicts are loaded per cycle in a few round trips (the selection is ordered by cycle).
+  let loadedCycle: string | undefined;
+  let rollouts = new Map<string, Rollout>();
+  let verdicts = new Map<string, Map<number, StepJudgement>>();
   for (const sel of selected) {
     deps.progress?.();
-    const raw = await repo.getRollout(db, sel.rolloutId);
+    if (sel.cycleId !== loadedCycle) {
+      loadedCycle = sel.cycleId;
+      rollouts = new Map((await repo.listRollouts(db, sel.cycleId)).map((r) => [r.id, r]));
+      const ids = selected.filter((s) => s.cycleId === sel.cycleId && s.accepted).map((s) => s.rolloutId);
+      verdicts = await stepVerdictsOf(db, ids, sel.criticVersion);
+    }
+    const raw = rollouts.get(sel.rolloutId);
     if (!raw) continue;
     let query = queries.get(sel.queryId);
     if (!query) {
@@ -191,9 +201,7 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
     });
     const humanDropped = new Set(sel.droppedSteps);
     if (sel.accepted) {
-      const judgements = new Map<number, StepJudgement>(
-        (await repo.listStepVerdicts(db, rollout.id, sel.criticVersion)).map((v) => [v.idx, { annotation: v.annotation, score: v.score }]),
-      );
+      const judgements = verdicts.get(rollout.id) ?? new Map<number, StepJudgement>();
       const built = buildSamples({ ...base, judgements, tauC: req.minScore, keep: (s) => !humanDropped.has(s.index) });
       for (const r of built.removed) count(`steps_removed_${r.reason === 'dropped' ? 'by_reviewer' : r.reason}`);
       for (const s of built.samples) sft.push({ split, sample: s, meta: meta(s.meta.step), step: rollout.steps.find((x) => x.index === s.meta.step) });

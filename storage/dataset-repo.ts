@@ -74,3 +74,24 @@ export async function cycleConfigHashes(db: Queryable, cycleIds: readonly string
   const rows = await many(db, 'select id, config_hash from cycles where id = any($1::text[])', [cycleIds], z.object({ id: z.string(), config_hash: z.string() }));
   return new Map(rows.map((r) => [r.id, r.config_hash]));
 }
+
+/** Step verdicts of many rollouts at once (one round trip): rollout id → step idx → annotation and score. */
+export async function stepVerdictsOf(
+  db: Queryable,
+  rolloutIds: readonly string[],
+  criticVersion: string,
+): Promise<Map<string, Map<number, { annotation: 'GOOD' | 'NEUTRAL' | 'HARMFUL'; score: number }>>> {
+  const rows = await many(
+    db,
+    `select rollout_id, idx, annotation, score from step_verdicts where rollout_id = any($1::text[]) and critic_version = $2`,
+    [rolloutIds, criticVersion],
+    z.object({ rollout_id: z.string(), idx: z.number().int(), annotation: z.enum(['GOOD', 'NEUTRAL', 'HARMFUL']), score: z.number() }),
+  );
+  const out = new Map<string, Map<number, { annotation: 'GOOD' | 'NEUTRAL' | 'HARMFUL'; score: number }>>();
+  for (const r of rows) {
+    const m = out.get(r.rollout_id) ?? new Map();
+    m.set(r.idx, { annotation: r.annotation, score: r.score });
+    out.set(r.rollout_id, m);
+  }
+  return out;
+}
