@@ -311,7 +311,8 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
         for (const r of rows) {
           const refs = [];
           for (const k of r.imageKeys) refs.push((await images.resolve(k)).ref);
-          out.push({ id: r.id, messages: r.messages.map((m) => ({ role: m.role, content: scrub(m.content) })), images: refs, meta: { ...r.meta, id: r.id, role: dataset, ...(r.outcome ? { outcome: r.outcome } : {}) } });
+          // Role texts were scrubbed with the rollout (scrubRollout).
+          out.push({ id: r.id, messages: r.messages, images: refs, meta: { ...r.meta, id: r.id, role: dataset, ...(r.outcome ? { outcome: r.outcome } : {}) } });
         }
         addFile('roles', `roles/${dataset}/${split}.jsonl`, jsonl(out), out.length, 'application/x-ndjson');
         items.push(...rows.map((r) => ({ rolloutId: r.rolloutId, stepIdx: r.step, sampleKey: r.id, format: `roles/${dataset}`, split })));

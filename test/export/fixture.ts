@@ -5,6 +5,8 @@ import type { Queryable } from '../../storage/db.js';
 import * as repo from '../../storage/repos.js';
 
 export const CRITIC = 'critic-v1';
+/** The only text in the fixture with PII in it (step 0 of cycle-2/q7/0). */
+export const PII_REASONING = 'The form asks for a contact: I will type jane.doe@example.com and call +1 415 555 0100 later.';
 
 /** What the fixture stored, for assertions. */
 export interface Fixture {
@@ -86,7 +88,7 @@ export async function seedFixture(db: Queryable, blobs: BlobStore): Promise<Fixt
           after: { screenshotKey: keys[i + 1]!, width: 200, height: 400 },
           ...('action' in s ? { action: s.action } : {}),
           ...('error' in s ? { error: s.error } : {}),
-          reasoning: `I should do step ${i} of ${q}.`,
+          reasoning: q === 'q7' && attempt === 0 && i === 0 ? PII_REASONING : `I should do step ${i} of ${q}.`,
           conclusion: `Did step ${i}.`,
           latencyMs: 5,
           ...(withRoles

@@ -13,7 +13,8 @@ import { exportSnapshot, type SnapshotResult } from '../../export/snapshot.js';
 import { SnapshotManifest, diffManifests } from '../../export/manifest.js';
 import { matchAction } from '../../synthesis/matchers.js';
 import { testDatabase, testS3BlobStore, type TestDatabase } from '../helpers/services.js';
-import { seedFixture, type Fixture } from './fixture.js';
+import { PII_REASONING, seedFixture, type Fixture } from './fixture.js';
+import { scrubText } from '../../export/scrub.js';
 
 let db: TestDatabase;
 let root: string;
@@ -138,6 +139,15 @@ describe('dataset snapshots (trajforge export)', () => {
     expect(full.manifest.roleDrops.reflector).toEqual({ reflector_rule: 2, reflector_rebalance: 2 });
     const refl = (await Promise.all(files(full, /^roles\/reflector\//).map((f) => readJsonl(path.join(dir, f.path))))).flat() as { meta: { outcome: string } }[];
     expect(refl.map((r) => r.meta.outcome).sort()).toEqual(['FAILURE', 'SUCCESS']);
+  });
+
+  it('scrubs every exported text field through the PII scrubber and counts what it replaced', async () => {
+    const expected = scrubText(PII_REASONING);
+    expect(full.manifest.pii.text).toEqual(expected.counts);
+    const rows = (await Promise.all(files(full, /^sft\//).map((f) => readJsonl(path.join(dirOf('store', full), f.path))))).flat().map((r) => SwiftMessages.parse(r));
+    const row = rows.find((r) => r.meta.rollout_id === 'cycle-2/q7/0' && r.meta.step === 0)!;
+    expect(row.messages.at(-1)!.content).toContain(`Thought: ${expected.text.trim()}`);
+    expect(full.manifest.pii.imagesScanned).toBe(0); // no OCR engine given: images are not scanned, and the manifest says so
   });
 
   it('splits by query, never by step, deterministically by seed', async () => {
