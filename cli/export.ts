@@ -173,7 +173,7 @@ export async function datasetsCommand(args: string[]): Promise<void> {
       out(`  formats    ${Object.entries(m.formats).map(([k, v]) => `${k}=${v}`).join(', ')}`);
       out(`  filters    ${JSON.stringify(m.selection.filters)}  split ${m.selection.split.map((s) => `${s.name}=${s.fraction}`).join(',')}  seed ${m.selection.seed}  min-score ${m.selection.minScore}`);
       out(`  lineage    cycles ${m.lineage.cycles.join(', ')}; models ${m.lineage.modelVersions.join(', ')}; critics ${m.lineage.criticVersions.join(', ')}`);
-      out(`  counts     ${Object.entries(m.counts).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+      out(`  counts     ${Object.entries(m.counts).sort(([x], [y]) => x.localeCompare(y)).map(([k, v]) => `${k}=${v}`).join(' ')}`);
       for (const [role, drops] of Object.entries(m.roleDrops)) out(`  role drops ${role}: ${Object.entries(drops).map(([k, v]) => `${k}=${v}`).join(' ')}`);
       for (const c of await datasetItemCounts(db, m.name, m.version)) out(`  items      ${c.format.padEnd(22)} ${c.split.padEnd(6)} ${String(c.items).padStart(7)} rows from ${c.rollouts} rollouts`);
       out(`  files      ${m.files.length} (${m.files.filter((f) => f.path.startsWith('images/')).length} images)`);
