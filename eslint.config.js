@@ -17,9 +17,10 @@ const MAY_IMPORT = {
   // Error-recovery samples rebuild the policy prompt (agents) and the assistant turn (export) instead of copying them.
   synthesis: ['domain', 'models', 'agents', 'export'],
   storage: ['domain'],
-  // export rebuilds prompts with the agents' own builder so training and inference formats cannot drift.
-  // The contamination guard reuses query-gen's pure near-duplicate measure.
-  export: ['domain', 'storage', 'agents', 'query-gen'],
+  // export rebuilds prompts with the agents' own builder so training and inference formats cannot drift, states
+  // rule-reward ground truth with synthesis/'s offline matchers, and its contamination guard reuses query-gen's pure
+  // near-duplicate measure.
+  export: ['domain', 'storage', 'agents', 'synthesis', 'query-gen'],
   activities: ['domain', 'query-gen', 'environments', 'agents', 'models', 'critics', 'synthesis', 'storage', 'export'],
   workflows: ['domain'],
 };

@@ -12,6 +12,7 @@ import { CRITICS_USAGE, criticsCommand } from './critics.js';
 import { TRAIN_USAGE, trainCommand } from './train.js';
 import { EVALSET_USAGE, evalsetCommand } from './evalset.js';
 import { SYNTHESIZE_USAGE, synthesizeCommand } from './synthesize.js';
+import { EXPORT_USAGE, datasetsCommand, exportCommand } from './export.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -36,6 +37,7 @@ ${CRITICS_USAGE}
 ${TRAIN_USAGE}
 ${EVALSET_USAGE}
 ${SYNTHESIZE_USAGE}
+${EXPORT_USAGE}
   trajforge reference-server [--port P]
                                  serve the built-in reference model (OpenAI-compatible) until interrupted
 Configuration is read from the environment; see README.md.`;
@@ -225,6 +227,10 @@ async function main(argv: string[]): Promise<void> {
       return evalsetCommand(rest);
     case 'synthesize':
       return synthesizeCommand(rest);
+    case 'export':
+      return exportCommand(rest);
+    case 'datasets':
+      return datasetsCommand(rest);
     default:
       out(USAGE);
       if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;

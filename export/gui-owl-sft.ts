@@ -68,15 +68,28 @@ export function buildSamples(opts: {
   historyImages: number;
   lineage: SampleLineage;
   uri: (key: string) => string;
-}): { samples: SftSample[]; removed: { step: number; reason: RemovalReason }[] } {
+  /**
+   * `cleanse` (default): step cleansing as above. `all`: every step with an action (trajectory-level RL keeps the
+   * whole episode; only a step without an action has no assistant turn to render). `keep` further drops steps.
+   */
+  mode?: 'cleanse' | 'all';
+  keep?: (step: Step) => boolean;
+}): { samples: SftSample[]; removed: { step: number; reason: RemovalReason | 'dropped' }[] } {
   const { rollout, query } = opts;
   const samples: SftSample[] = [];
-  const removed: { step: number; reason: RemovalReason }[] = [];
+  const removed: { step: number; reason: RemovalReason | 'dropped' }[] = [];
   const history: string[] = [];
   // Mirrors agents/episode.ts: the first observation, then every post-action observation.
   const frames: string[] = rollout.steps[0] ? [rollout.steps[0].before.screenshotKey] : [];
   for (const step of rollout.steps) {
-    const reason = cleanseReason(step, opts.judgements.get(step.index), opts.tauC);
+    const reason: RemovalReason | 'dropped' | null =
+      opts.keep && !opts.keep(step)
+        ? 'dropped'
+        : opts.mode === 'all'
+          ? step.action
+            ? null
+            : 'error'
+          : cleanseReason(step, opts.judgements.get(step.index), opts.tauC);
     if (reason) removed.push({ step: step.index, reason });
     else {
       const keys = frames.slice(-opts.historyImages);

@@ -6,7 +6,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../cli/config.js';
 import { startRuntime, startWorkers, type Runtime, type Workers } from '../../cli/runtime.js';
-import { DatasetManifest } from '../../domain/entities.js';
+import { SnapshotManifest } from '../../export/manifest.js';
 import type { CycleResult } from '../../workflows/contracts.js';
 import { testDatabase, type TestDatabase } from '../helpers/services.js';
 
@@ -99,18 +99,21 @@ describe('productionCycle on the real services', () => {
     expect(first.dataset).not.toBeNull();
     const ds = first.dataset!;
     const manifestKey = `datasets/${ds.name}/v${ds.version}/manifest.json`;
-    const manifest = DatasetManifest.parse(JSON.parse(Buffer.from(await rt.blobs.get(manifestKey)).toString('utf8')));
-    expect(manifest.lineage.cycleId).toBe('cycle-1');
-    expect(manifest.lineage.configHash).toBe(first.configHash);
+    const manifest = SnapshotManifest.parse(JSON.parse(Buffer.from(await rt.blobs.get(manifestKey)).toString('utf8')));
+    expect(manifest.lineage.cycles).toEqual(['cycle-1']);
+    expect(manifest.lineage.configHashes).toEqual([first.configHash]);
     for (const f of manifest.files) {
       const bytes = await rt.blobs.get(f.blobKey);
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(f.sha256);
+      if (!f.path.endsWith('.jsonl')) continue;
       const lines = Buffer.from(bytes).toString('utf8').trim().split('\n');
       expect(lines.length).toBe(ds.samples);
-      const sample = JSON.parse(lines[0]!) as { messages: { role: string; content: string }[]; image_keys: string[] };
+      const sample = JSON.parse(lines[0]!) as { messages: { role: string; content: string }[]; images: string[]; meta: { image_keys: string[] } };
       expect(sample.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
       expect(sample.messages[2]!.content).toContain('<tool_call>');
-      for (const k of sample.image_keys) expect(await rt.blobs.has(k)).toBe(true);
+      for (const k of sample.meta.image_keys) expect(await rt.blobs.has(k)).toBe(true);
+      // Portable: images copied into the snapshot and named relative to it.
+      for (const p of sample.images) expect(await rt.blobs.has(`datasets/${ds.name}/v${ds.version}/${p}`)).toBe(true);
     }
   });
 
