@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { builtinModules } from 'node:module';
 
-const ROOMS = ['domain', 'query-gen', 'environments', 'agents', 'models', 'critics', 'synthesis', 'storage', 'export', 'activities', 'workflows', 'cli'];
+const ROOMS = ['domain', 'query-gen', 'environments', 'agents', 'models', 'critics', 'synthesis', 'storage', 'export', 'review', 'activities', 'workflows', 'cli'];
 
 /** Folders each room may import (besides itself), from ARCHITECTURE.md's table. */
 const MAY_IMPORT = {
@@ -18,6 +18,8 @@ const MAY_IMPORT = {
   storage: ['domain'],
   // export rebuilds prompts with the agents' own builder so training and inference formats cannot drift.
   export: ['domain', 'storage', 'agents'],
+  // The review app reads storage and masks text with the export's scrubber; nothing imports it but cli/.
+  review: ['domain', 'storage', 'export'],
   activities: ['domain', 'query-gen', 'environments', 'agents', 'models', 'critics', 'synthesis', 'storage', 'export'],
   workflows: ['domain'],
 };

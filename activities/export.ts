@@ -3,6 +3,7 @@ import type { Lineage } from '../domain/entities.js';
 import { buildSamples, type StepJudgement } from '../export/gui-owl-sft.js';
 import { writeDataset } from '../export/writer.js';
 import * as repo from '../storage/repos.js';
+import { humanOverrides, humanRejectedSteps } from '../storage/review-queue-repo.js';
 
 /** Export: accepted, cleansed steps as a versioned dataset. */
 export function createExportActivities(deps: ActivityDeps) {
@@ -18,6 +19,9 @@ export function createExportActivities(deps: ActivityDeps) {
       const version = criticVersion(deps.models, config);
       const hash = configHash(config, deps.models);
       const accepted = await repo.listAcceptedRollouts(deps.db, input.cycleId, version);
+      // Reviewer decisions (review/): accepted-over-the-critics rollouts are counted in the manifest's lineage, and
+      // steps a reviewer rejected individually are dropped like any other cleansed step.
+      const overrides = await humanOverrides(deps.db, input.cycleId, version);
       const samples = [];
       const removedCounts: Record<string, number> = {};
       const dagVersions: Record<string, string> = {};
@@ -40,7 +44,10 @@ export function createExportActivities(deps: ActivityDeps) {
           lineage: { cycleId: input.cycleId, modelVersion, criticVersion: version, dagVersion: query.dagVersion, configHash: hash },
           uri: (k) => deps.blobs.uri(k),
         });
-        samples.push(...built.samples.map((s) => ({ sample: s, rolloutId: rollout.id, step: s.meta.step })));
+        const humanRejected = new Set(await humanRejectedSteps(deps.db, rollout.id));
+        const kept = built.samples.filter((s) => !humanRejected.has(s.meta.step));
+        if (kept.length < built.samples.length) removedCounts.removed_human_step = (removedCounts.removed_human_step ?? 0) + built.samples.length - kept.length;
+        samples.push(...kept.map((s) => ({ sample: s, rolloutId: rollout.id, step: s.meta.step })));
         for (const r of built.removed) removedCounts[`removed_${r.reason}`] = (removedCounts[`removed_${r.reason}`] ?? 0) + 1;
         heartbeatSafely();
       }
@@ -59,7 +66,13 @@ export function createExportActivities(deps: ActivityDeps) {
         createdAt: input.createdAt,
         lineage,
         samples,
-        counts: { trajectories: accepted.length, samples: samples.length, ...removedCounts },
+        counts: {
+          trajectories: accepted.length,
+          samples: samples.length,
+          human_accepted_over_critics: overrides.acceptedOverCritics,
+          human_rejected_over_critics: overrides.rejectedOverCritics,
+          ...removedCounts,
+        },
       });
       return { name: written.name, version: written.version, manifestUri: written.manifestUri, samples: samples.length };
     },

@@ -90,6 +90,11 @@ const Env = z.object({
   TRAJFORGE_ATTEMPTS: optionalNumber,
   TRAJFORGE_MAX_STEPS: optionalNumber,
   TRAJFORGE_SEED: optionalNumber,
+  TRAJFORGE_REVIEW_SESSION_SECRET: optionalString.pipe(z.string().min(32, 'at least 32 characters').optional()),
+  TRAJFORGE_REVIEW_SECURE_COOKIES: optionalString.pipe(z.enum(['true', 'false', 'auto']).optional()),
+  TRAJFORGE_REVIEW_TRUST_PROXY: optionalBool,
+  TRAJFORGE_REVIEW_REVIEWS_PER_ITEM: optionalNumber.pipe(z.number().int().min(1).max(10).optional()),
+  TRAJFORGE_REVIEW_CLAIM_TTL_S: optionalNumber.pipe(z.number().int().min(30).max(86_400).optional()),
   ...Object.fromEntries(
     ROLES.flatMap((role) => {
       const p = `TRAJFORGE_${ROLE_ENV[role]}`;
@@ -138,6 +143,16 @@ export const AppConfig = z.object({
   chromiumPath: z.string(),
   envSessions: z.number().int().min(1).max(64),
   cycle: CycleConfig,
+  /** The review app (`trajforge review serve`); the session secret is generated and kept in $TRAJFORGE_HOME when unset. */
+  review: z
+    .object({
+      sessionSecret: z.string().min(32).optional(),
+      secureCookies: z.union([z.boolean(), z.literal('auto')]),
+      trustProxy: z.boolean(),
+      reviewsPerItem: z.number().int().min(1).max(10),
+      claimTtlSeconds: z.number().int().min(30).max(86_400),
+    })
+    .default({ secureCookies: 'auto', trustProxy: false, reviewsPerItem: 1, claimTtlSeconds: 600 }),
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 
@@ -234,5 +249,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chromiumPath: str('CHROMIUM_PATH') ?? '/usr/bin/chromium',
     envSessions: num('TRAJFORGE_ENV_SESSIONS') ?? 2,
     cycle: cycle.data,
+    review: {
+      ...(str('TRAJFORGE_REVIEW_SESSION_SECRET') ? { sessionSecret: str('TRAJFORGE_REVIEW_SESSION_SECRET') } : {}),
+      secureCookies: ({ true: true, false: false, auto: 'auto' } as const)[(str('TRAJFORGE_REVIEW_SECURE_COOKIES') ?? 'auto') as 'true' | 'false' | 'auto'],
+      trustProxy: (e.TRAJFORGE_REVIEW_TRUST_PROXY as boolean | undefined) ?? false,
+      reviewsPerItem: num('TRAJFORGE_REVIEW_REVIEWS_PER_ITEM') ?? 1,
+      claimTtlSeconds: num('TRAJFORGE_REVIEW_CLAIM_TTL_S') ?? 600,
+    },
   });
 }

@@ -10,6 +10,7 @@ import { loadConfig } from './config.js';
 import { dagCommand, queriesCommand } from './dag.js';
 import { CRITICS_USAGE, criticsCommand } from './critics.js';
 import { TRAIN_USAGE, trainCommand } from './train.js';
+import { REVIEW_USAGE, reviewCommand } from './review.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -32,6 +33,7 @@ Usage:
                                  generate queries with the reference models and print the generation report
 ${CRITICS_USAGE}
 ${TRAIN_USAGE}
+${REVIEW_USAGE}
   trajforge reference-server [--port P]
                                  serve the built-in reference model (OpenAI-compatible) until interrupted
 Configuration is read from the environment; see README.md.`;
@@ -215,6 +217,8 @@ async function main(argv: string[]): Promise<void> {
       return referenceServer(rest);
     case 'train':
       return trainCommand(rest);
+    case 'review':
+      return reviewCommand(rest);
     default:
       out(USAGE);
       if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;
