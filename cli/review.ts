@@ -70,6 +70,12 @@ export async function reviewStatsLines(db: Pool): Promise<string[]> {
   if (s.reviewers.length === 0) lines.push('(no decisions yet)');
   const a = s.agreement;
   lines.push(a.rate === null ? 'agreement: no item has verdicts of two reviewers yet' : `agreement: ${(100 * a.rate).toFixed(1)}% (${a.agreeingPairs}/${a.pairs} reviewer pairs on ${a.items} items)`);
+  const c = s.checker;
+  lines.push(
+    c.rollouts === 0
+      ? 'reviewers vs checkers: no reviewed rollout has a checker label'
+      : `reviewers vs checkers: ${(100 * (c.agreeing / c.rollouts)).toFixed(1)}% (${c.agreeing}/${c.rollouts} reviewed rollouts with a checker label)`,
+  );
   return lines;
 }
 

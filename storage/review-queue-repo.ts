@@ -441,8 +441,17 @@ export interface AgreementStats {
   rate: number | null;
 }
 
-/** Throughput per reviewer (from the audit log) and pairwise agreement on items two or more reviewers decided. */
-export async function reviewStats(db: Queryable): Promise<{ reviewers: ReviewerStats[]; agreement: AgreementStats }> {
+/** Where a checker label exists too: how often the reviewers' combined verdict matches it (measurement only). */
+export interface CheckerAgreement {
+  rollouts: number;
+  agreeing: number;
+}
+
+/**
+ * Throughput per reviewer (from the audit log), pairwise agreement on items two or more reviewers decided, and the
+ * reviewers' agreement with the checkers where both labelled a rollout.
+ */
+export async function reviewStats(db: Queryable): Promise<{ reviewers: ReviewerStats[]; agreement: AgreementStats; checker: CheckerAgreement }> {
   const reviewers = await many(
     db,
     `with d as (
@@ -472,8 +481,17 @@ export async function reviewStats(db: Queryable): Promise<{ reviewers: ReviewerS
     [],
     z.object({ items: z.number(), pairs: z.number(), agreeing: z.number() }),
   );
+  const checker = await one(
+    db,
+    `select count(*)::int as rollouts, count(*) filter (where h.verdict = r.ground_truth)::int as agreeing
+     from rollouts r join (select rollout_id, bool_and(verdict) as verdict from review_verdicts group by rollout_id) h on h.rollout_id = r.id
+     where r.ground_truth is not null`,
+    [],
+    z.object({ rollouts: z.number(), agreeing: z.number() }),
+  );
   return {
     reviewers,
+    checker,
     agreement: { items: agreement.items, pairs: agreement.pairs, agreeingPairs: agreement.agreeing, rate: agreement.pairs ? agreement.agreeing / agreement.pairs : null },
   };
 }

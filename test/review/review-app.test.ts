@@ -209,7 +209,8 @@ describe('review app in Chromium', () => {
     const stats = await (await root.request('GET', '/admin/stats')).text();
     expect(stats).toMatch(/Agreement: 0\.0% of 1 reviewer pairs on 1 items/);
     const lines = await reviewStatsLines(db.pool);
-    expect(lines.at(-1)).toBe('agreement: 0.0% (0/1 reviewer pairs on 1 items)');
+    expect(lines.at(-2)).toBe('agreement: 0.0% (0/1 reviewer pairs on 1 items)');
+    expect(lines.at(-1)).toBe('reviewers vs checkers: 100.0% (3/3 reviewed rollouts with a checker label)');
     expect(lines.some((l) => l.startsWith('ann ') && /\s3\s+3\s+2\s/.test(l))).toBe(true);
   });
 });
