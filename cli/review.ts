@@ -3,7 +3,13 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Pool } from 'pg';
+import { z } from 'zod';
+import { splitOf } from '../critics/calibration.js';
+import { features, featureInputOf } from '../critics/learned-critic.js';
 import { ValidationError } from '../domain/errors.js';
+import type { BlobStore, OcrEngine } from '../domain/ports.js';
+import { many } from '../storage/db.js';
+import * as repo from '../storage/repos.js';
 import { MIN_PASSWORD_LENGTH, hashPassword } from '../review/passwords.js';
 import { appendAudit, ReviewerName, ReviewRole, reviewStats, upsertReviewUser } from '../storage/review-queue-repo.js';
 import type { AppConfig } from './config.js';
@@ -18,7 +24,10 @@ export const REVIEW_USAGE = `  trajforge review serve [--port P] [--host H]
                                  the review queue web app (default 127.0.0.1:8400) until interrupted
   trajforge review user add NAME --role reviewer|admin [--password-file F]
                                  create a reviewer account or reset its password (stdin when no file)
-  trajforge review stats         decisions per reviewer, throughput, and agreement where two reviewers decided`;
+  trajforge review stats         decisions per reviewer, throughput, and agreement where two reviewers decided
+  trajforge review dump-features --out FILE [--cycle ID]
+                                 learned-critic training lines (bench/train-learned-critic.ts --data) for every judged
+                                 rollout with a label: the checker's, else the reviewers' verdict`;
 
 const out = (line = ''): void => void process.stdout.write(`${line}\n`);
 
@@ -79,6 +88,70 @@ export async function reviewStatsLines(db: Pool): Promise<string[]> {
   return lines;
 }
 
+/** One training line in bench/critics.ts `--dump`'s format, plus where its label came from. */
+export interface FeatureLine {
+  rolloutId: string;
+  queryId: string;
+  app: string;
+  split: 'validation' | 'report';
+  groundTruth: boolean;
+  labelSource: 'checker' | 'human';
+  /** The reviewers' verdict where a checker label exists too. */
+  humanLabel?: boolean;
+  features: number[];
+}
+
+/**
+ * Learned-critic features of every non-degraded rollout judged under its cycle's critic version that has a label —
+ * the checker's ground truth, else the reviewers' verdict (any rejection wins) — computed from stored verdicts
+ * exactly as judgeTrajectory feeds the learned channel (final caption = OCR of the last distinct screen).
+ */
+export async function reviewFeatureLines(db: Pool, blobs: BlobStore, ocr: OcrEngine, cycleId?: string): Promise<FeatureLine[]> {
+  const rows = await many(
+    db,
+    `select r.id, c.critic_version, r.ground_truth, h.verdict as human
+     from rollouts r join cycles c on c.id = r.cycle_id
+     left join lateral (select bool_and(v.verdict) as verdict from review_verdicts v where v.rollout_id = r.id having count(*) > 0) h on true
+     where not r.degraded and ($1::text is null or r.cycle_id = $1) and (r.ground_truth is not null or h.verdict is not null)
+       and exists (select 1 from trajectory_verdicts t where t.rollout_id = r.id and t.critic_version = c.critic_version)
+     order by r.id`,
+    [cycleId ?? null],
+    z.object({ id: z.string(), critic_version: z.string(), ground_truth: z.boolean().nullable(), human: z.boolean().nullable() }),
+  );
+  const out: FeatureLine[] = [];
+  for (const row of rows) {
+    const rollout = (await repo.getRollout(db, row.id))!;
+    const query = await repo.getQuery(db, rollout.queryId);
+    if (!query) continue;
+    const steps = await repo.listStepVerdicts(db, row.id, row.critic_version);
+    const channels = await repo.listTrajectoryVerdicts(db, row.id, row.critic_version);
+    const screens = [rollout.steps[0]?.before, ...rollout.steps.map((s) => s.after)].filter((o) => o !== undefined);
+    const lastKey = [...new Set(screens.map((o) => o.screenshotKey))].at(-1);
+    const finalCaption = lastKey ? (await ocr.recognize(await blobs.get(lastKey))).map((l) => l.text).join(' | ') : '';
+    const votes = (v: unknown): boolean[] => (Array.isArray(v) ? v.filter((x): x is boolean => typeof x === 'boolean') : []);
+    const label = row.ground_truth ?? row.human!;
+    out.push({
+      rolloutId: row.id,
+      queryId: query.id,
+      app: query.app,
+      split: splitOf(query.id),
+      groundTruth: label,
+      labelSource: row.ground_truth !== null ? 'checker' : 'human',
+      ...(row.ground_truth !== null && row.human !== null ? { humanLabel: row.human } : {}),
+      features: features(
+        featureInputOf({
+          instruction: query.instruction,
+          outcome: rollout.outcome,
+          annotations: steps.map((s) => s.annotation),
+          channels: channels.filter((c) => c.channel === 'text' || c.channel === 'multimodal').map((c) => ({ channel: c.channel, votes: votes(c.votes) })),
+          captions: [finalCaption],
+        }),
+      ),
+    });
+  }
+  return out;
+}
+
 export async function reviewCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   const { loadConfig } = await import('./config.js');
@@ -98,6 +171,21 @@ export async function reviewCommand(args: string[]): Promise<void> {
   if (sub === 'stats') {
     await withDatabase(config, async (db) => {
       for (const l of await reviewStatsLines(db)) out(l);
+    });
+    return;
+  }
+  if (sub === 'dump-features') {
+    const { values } = parseArgs({ args: rest, options: { out: { type: 'string' }, cycle: { type: 'string' } } });
+    if (!values.out) throw new ValidationError('required (a JSONL file to write)', '--out', 'command line');
+    const { createBlobStore } = await import('../storage/blob.js');
+    const { blobOcrStore, createOcrEngine } = await import('../models/ocr.js');
+    const blobs = createBlobStore(config.blob);
+    const ocr = await createOcrEngine({ store: blobOcrStore(blobs) });
+    await withDatabase(config, async (db) => {
+      const lines = await reviewFeatureLines(db, blobs, ocr, values.cycle);
+      await writeFile(values.out!, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+      const human = lines.filter((l) => l.labelSource === 'human').length;
+      out(`trajforge: ${lines.length} labelled rollouts written to ${values.out} (${lines.length - human} checker labels, ${human} reviewer labels)`);
     });
     return;
   }
