@@ -145,8 +145,13 @@ export async function buildReviewServer(opts: ReviewServerOptions): Promise<Revi
     saveUninitialized: false,
     rolling: false,
     store: new PgSessionStore(db, maxAgeMs),
-    cookie: { httpOnly: true, sameSite: 'strict', secure: opts.secureCookies, path: '/', maxAge: maxAgeMs },
+    // 'auto' is resolved per request below: the library's own 'auto' would downgrade SameSite to Lax on http.
+    cookie: { httpOnly: true, sameSite: 'strict', secure: opts.secureCookies !== false, path: '/', maxAge: maxAgeMs },
   });
+  const secureFor = (req: FastifyRequest): void => {
+    if (opts.secureCookies === 'auto') req.session.options({ secure: req.protocol === 'https' });
+  };
+  app.addHook('onRequest', async (req) => secureFor(req));
   await app.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
   await app.register(fastifyRateLimit, { global: false });
 
@@ -197,6 +202,7 @@ export async function buildReviewServer(opts: ReviewServerOptions): Promise<Revi
     if (!ok || !user) return page(reply, loginPage(ctxOf(req, reply), 'Wrong name or password.'), 401);
     // A new session id at login (no fixation); the CSRF secret of the anonymous session goes with the old id.
     await req.session.regenerate();
+    secureFor(req);
     req.session.user = { name: user.name, role: user.role };
     await appendAudit(db, { reviewer: user.name, action: 'login' });
     return reply.redirect('/queue', 303);

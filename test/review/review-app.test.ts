@@ -103,6 +103,23 @@ describe('review app: security', () => {
     expect(await verdicts()).toEqual([]);
   });
 
+  it("secure cookies 'auto': Secure exactly over https (behind a trusted proxy), SameSite=Strict either way", async () => {
+    const auto = await startServer({ secureCookies: 'auto', trustProxy: true });
+    try {
+      const cookieOf = async (headers: Record<string, string>): Promise<string> =>
+        (await fetch(`${auto.base}/login`, { headers })).headers.getSetCookie().find((c) => c.startsWith('trajforge_review='))!;
+      const plain = await cookieOf({});
+      expect(plain).toMatch(/SameSite=Strict/i);
+      expect(plain).not.toMatch(/;\s*Secure/i);
+      const tls = await cookieOf({ 'x-forwarded-proto': 'https' });
+      expect(tls).toMatch(/SameSite=Strict/i);
+      expect(tls).toMatch(/;\s*Secure/i);
+      expect(tls).toMatch(/HttpOnly/i);
+    } finally {
+      await auto.server.app.close();
+    }
+  });
+
   it('a reviewer cannot reach admin pages; an admin can', async () => {
     const ann = new ReviewClient(base);
     await ann.login('ann', PASSWORD);
