@@ -195,11 +195,15 @@ export async function reviewCommand(args: string[]): Promise<void> {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ValidationError('must be a port number', '--port', 'command line');
     const { createBlobStore } = await import('../storage/blob.js');
     const { buildReviewServer } = await import('../review/server.js');
+    const { blobOcrStore, createOcrEngine } = await import('../models/ocr.js');
     const secret = await sessionSecret(config);
+    const blobs = createBlobStore(config.blob);
     await withDatabase(config, async (db) => {
       const { app } = await buildReviewServer({
         db,
-        blobs: createBlobStore(config.blob),
+        blobs,
+        // The critics' OCR store: screens they already read are masked without running OCR again.
+        ocr: await createOcrEngine({ store: blobOcrStore(blobs) }),
         sessionSecret: secret,
         secureCookies: config.review.secureCookies,
         trustProxy: config.review.trustProxy,

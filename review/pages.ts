@@ -154,13 +154,14 @@ function actionLabel(a: Action): string | undefined {
   }
 }
 
-const blobUrl = (key: string): string => `/blob/${key}`;
+/** Screenshot URL; unmasked views get their own URL so a cached masked image is never shown as unmasked (or back). */
+const blobUrl = (ctx: PageContext, key: string): string => (ctx.viewer?.unmasked ? `/blob/${key}?u=1` : `/blob/${key}`);
 
 function stepCard(ctx: PageContext, view: RolloutView, step: Step, rejected: boolean): Html {
   const sv = view.stepVerdicts.get(step.index);
   const maskedAction = step.action ? maskAction(step.action, ctx.mask) : undefined;
   return html`<section class="step${rejected ? ' rejected' : ''}" data-idx="${step.index}" id="step-${step.index}">
-<div class="shot"><img src="${blobUrl(step.before.screenshotKey)}" width="${step.before.width}" height="${step.before.height}" alt="step ${step.index} screen" ${
+<div class="shot"><img src="${blobUrl(ctx, step.before.screenshotKey)}" width="${step.before.width}" height="${step.before.height}" alt="step ${step.index} screen" ${
     step.index > 2 ? raw('loading="lazy"') : ''
   } decoding="async">${overlay(maskedAction, step.before.width, step.before.height)}</div>
 <div><h3>Step ${step.index}${rejected ? html` <span class="bad step-flag">step rejected</span>` : html` <span class="bad step-flag"></span>`}</h3>
@@ -232,7 +233,7 @@ ${claimedByOther ? html`<p class="bad" role="alert">Claimed by ${view.claimedBy}
 <form method="post" action="/rollout/skip" id="skip"><input type="hidden" name="_csrf" value="${ctx.csrf}"><input type="hidden" name="id" value="${r.id}">
 <button type="submit">Skip (<kbd>s</kbd>)</button></form><span class="muted">step <span id="cur">0</span> · <kbd>j</kbd>/<kbd>k</kbd> steps · <kbd>x</kbd> reject step</span></div>
 <div class="steps">${r.steps.map((s) => stepCard(ctx, view, s, rejectedSteps.has(s.index)))}</div>
-${r.steps.length > 0 && r.steps.at(-1)!.after ? html`<div class="panel"><h3>Final screen</h3><div class="shot"><img src="${blobUrl(r.steps.at(-1)!.after!.screenshotKey)}" alt="final screen" loading="lazy"></div></div>` : ''}
+${r.steps.length > 0 && r.steps.at(-1)!.after ? html`<div class="panel"><h3>Final screen</h3><div class="shot"><img src="${blobUrl(ctx, r.steps.at(-1)!.after!.screenshotKey)}" alt="final screen" loading="lazy"></div></div>` : ''}
 <script nonce="${ctx.nonce.script}">${raw(`document.querySelectorAll('#verdict button[data-v]').forEach(function(b){b.addEventListener('click',function(){document.getElementById('v').value=b.dataset.v;});});`)}${raw(KEY_SCRIPT)}</script>`,
   );
 }

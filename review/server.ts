@@ -7,8 +7,8 @@ import fastifySession from '@fastify/session';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ReviewKind } from '../domain/entities.js';
-import type { BlobStore } from '../domain/ports.js';
-import { scrubText } from '../export/scrub.js';
+import type { BlobStore, OcrEngine } from '../domain/ports.js';
+import { scrubImage, scrubText } from '../export/scrub.js';
 import { withTransaction, type Pool } from '../storage/db.js';
 import {
   appendAudit,
@@ -55,6 +55,12 @@ export interface ReviewServerOptions {
   loginRateLimit?: { max: number; windowMs: number };
   /** Session lifetime in ms (default 12 h). */
   sessionMaxAgeMs?: number;
+  /**
+   * OCR for masking screenshots (the export's `scrubImage` blurs lines holding PII). Give it the pipeline's engine
+   * over the blob OCR store: the critics already read every screen, so serving is a cache hit. Without it,
+   * screenshots are shown as captured.
+   */
+  ocr?: OcrEngine;
   /** Fastify's logger (pino options) or false. Cookies, authorization headers and bodies are never logged. */
   logger?: boolean | { level: string };
 }
@@ -274,6 +280,8 @@ export async function buildReviewServer(opts: ReviewServerOptions): Promise<Revi
     } catch {
       throw new HttpError(404, `${key}: not found`);
     }
+    // Masked and unmasked bytes differ: pages add `?u=1` to unmasked image URLs, so the browser caches them apart.
+    if (opts.ocr && !viewerOf(req).unmasked) bytes = (await scrubImage(bytes, await opts.ocr.recognize(bytes))).image;
     return reply.header('cache-control', 'private, max-age=31536000, immutable').type(CONTENT_TYPE[m[1]!]!).send(Buffer.from(bytes));
   });
 
