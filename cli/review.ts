@@ -49,7 +49,8 @@ async function sessionSecret(config: AppConfig): Promise<string> {
 
 async function readPassword(file: string | undefined): Promise<string> {
   if (file !== undefined) return (await readFile(file, 'utf8')).replace(/\r?\n$/, '');
-  if (process.stdin.isTTY) process.stderr.write('password (input hidden is not supported; pipe it or use --password-file): ');
+  // A terminal would echo what is typed: refuse rather than show the password on screen.
+  if (process.stdin.isTTY) throw new ValidationError('pipe the password on stdin or use --password-file (a terminal would echo it)', 'password', 'command line');
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
