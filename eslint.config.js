@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { builtinModules } from 'node:module';
 
-const ROOMS = ['domain', 'query-gen', 'environments', 'agents', 'models', 'critics', 'synthesis', 'storage', 'export', 'activities', 'workflows', 'cli'];
+const ROOMS = ['domain', 'query-gen', 'environments', 'agents', 'models', 'critics', 'synthesis', 'storage', 'export', 'review', 'activities', 'workflows', 'cli'];
 
 /** Folders each room may import (besides itself), from ARCHITECTURE.md's table. */
 const MAY_IMPORT = {
@@ -21,6 +21,8 @@ const MAY_IMPORT = {
   // rule-reward ground truth with synthesis/'s offline matchers, and its contamination guard reuses query-gen's pure
   // near-duplicate measure.
   export: ['domain', 'storage', 'agents', 'synthesis', 'query-gen'],
+  // The review app reads storage and masks text with the export's scrubber; nothing imports it but cli/.
+  review: ['domain', 'storage', 'export'],
   activities: ['domain', 'query-gen', 'environments', 'agents', 'models', 'critics', 'synthesis', 'storage', 'export'],
   workflows: ['domain'],
 };

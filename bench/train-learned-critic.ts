@@ -4,6 +4,10 @@
  *   npx tsx bench/critics.ts --rollouts 500 --dump /tmp/critic-features.jsonl
  *   npx tsx bench/train-learned-critic.ts --data /tmp/critic-features.jsonl --out models/learned-critic
  *
+ * or on the pipeline's own judged rollouts, labelled by the checkers and, where no checker exists, by human reviewers:
+ *
+ *   npm run trajforge -- review dump-features --out /tmp/review-features.jsonl
+ *
  * Fits on the validation split only, picks the acceptance threshold there (max recall s.t. precision ≥ target),
  * exports `learned-critic.onnx` (MatMul + Add + Sigmoid) and `learned-critic.provenance.json` (data hash, seeds,
  * apps, split sizes, features, hyper-parameters, weights, metrics, baselines, cost), and scores the held-out
@@ -51,6 +55,8 @@ interface Example {
   app?: string;
   split: 'validation' | 'report';
   groundTruth: boolean;
+  /** `human` for lines whose label is a reviewer verdict (`trajforge review dump-features`); absent = checker. */
+  labelSource?: 'checker' | 'human';
   features: number[];
 }
 
@@ -127,7 +133,7 @@ async function main(): Promise<void> {
       apps,
     },
     split: 'validation = sha256(salt, queryId) < 0.5 (critics/calibration.ts splitOf); trained and thresholded on validation only',
-    labels: 'app checker ground truth (never a critic input)',
+    labels: `app checker ground truth (never a critic input), else reviewer verdicts: ${all.filter((e) => e.labelSource === 'human').length} of ${all.length} examples human-labelled`,
     features: FEATURE_NAMES,
     hyperparameters: hyper,
     weights: model.weights,

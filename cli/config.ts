@@ -101,6 +101,11 @@ const Env = z.object({
       return z.NEVER;
     }
   }),
+  TRAJFORGE_REVIEW_SESSION_SECRET: optionalString.pipe(z.string().min(32, 'at least 32 characters').optional()),
+  TRAJFORGE_REVIEW_SECURE_COOKIES: optionalString.pipe(z.enum(['true', 'false', 'auto']).optional()),
+  TRAJFORGE_REVIEW_TRUST_PROXY: optionalBool,
+  TRAJFORGE_REVIEW_REVIEWS_PER_ITEM: optionalNumber.pipe(z.number().int().min(1).max(10).optional()),
+  TRAJFORGE_REVIEW_CLAIM_TTL_S: optionalNumber.pipe(z.number().int().min(30).max(86_400).optional()),
   ...Object.fromEntries(
     ROLES.flatMap((role) => {
       const p = `TRAJFORGE_${ROLE_ENV[role]}`;
@@ -156,6 +161,16 @@ export const AppConfig = z.object({
   /** Simulated GPU latency of the built-in reference server (TRAJFORGE_REFERENCE_LATENCY); absent = none. */
   referenceLatency: LatencySpec.optional(),
   cycle: CycleConfig,
+  /** The review app (`trajforge review serve`); the session secret is generated and kept in $TRAJFORGE_HOME when unset. */
+  review: z
+    .object({
+      sessionSecret: z.string().min(32).optional(),
+      secureCookies: z.union([z.boolean(), z.literal('auto')]),
+      trustProxy: z.boolean(),
+      reviewsPerItem: z.number().int().min(1).max(10),
+      claimTtlSeconds: z.number().int().min(30).max(86_400),
+    })
+    .default({ secureCookies: 'auto', trustProxy: false, reviewsPerItem: 1, claimTtlSeconds: 600 }),
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 
@@ -254,5 +269,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cpuConcurrency: num('TRAJFORGE_CPU_CONCURRENCY') ?? 2,
     ...(parsed.data.TRAJFORGE_REFERENCE_LATENCY !== undefined ? { referenceLatency: parsed.data.TRAJFORGE_REFERENCE_LATENCY } : {}),
     cycle: cycle.data,
+    review: {
+      ...(str('TRAJFORGE_REVIEW_SESSION_SECRET') ? { sessionSecret: str('TRAJFORGE_REVIEW_SESSION_SECRET') } : {}),
+      secureCookies: ({ true: true, false: false, auto: 'auto' } as const)[(str('TRAJFORGE_REVIEW_SECURE_COOKIES') ?? 'auto') as 'true' | 'false' | 'auto'],
+      trustProxy: (e.TRAJFORGE_REVIEW_TRUST_PROXY as boolean | undefined) ?? false,
+      reviewsPerItem: num('TRAJFORGE_REVIEW_REVIEWS_PER_ITEM') ?? 1,
+      claimTtlSeconds: num('TRAJFORGE_REVIEW_CLAIM_TTL_S') ?? 600,
+    },
   });
 }

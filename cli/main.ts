@@ -13,6 +13,7 @@ import { TRAIN_USAGE, trainCommand } from './train.js';
 import { EVALSET_USAGE, evalsetCommand } from './evalset.js';
 import { SYNTHESIZE_USAGE, synthesizeCommand } from './synthesize.js';
 import { EXPORT_USAGE, datasetsCommand, exportCommand } from './export.js';
+import { REVIEW_USAGE, reviewCommand } from './review.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -38,6 +39,7 @@ ${TRAIN_USAGE}
 ${EVALSET_USAGE}
 ${SYNTHESIZE_USAGE}
 ${EXPORT_USAGE}
+${REVIEW_USAGE}
   trajforge reference-server [--port P]
                                  serve the built-in reference model (OpenAI-compatible) until interrupted
 Configuration is read from the environment; see README.md.`;
@@ -231,6 +233,8 @@ async function main(argv: string[]): Promise<void> {
       return exportCommand(rest);
     case 'datasets':
       return datasetsCommand(rest);
+    case 'review':
+      return reviewCommand(rest);
     default:
       out(USAGE);
       if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;

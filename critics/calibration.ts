@@ -41,8 +41,12 @@ export interface CalibrationRow {
   app: string;
   criticVersion: string;
   verdicts: Partial<Record<CalibrationChannel, ChannelVerdictLite>>;
-  /** Checker result: did the rollout actually accomplish the query? */
+  /** The label: did the rollout actually accomplish the query? The checker's result, else reviewers' verdict. */
   groundTruth: boolean;
+  /** Where the label came from; absent = the checker. */
+  labelSource?: 'checker' | 'human' | undefined;
+  /** Reviewers' verdict where a checker label exists too (reported beside it, never replacing it). */
+  humanLabel?: boolean | undefined;
   /** CriticScore of each judged step, step order (for the τc gate); absent on rows stored without them. */
   stepScores?: readonly number[] | undefined;
 }

@@ -15,7 +15,10 @@ const JoinedRow = z.object({
   channel: z.enum(['text', 'multimodal', 'learned', 'consensus']),
   correct: z.boolean(),
   votes: z.unknown(),
+  /** The label: the checker's result where there is one, else the reviewers' verdict (any rejection wins). */
   ground_truth: z.boolean(),
+  checker_label: z.boolean().nullable(),
+  human_label: z.boolean().nullable(),
   /** CriticScores of the rollout's steps in step order (the newest step-critic version), for the τc gate. */
   step_scores: z.array(z.coerce.number()).nullable(),
 });
@@ -24,13 +27,16 @@ const boolVotes = (v: unknown): boolean[] | undefined =>
   Array.isArray(v) && v.every((x) => typeof x === 'boolean') ? (v as boolean[]) : undefined;
 
 /**
- * One row per (rollout, critic version) of the cycle's non-degraded rollouts with ground truth and at least one
+ * One row per (rollout, critic version) of the cycle's non-degraded rollouts with a label and at least one
  * trajectory verdict; `criticVersion` restricts to one version. Ordered by rollout id, then critic version.
+ * The label is the checker's ground truth; where no checker ran, human reviewers' verdicts (review_verdicts, any
+ * rejection wins) are the label. Rows carry both where both exist (`checkerLabel`, `humanLabel`).
  */
 export async function listCalibrationRows(db: Queryable, cycleId: string, criticVersion?: string): Promise<CalibrationRow[]> {
   const rows = await many(
     db,
-    `select r.id as rollout_id, r.query_id, q.app, v.critic_version, v.channel, v.correct, v.votes, r.ground_truth,
+    `select r.id as rollout_id, r.query_id, q.app, v.critic_version, v.channel, v.correct, v.votes,
+            coalesce(r.ground_truth, h.verdict) as ground_truth, r.ground_truth as checker_label, h.verdict as human_label,
             (select array_agg(sv.score order by sv.idx) from step_verdicts sv
               where sv.rollout_id = r.id
                 and sv.critic_version = (select x.critic_version from step_verdicts x where x.rollout_id = r.id order by x.created_at desc, x.critic_version limit 1)
@@ -38,7 +44,10 @@ export async function listCalibrationRows(db: Queryable, cycleId: string, critic
      from rollouts r
      join queries q on q.id = r.query_id
      join trajectory_verdicts v on v.rollout_id = r.id
-     where r.cycle_id = $1 and not r.degraded and r.ground_truth is not null
+     left join lateral (
+       select bool_and(rv.verdict) as verdict from review_verdicts rv where rv.rollout_id = r.id having count(*) > 0
+     ) h on true
+     where r.cycle_id = $1 and not r.degraded and (r.ground_truth is not null or h.verdict is not null)
        and ($2::text is null or v.critic_version = $2)
      order by r.id, v.critic_version, v.channel`,
     [cycleId, criticVersion ?? null],
@@ -57,6 +66,9 @@ export async function listCalibrationRows(db: Queryable, cycleId: string, critic
         criticVersion: r.critic_version,
         verdicts: {},
         groundTruth: r.ground_truth,
+        // Absent = the checker (rows read the same as before human labels existed).
+        ...(r.checker_label === null ? { labelSource: 'human' as const } : {}),
+        ...(r.checker_label !== null && r.human_label !== null ? { humanLabel: r.human_label } : {}),
         ...(r.step_scores && r.step_scores.length > 0 ? { stepScores: r.step_scores } : {}),
       };
       byKey.set(key, row);
