@@ -240,6 +240,8 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof ValidationError) process.stderr.write(`trajforge: invalid ${err.message}\n`);
+  // node:util parseArgs: an unknown or malformed option is a usage error, not a crash (no stack).
+  else if (err instanceof TypeError && String((err as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS')) process.stderr.write(`trajforge: ${err.message} (see \`trajforge help\`)\n`);
   else process.stderr.write(`trajforge: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = 1;
 });
