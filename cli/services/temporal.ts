@@ -121,6 +121,16 @@ async function probe(address: string): Promise<boolean> {
   }
 }
 
+/** Probes every 500 ms until the server answers or `timeoutMs` passes. */
+async function probeUntil(address: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe(address)) return true;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return false;
+}
+
 async function tail(file: string, bytes = 3000): Promise<string> {
   try {
     const text = await fs.readFile(file, 'utf8');
@@ -166,14 +176,20 @@ export async function startTemporalDevServer(opts: {
   const stateDir = path.resolve(opts.stateDir);
   const logFile = path.join(stateDir, 'temporal.log');
 
-  if (await probe(address)) {
+  // A live server this home recorded is waited for rather than replaced: under load one probe can time out,
+  // and a second server spawned on the same port would fail to bind while the old one answers its probes.
+  const owner = await readOwner(temporalOwnerFile(stateDir));
+  const recordedAlive = owner !== undefined && owner.port === port && processAlive(owner.pid);
+  if ((await probe(address)) || (recordedAlive && (await probeUntil(address, opts.readyTimeoutMs ?? 60_000)))) {
     // A server this home started for a run that is gone (a crashed main job) is adopted: stopped at this run's end.
-    const owner = await readOwner(temporalOwnerFile(stateDir));
-    if (!opts.keep && owner && owner.port === port && processAlive(owner.pid) && !processAlive(owner.ownerPid)) {
+    if (!opts.keep && owner && recordedAlive && !processAlive(owner.ownerPid)) {
       await writeOwner(temporalOwnerFile(stateDir), { pid: owner.pid, port });
       return { address, uiUrl, reused: true, adopted: true, logFile, stop: async () => void (await stopTemporalDevServer(stateDir)) };
     }
     return { address, uiUrl, reused: true, logFile, stop: async () => undefined };
+  }
+  if (recordedAlive) {
+    throw new Error(`the Temporal dev server of ${stateDir} (pid ${owner.pid}) is alive but does not answer on ${address}; stop it with \`trajforge stop\``);
   }
 
   await fs.mkdir(stateDir, { recursive: true });
