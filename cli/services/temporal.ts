@@ -3,6 +3,7 @@ import { constants as fsConstants, openSync, closeSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { processAlive, readOwner, removeOwner, waitForExit, writeOwner, type ServiceOwner } from './ownership.js';
 
 /** The Temporal CLI version built when none is found. */
 export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
@@ -99,6 +100,8 @@ export interface TemporalServerHandle {
   uiUrl: string;
   /** True when a server already listening on the port was reused; `stop` then leaves it alone. */
   reused: boolean;
+  /** True when the reused server was an orphan of a crashed run of this home, now owned (and stopped) by this handle. */
+  adopted?: boolean;
   logFile: string;
   /** Stops the server if this call started it and `keep` was false; otherwise a no-op. */
   stop(): Promise<void>;
@@ -116,6 +119,16 @@ async function probe(address: string): Promise<boolean> {
   } finally {
     await connection?.close().catch(() => undefined);
   }
+}
+
+/** Probes every 500 ms until the server answers or `timeoutMs` passes. */
+async function probeUntil(address: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe(address)) return true;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return false;
 }
 
 async function tail(file: string, bytes = 3000): Promise<string> {
@@ -163,8 +176,20 @@ export async function startTemporalDevServer(opts: {
   const stateDir = path.resolve(opts.stateDir);
   const logFile = path.join(stateDir, 'temporal.log');
 
-  if (await probe(address)) {
+  // A live server this home recorded is waited for rather than replaced: under load one probe can time out,
+  // and a second server spawned on the same port would fail to bind while the old one answers its probes.
+  const owner = await readOwner(temporalOwnerFile(stateDir));
+  const recordedAlive = owner !== undefined && owner.port === port && processAlive(owner.pid);
+  if ((await probe(address)) || (recordedAlive && (await probeUntil(address, opts.readyTimeoutMs ?? 60_000)))) {
+    // A server this home started for a run that is gone (a crashed main job) is adopted: stopped at this run's end.
+    if (!opts.keep && owner && recordedAlive && !processAlive(owner.ownerPid)) {
+      await writeOwner(temporalOwnerFile(stateDir), { pid: owner.pid, port });
+      return { address, uiUrl, reused: true, adopted: true, logFile, stop: async () => void (await stopTemporalDevServer(stateDir)) };
+    }
     return { address, uiUrl, reused: true, logFile, stop: async () => undefined };
+  }
+  if (recordedAlive) {
+    throw new Error(`the Temporal dev server of ${stateDir} (pid ${owner.pid}) is alive but does not answer on ${address}; stop it with \`trajforge stop\``);
   }
 
   await fs.mkdir(stateDir, { recursive: true });
@@ -229,6 +254,8 @@ export async function startTemporalDevServer(opts: {
     delay = Math.min(delay * 2, 1000);
   }
 
+  const ownerFile = temporalOwnerFile(stateDir);
+  if (child.pid !== undefined) await writeOwner(ownerFile, { pid: child.pid, port });
   let stopped = false;
   return {
     address,
@@ -243,6 +270,51 @@ export async function startTemporalDevServer(opts: {
       const timer = setTimeout(() => killGroup('SIGKILL'), 10_000);
       await done;
       clearTimeout(timer);
+      await removeOwner(ownerFile);
     },
   };
+}
+
+/** The owner record of the dev server whose history lives in `stateDir`. */
+export const temporalOwnerFile = (stateDir: string): string => path.join(path.resolve(stateDir), 'temporal.owner.json');
+
+/** What the dev server of `stateDir` is doing, without starting anything (for `trajforge status`). */
+export interface TemporalDevServerState {
+  address: string;
+  answering: boolean;
+  /** The recorded starter and the server's pid, when this home's trajforge started it and it is alive. */
+  owner?: ServiceOwner;
+}
+
+export async function temporalDevServerState(stateDir: string, port = DEFAULT_TEMPORAL_PORT): Promise<TemporalDevServerState> {
+  const owner = await readOwner(temporalOwnerFile(stateDir));
+  const live = owner && processAlive(owner.pid) ? owner : undefined;
+  const address = `127.0.0.1:${live?.port ?? port}`;
+  return { address, answering: await probe(address), ...(live ? { owner: live } : {}) };
+}
+
+/**
+ * Stops the dev server this home started (SIGTERM to its process group: the server flushes its SQLite
+ * history; SIGKILL after `timeoutMs`). Returns false when no live server of this home is recorded.
+ */
+export async function stopTemporalDevServer(stateDir: string, timeoutMs = 10_000): Promise<boolean> {
+  const owner = await readOwner(temporalOwnerFile(stateDir));
+  if (!owner || !processAlive(owner.pid)) {
+    await removeOwner(temporalOwnerFile(stateDir));
+    return false;
+  }
+  const signal = (s: NodeJS.Signals): void => {
+    try {
+      process.kill(-owner.pid, s);
+    } catch {
+      /* already gone */
+    }
+  };
+  signal('SIGTERM');
+  if (!(await waitForExit(owner.pid, timeoutMs))) {
+    signal('SIGKILL');
+    await waitForExit(owner.pid, 5000);
+  }
+  await removeOwner(temporalOwnerFile(stateDir));
+  return true;
 }

@@ -483,28 +483,30 @@ interface Decision {
   action: MobileAction;
 }
 
+/** Largest screenshot decoded (40 Mpx: far above any phone or desktop screen, far below sharp's memory risk). */
+const MAX_SCREENSHOT_PIXELS = 40_000_000;
+
 export const policyRole: RoleHandler = async (request, ctx) => {
   const prompt = parsePolicyPrompt(request);
   const last = prompt.screenshots[prompt.screenshots.length - 1];
   if (!last) throw new RoleInputError('the last user message has no screenshot (image_url)', 'messages');
   const bytes = decodeDataUrl(last);
   if (!bytes) throw new RoleInputError('the screenshot must be a base64 data: URL (the reference server fetches nothing)', 'messages');
-  let width: number;
-  let height: number;
+  let raw: { data: Buffer; info: { width: number; height: number; channels: number } };
   try {
-    const meta = await sharp(bytes).metadata();
-    width = meta.width ?? 0;
-    height = meta.height ?? 0;
+    // A full decode, bounded in pixels, not only the header: a truncated, empty or oversized image is the
+    // caller's error (400), not the server's (500).
+    raw = await sharp(bytes, { limitInputPixels: MAX_SCREENSHOT_PIXELS }).raw().toBuffer({ resolveWithObject: true });
   } catch {
-    throw new RoleInputError('the screenshot is not a decodable image', 'messages');
+    throw new RoleInputError('the screenshot is not a decodable image (truncated, empty, of another type or over 40 Mpx)', 'messages');
   }
+  const { width, height } = raw.info;
   if (!width || !height) throw new RoleInputError('the screenshot is not a decodable image', 'messages');
   const lines = await ctx.ocr.recognize(bytes);
   // The one visual cue besides text: on/off switches (policy-vision.ts).
   let switches: SwitchBox[] = [];
   try {
-    const raw = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
-    switches = detectSwitches(raw.data, raw.info.width, raw.info.height, raw.info.channels);
+    switches = detectSwitches(raw.data, width, height, raw.info.channels);
   } catch {
     switches = [];
   }
