@@ -36,7 +36,7 @@ import { ImageResolver, type ImageLocation } from './images.js';
 import { SNAPSHOT_SCHEMA, type SnapshotManifest } from './manifest.js';
 import { ParquetWriter } from './parquet.js';
 import { buildRoleSamples, rebalanceReflector, type RoleDrops, type RoleSample } from './roles.js';
-import { noPii, scrubText, type PiiCounts } from './scrub.js';
+import { createScrubber, noPii, type PiiCounts } from './scrub.js';
 import { SelectionFilters, selectRollouts, selectionQuery } from './selection.js';
 import { ALL_TRAIN, SplitSpec, splitOf } from './splits.js';
 
@@ -119,10 +119,15 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
   const counts: Record<string, number> = {};
   const count = (k: string, n = 1): void => void (counts[k] = (counts[k] ?? 0) + n);
   const textPii = noPii();
-  const scrub = (text: string): string => {
-    const r = scrubText(text);
-    for (const [k, n] of Object.entries(r.counts)) textPii[k as keyof PiiCounts] += n;
-    return r.text;
+  // One scrubber per rollout: a code or number found once (say, read off the screen in a step's reasoning) is also
+  // replaced where it recurs bare, typically in the next `type` action's text.
+  const scrubberFor = (): ((text: string) => string) & { flush(): void } => {
+    const scrubber = createScrubber();
+    return Object.assign((text: string) => scrubber.text(text), {
+      flush: () => {
+        for (const [k, n] of Object.entries(scrubber.counts)) textPii[k as keyof PiiCounts] += n;
+      },
+    });
   };
   const contamination: Record<string, number> = {};
   const lineage = { cycles: new Set<string>(), models: new Set<string>(), critics: new Set<string>(), dags: new Map<string, Set<string>>(), configs: new Set<string>() };
@@ -165,8 +170,10 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
     count('rollouts_selected');
     count(sel.accepted ? 'rollouts_accepted' : 'rollouts_rejected');
     count(`acceptance_${sel.acceptanceSource}`);
-    const rollout = scrubRollout(raw, scrub);
+    const scrub = scrubberFor();
     const scrubbedQuery: Query = { ...query, instruction: scrub(query.instruction) };
+    const rollout = scrubRollout(raw, scrub);
+    scrub.flush();
     const split = splitOf(sel.queryId, req.seed, req.split);
     const modelVersion = `${raw.model.name}@${raw.model.version}`;
     const configHash = configHashes.get(sel.cycleId) ?? '';
