@@ -1,7 +1,9 @@
 import { createCycleActivities } from './cycle.js';
 import type { ActivityDeps } from './deps.js';
+import { createEvalActivities } from './eval.js';
 import { createExportActivities } from './export.js';
 import { createJudgeActivities } from './judge.js';
+import { createLoopActivities } from './loop.js';
 import { createQueryActivities } from './queries.js';
 import { createRolloutActivities } from './rollout.js';
 
@@ -19,5 +21,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRolloutActivities(deps),
     ...createJudgeActivities(deps),
     ...createExportActivities(deps),
+    ...createLoopActivities(deps),
+    ...createEvalActivities(deps),
   };
 }

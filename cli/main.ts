@@ -10,6 +10,9 @@ import { loadConfig } from './config.js';
 import { dagCommand, queriesCommand } from './dag.js';
 import { CRITICS_USAGE, criticsCommand } from './critics.js';
 import { TRAIN_USAGE, trainCommand } from './train.js';
+import { LINE_USAGE, lineCommand } from './line.js';
+import { MODELS_USAGE, modelsCommand } from './models.js';
+import { REPORT_USAGE, reportCommand } from './report.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -32,6 +35,9 @@ Usage:
                                  generate queries with the reference models and print the generation report
 ${CRITICS_USAGE}
 ${TRAIN_USAGE}
+${LINE_USAGE}
+${MODELS_USAGE}
+${REPORT_USAGE}
   trajforge reference-server [--port P]
                                  serve the built-in reference model (OpenAI-compatible) until interrupted
 Configuration is read from the environment; see README.md.`;
@@ -215,6 +221,12 @@ async function main(argv: string[]): Promise<void> {
       return referenceServer(rest);
     case 'train':
       return trainCommand(rest);
+    case 'line':
+      return lineCommand(rest);
+    case 'models':
+      return modelsCommand(rest);
+    case 'report':
+      return reportCommand(rest);
     default:
       out(USAGE);
       if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;

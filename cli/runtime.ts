@@ -22,7 +22,11 @@ import { createChatModel } from '../models/gateway.js';
 import { meterActivities } from '../activities/usage.js';
 import { blobOcrStore, createOcrEngine } from '../models/ocr.js';
 import { startReferenceServer } from '../models/reference/server.js';
-import { referenceRoles } from '../models/reference/roles.js';
+import { policyHandler, referenceRoles } from '../models/reference/roles.js';
+import type { RoleHandler } from '../models/reference/types.js';
+import { REF_POLICY_MODEL } from '../models/reference/trainer.js';
+import { readPolicyMemory } from '../models/trainers/reference.js';
+import { getModel } from '../storage/registry-repo.js';
 import type { OcrEngine } from '../domain/ports.js';
 import { loadLatestPolicyMemory } from './train.js';
 import { createBlobStore } from '../storage/blob.js';
@@ -143,7 +147,7 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
       const memory = await loadLatestPolicyMemory(db, blobs);
       referencePolicyVersion = memory?.version ?? REFERENCE_POLICY_VERSION;
       if (memory) log(`reference policy memory ${memory.version} (${memory.size} entries, trained on ${memory.provenance.datasets.join(', ')})`);
-      const server = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(memory ? { memory } : {}), ocr });
+      const server = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(memory ? { memory } : {}), resolve: registryPolicyResolver(db, blobs), ocr });
       closers.push(() => server.close());
       referenceUrl = server.baseUrl;
       services.push(`models     reference ${referenceUrl}`);
@@ -223,6 +227,7 @@ export async function startWorkers(
     policyModel: { name: rt.models.policy.name, version: rt.referenceUrl && !rt.config.models.policy?.baseUrl ? (rt.referencePolicyVersion ?? REFERENCE_POLICY_VERSION) : 'external' },
     dags: await loadDags(),
     ocr,
+    policyFor: registryPolicyClient(rt),
   }));
   const q = queueNames(prefix);
   const connection = await NativeConnection.connect({ address: rt.temporal.address });
@@ -241,6 +246,55 @@ export async function startWorkers(
       await run.catch(() => undefined);
       for (const c of closers.reverse()) await c().catch(() => undefined);
     },
+  };
+}
+
+/**
+ * Serves registry versions of the reference policy by name: `ref-policy@<version>` answers with that version's
+ * trained memory (model_versions meta.memoryKey), or the bare heuristic for a version without one. Memories are
+ * immutable per version, so each is loaded once.
+ */
+function registryPolicyResolver(db: Pool, blobs: BlobStore): (model: string) => Promise<RoleHandler | undefined> {
+  const cache = new Map<string, Promise<RoleHandler | undefined>>();
+  return (model) => {
+    const m = new RegExp(`^${REF_POLICY_MODEL}@(.+)$`).exec(model);
+    if (!m) return Promise.resolve(undefined);
+    let handler = cache.get(m[1]!);
+    if (!handler) {
+      handler = (async () => {
+        const row = await getModel(db, REF_POLICY_MODEL, m[1]!);
+        if (!row) return m[1] === REFERENCE_POLICY_VERSION ? policyHandler() : undefined;
+        const key = row.meta.memoryKey;
+        return policyHandler(typeof key === 'string' ? await readPolicyMemory(blobs, key) : undefined);
+      })();
+      handler.catch(() => cache.delete(m[1]!));
+      cache.set(m[1]!, handler);
+    }
+    return handler;
+  };
+}
+
+/**
+ * The policy client for a registry version (`CycleConfig.policyVersion`): a version registered with an endpoint
+ * (an external trainer's served checkpoint) is called there; otherwise, with the built-in reference policy,
+ * `ref-policy@<version>` on the reference server.
+ */
+function registryPolicyClient(rt: Runtime): (version: string) => Promise<ChatModel> {
+  const cache = new Map<string, ChatModel>();
+  return async (version) => {
+    const hit = cache.get(version);
+    if (hit) return hit;
+    const endpoint = rt.config.models.policy!;
+    const row = await getModel(rt.db, rt.models.policy.name, version);
+    let model: ChatModel;
+    if (row?.endpoint) {
+      const served = typeof row.meta.servedModel === 'string' ? row.meta.servedModel : rt.models.policy.name;
+      model = createChatModel({ ...endpoint, baseUrl: row.endpoint, model: served }, { blobs: rt.blobs, accountAs: 'policy' });
+    } else if (rt.referenceUrl && !endpoint.baseUrl) {
+      model = createChatModel({ ...endpoint, baseUrl: rt.referenceUrl, model: `${REF_POLICY_MODEL}@${version}` }, { blobs: rt.blobs, accountAs: 'policy' });
+    } else throw new Error(`policy ${rt.models.policy.name}@${version} has no endpoint in the model registry`);
+    cache.set(version, model);
+    return model;
   };
 }
 

@@ -19,11 +19,16 @@ import type { RoleHandler } from './types.js';
 /** Model names served by the built-in reference server: one per role, defined once in domain/config.ts. */
 export const REFERENCE_MODELS = REFERENCE_MODEL_NAMES;
 
+/** The reference policy's handler, consulting `memory` first when given. */
+export function policyHandler(memory?: PolicyMemory): RoleHandler {
+  return memory ? (request, ctx) => policyRole(request, { ...ctx, memory }) : policyRole;
+}
+
 /** Every reference role, by model name. `memory`: the trained policy memory the policy consults first. */
 export function referenceRoles(opts: { memory?: PolicyMemory } = {}): Record<string, RoleHandler> {
   const memory = opts.memory;
   return {
-    [REFERENCE_MODELS.policy]: memory ? (request, ctx) => policyRole(request, { ...ctx, memory }) : policyRole,
+    [REFERENCE_MODELS.policy]: policyHandler(memory),
     [REFERENCE_MODELS.stepCritic]: stepCriticRole,
     [REFERENCE_MODELS.trajCriticText]: trajectoryTextCriticRole,
     [REFERENCE_MODELS.trajCriticMultimodal]: trajectoryMultimodalCriticRole,
