@@ -90,6 +90,8 @@ const Env = z.object({
   TRAJFORGE_ATTEMPTS: optionalNumber,
   TRAJFORGE_MAX_STEPS: optionalNumber,
   TRAJFORGE_SEED: optionalNumber,
+  TRAJFORGE_METRICS_PORT: optionalNumber,
+  TRAJFORGE_TRACES: optionalString.pipe(z.enum(['off', 'file']).optional()),
   ...Object.fromEntries(
     ROLES.flatMap((role) => {
       const p = `TRAJFORGE_${ROLE_ENV[role]}`;
@@ -138,6 +140,13 @@ export const AppConfig = z.object({
   chromiumPath: z.string(),
   envSessions: z.number().int().min(1).max(64),
   cycle: CycleConfig,
+  /** Observability (cli/observability.ts), off by default: a Prometheus `/metrics` port; workflow and activity spans to a file. */
+  observability: z
+    .object({
+      metricsPort: z.number().int().min(0).max(65535).optional(),
+      traces: z.enum(['off', 'file']).default('off'),
+    })
+    .default({ traces: 'off' }),
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 
@@ -234,5 +243,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chromiumPath: str('CHROMIUM_PATH') ?? '/usr/bin/chromium',
     envSessions: num('TRAJFORGE_ENV_SESSIONS') ?? 2,
     cycle: cycle.data,
+    observability: {
+      ...(num('TRAJFORGE_METRICS_PORT') !== undefined ? { metricsPort: num('TRAJFORGE_METRICS_PORT') } : {}),
+      traces: str('TRAJFORGE_TRACES') ?? 'off',
+    },
   });
 }

@@ -29,6 +29,7 @@ import { readPolicyMemory } from '../models/trainers/reference.js';
 import { getModel } from '../storage/registry-repo.js';
 import type { OcrEngine } from '../domain/ports.js';
 import { loadLatestPolicyMemory } from './train.js';
+import { startObservability } from './observability.js';
 import { createBlobStore } from '../storage/blob.js';
 import { createPool } from '../storage/db.js';
 import { migrate } from '../storage/migrate.js';
@@ -59,14 +60,23 @@ export interface Runtime {
 
 type Closer = () => Promise<unknown>;
 
-let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
-/** Bundles the workflow code once per process (webpack takes a few seconds). */
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundlePromise ??= bundleWorkflowCode({
-    workflowsPath: fileURLToPath(new URL('../workflows/index.ts', import.meta.url)),
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
-  });
-  return bundlePromise;
+const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
+/**
+ * Bundles the workflow code once per process and set of workflow interceptor modules (tracing adds one; webpack
+ * takes a few seconds).
+ */
+export function workflowBundle(interceptorModules: readonly string[] = []): Promise<WorkflowBundleWithSourceMap> {
+  const key = interceptorModules.join('\0');
+  let bundle = bundles.get(key);
+  if (!bundle) {
+    bundle = bundleWorkflowCode({
+      workflowsPath: fileURLToPath(new URL('../workflows/index.ts', import.meta.url)),
+      ...(interceptorModules.length ? { workflowInterceptorModules: [...interceptorModules] } : {}),
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
+    });
+    bundles.set(key, bundle);
+  }
+  return bundle;
 }
 
 let loggingInstalled = false;
@@ -181,6 +191,8 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
 
 export interface Workers {
   run: Promise<void>;
+  /** The Prometheus endpoint of these workers (TRAJFORGE_METRICS_PORT), when on. */
+  metricsUrl?: string;
   shutdown(): Promise<void>;
 }
 
@@ -232,15 +244,27 @@ export async function startWorkers(
   const q = queueNames(prefix);
   const connection = await NativeConnection.connect({ address: rt.temporal.address });
   closers.push(() => connection.close());
-  const common = { connection, namespace: rt.config.temporal.namespace, activities };
+  // Metrics and traces (off by default): activity interceptors, the workflow span sink, a traced bundle.
+  const o11y = rt.config.observability;
+  const obs = o11y.metricsPort !== undefined || o11y.traces !== 'off'
+    ? await startObservability({ ...o11y, home: rt.config.home, service: `trajforge-worker-${[...queues].join('-')}` })
+    : undefined;
+  if (obs) closers.push(() => obs.close());
+  const common = {
+    connection,
+    namespace: rt.config.temporal.namespace,
+    activities,
+    ...(obs ? { interceptors: { activity: obs.activityInterceptors }, ...(obs.sinks ? { sinks: obs.sinks } : {}) } : {}),
+  };
   const workers = await Promise.all([
-    ...(queues.has('main') ? [Worker.create({ ...common, taskQueue: q.main, workflowBundle: await workflowBundle() })] : []),
+    ...(queues.has('main') ? [Worker.create({ ...common, taskQueue: q.main, workflowBundle: await workflowBundle(obs?.workflowInterceptorModules) })] : []),
     ...(queues.has('env') ? [Worker.create({ ...common, taskQueue: q.env, maxConcurrentActivityTaskExecutions: rt.config.envSessions })] : []),
     ...(queues.has('cpu') ? [Worker.create({ ...common, taskQueue: q.cpu, maxConcurrentActivityTaskExecutions: 2 })] : []),
   ]);
   const run = Promise.all(workers.map((w) => w.run())).then(() => undefined);
   return {
     run,
+    ...(obs?.metricsUrl ? { metricsUrl: obs.metricsUrl } : {}),
     async shutdown() {
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await run.catch(() => undefined);
