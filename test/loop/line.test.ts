@@ -55,7 +55,8 @@ describe('self-evolving line', () => {
     });
     const paused = await handle.query<LineStatus>('status');
     expect(paused).toMatchObject({ phase: 'paused', paused: true, cyclesRun: 0, queries: 3 });
-    await expect(handle.executeUpdate('setCycleSize', { args: [0] })).rejects.toThrow(/cycle size/);
+    // The validator refuses a bad size (the update fails, the line's state is untouched).
+    await expect(handle.executeUpdate('setCycleSize', { args: [0] })).rejects.toMatchObject({ cause: { message: expect.stringMatching(/cycle size/) } });
     expect(await handle.executeUpdate<number, [number]>('setCycleSize', { args: [1] })).toBe(1);
     await handle.signal('resume');
     const done = (await rt.temporal.client.workflow.getHandle(workflowId).result()) as LineStatus;
