@@ -7,7 +7,8 @@ import { loadConfig } from '../../cli/config.js';
 import { startRuntime, startWorkers, type Runtime, type Workers } from '../../cli/runtime.js';
 import type { SftSample } from '../../export/gui-owl-sft.js';
 import { writeDataset } from '../../export/writer.js';
-import { parseJsonl } from '../../models/reference/trainer.js';
+import { buildSamples } from '../../export/gui-owl-sft.js';
+import { getQuery, getRollout } from '../../storage/repos.js';
 import { getModel, listModelEvents } from '../../storage/registry-repo.js';
 import type { LineStatus, RetrainResult } from '../../workflows/loop-contracts.js';
 import { testDatabase, type TestDatabase } from '../helpers/services.js';
@@ -123,9 +124,11 @@ describe('self-evolving line', () => {
   }, 1_200_000);
 
   it('rejects a candidate trained on a corrupted snapshot', async () => {
-    const [snapshot] = (await db.pool.query<{ version: number }>(`select version from datasets where name = 'gui-owl-e2e-train'`)).rows;
-    const text = Buffer.from(await rt.blobs.get(`datasets/gui-owl-e2e-train/v${snapshot!.version}/train.jsonl`)).toString('utf8');
-    // Corruption: every click goes to the far corner, every typed text is garbage, every success becomes a failure.
+    // A deliberately bad training set: the served version's own eval episodes (so the candidate's memory is hit on
+    // the eval instructions — the contamination guard is bypassed on purpose by naming the dataset explicitly),
+    // with every click sent to the far corner, every typed text garbled and every success turned into a failure.
+    const served = (await db.pool.query<{ version: string }>(`select version from model_versions where name = 'ref-policy' and status = 'promoted' order by created_at desc limit 1`)).rows[0]!.version;
+    const ids = (await db.pool.query<{ id: string }>(`select id from rollouts where cycle_id like $1 order by id`, [`eval-test-eval-ref-policy@${served}-s%`])).rows;
     const corrupt = (s: SftSample): SftSample => ({
       ...s,
       messages: s.messages.map((m) =>
@@ -134,20 +137,35 @@ describe('self-evolving line', () => {
           : {
               ...m,
               content: m.content
-                .replace(/"coordinate":\s*\[[^\]]*\]/g, '"coordinate":[400,900]')
+                .replace(/"coordinate":\s*\[[^\]]*\]/g, '"coordinate":[405,905]')
                 .replace(/"text":\s*"[^"]*"/g, '"text":"zzqx"')
                 .replace(/"status":\s*"success"/g, '"status":"failure"'),
             },
       ),
     });
-    const samples = parseJsonl(text).map(corrupt);
+    const samples: { sample: SftSample; rolloutId: string; step: number }[] = [];
+    for (const { id } of ids) {
+      const rollout = (await getRollout(db.pool, id))!;
+      const query = (await getQuery(db.pool, rollout.queryId))!;
+      const built = buildSamples({
+        rollout,
+        query,
+        judgements: new Map(),
+        tauC: 0,
+        historyImages: 1,
+        lineage: { cycleId: rollout.cycleId, modelVersion: `ref-policy@${served}`, criticVersion: 'none', dagVersion: query.dagVersion, configHash: 'corrupted' },
+        uri: (k) => rt.blobs.uri(k),
+      });
+      for (const sample of built.samples) samples.push({ sample: corrupt(sample), rolloutId: rollout.id, step: sample.meta.step });
+    }
+    expect(samples.length).toBeGreaterThan(0);
     const written = await writeDataset({
       db: rt.db,
       blobs: rt.blobs,
       name: 'corrupted',
       createdAt: '2026-01-01T00:00:00.000Z',
-      lineage: { cycleId: 'corrupted', modelVersions: [], criticVersion: 'none', dagVersions: {}, configHash: 'corrupted' },
-      samples: samples.map((s) => ({ sample: s, rolloutId: s.meta.rollout_id, step: s.meta.step })),
+      lineage: { cycleId: 'corrupted', modelVersions: [`ref-policy@${served}`], criticVersion: 'none', dagVersions: {}, configHash: 'corrupted' },
+      samples,
       counts: { samples: samples.length },
     });
     const retrainId = `${prefix}/retrain-corrupt`;
@@ -159,11 +177,12 @@ describe('self-evolving line', () => {
     expect(result.status).toBe('rejected');
     expect((await getModel(db.pool, 'ref-policy', result.candidateVersion!))?.status).toBe('rejected');
     // The served version is unchanged by a rejection.
-    const served = await rt.temporal.client.workflow.execute('productionLine', {
+    const line = await rt.temporal.client.workflow.execute('productionLine', {
       workflowId: `${prefix}-line-b`,
       taskQueue: `${prefix}-main`,
       args: [{ lineId: 'b', config: { ...cycle, queries: 1 }, maxCycles: 1, trigger: { minNewAccepted: 10_000 }, taskQueuePrefix: prefix }],
     });
-    expect((served as LineStatus).servedVersion).not.toBe(result.candidateVersion);
+    expect((line as LineStatus).servedVersion).toBe(served);
+    expect(result.candidate!.rates.reduce((a, b) => a + b, 0)).toBeLessThan(result.current!.rates.reduce((a, b) => a + b, 0));
   }, 1_200_000);
 });
