@@ -162,6 +162,7 @@ export async function startObservability(opts: { metricsPort?: number; traces: '
     const processor = new SimpleSpanProcessor(new JsonlSpanExporter(join(dir, 'spans.jsonl')));
     const provider = new BasicTracerProvider({ resource });
     provider.addSpanProcessor(processor);
+    provider.register();
     const tracer = provider.getTracer('trajforge');
     activityInterceptors.push((ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer }) }));
     sinks = { exporter: makeWorkflowExporter(processor, resource) } as unknown as InjectedSinks<Record<string, never>>;
