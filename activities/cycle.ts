@@ -9,12 +9,14 @@ export function createCycleActivities(deps: ActivityDeps) {
     async startCycle(input: { cycleId: string; config: unknown }): Promise<{ configHash: string; startedAt: string }> {
       const config = parseConfig(input.config);
       const hash = configHash(config, deps.models);
+      // The served model is registered once (as promoted: it serves); a registry version (policyVersion) already is.
       await repo.upsertModelVersion(deps.db, { ...deps.policyModel, kind: 'policy' });
+      const version = config.policyVersion ?? deps.policyModel.version;
       const row = await repo.upsertCycle(deps.db, {
         id: input.cycleId,
         config,
         configHash: hash,
-        modelVersion: `${deps.policyModel.name}@${deps.policyModel.version}`,
+        modelVersion: `${deps.policyModel.name}@${version}`,
         criticVersion: criticVersion(deps.models, config),
       });
       return { configHash: hash, startedAt: row.startedAt };

@@ -25,6 +25,22 @@ export interface ActivityDeps {
   dags: readonly AppDag[];
   /** Captions for the text channel of the trajectory critic. */
   ocr: OcrEngine;
+  /**
+   * The policy client serving a registry version (`CycleConfig.policyVersion`): the reference server's
+   * `ref-policy@<version>`, or the endpoint registered with that version. Absent: only the default policy serves.
+   */
+  policyFor?: (version: string) => Promise<ChatModel>;
+}
+
+/** The policy model and its lineage ref for a rollout of `config` (its `policyVersion`, else the worker's default). */
+export async function policyOf(deps: ActivityDeps, config: CycleConfig): Promise<{ model: ChatModel; ref: ModelRef }> {
+  const version = config.policyVersion;
+  if (version === undefined) return { model: deps.models.policy, ref: deps.policyModel };
+  if (!deps.policyFor) {
+    if (version === deps.policyModel.version) return { model: deps.models.policy, ref: deps.policyModel };
+    throw invalid(`config.policyVersion: this worker serves only ${deps.policyModel.name}@${deps.policyModel.version}`);
+  }
+  return { model: await deps.policyFor(version), ref: { name: deps.policyModel.name, version } };
 }
 
 export function invalid(message: string): ApplicationFailure {

@@ -1,7 +1,9 @@
 import { createCycleActivities } from './cycle.js';
 import type { ActivityDeps } from './deps.js';
+import { createEvalActivities } from './eval.js';
 import { createExportActivities } from './export.js';
 import { createJudgeActivities } from './judge.js';
+import { createLoopActivities } from './loop.js';
 import { createQueryActivities } from './queries.js';
 import { createRolloutActivities } from './rollout.js';
 import { createSynthesisActivities } from './synthesis.js';
@@ -21,5 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createJudgeActivities(deps),
     ...createExportActivities(deps),
     ...createSynthesisActivities(deps),
+    ...createLoopActivities(deps),
+    ...createEvalActivities(deps),
   };
 }

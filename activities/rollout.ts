@@ -1,4 +1,4 @@
-import { type ActivityDeps, configHash, heartbeatSafely, loaders, parseConfig } from './deps.js';
+import { type ActivityDeps, configHash, heartbeatSafely, loaders, parseConfig, policyOf } from './deps.js';
 import { createHash } from 'node:crypto';
 import { ApplicationFailure, log } from '@temporalio/activity';
 import type { Rollout } from '../domain/entities.js';
@@ -30,6 +30,7 @@ export function createRolloutActivities(deps: ActivityDeps) {
       if (existing) return { rolloutId, status: existing.status, steps: existing.steps.length, degraded: existing.status === 'degraded' };
       const query = await loadQuery(input.queryId);
       const temperature = input.attempt === 0 && config.greedyFirstAttempt ? 0 : config.policyTemperature;
+      const policy = await policyOf(deps, config);
       const seed = rolloutSeed(rolloutId);
 
       // Retry policy: an environment that dies before the first step (reset failed, browser gone) produced no
@@ -43,7 +44,7 @@ export function createRolloutActivities(deps: ActivityDeps) {
           // Dispatch on the cycle's agent mode (gui-owl end-to-end, or a multi-agent loop with role IO on every step).
           const result = await runAgentEpisode(config.agentMode, {
             env: session,
-            models: deps.models,
+            models: { ...deps.models, policy: policy.model },
             blobs: deps.blobs,
             app: query.app,
             instruction: query.instruction,
@@ -84,7 +85,7 @@ export function createRolloutActivities(deps: ActivityDeps) {
             attempt: input.attempt,
             agentMode: config.agentMode,
             actionSpace: 'mobile',
-            model: deps.policyModel,
+            model: policy.ref,
             status: result.status,
             ...(result.outcome !== undefined ? { outcome: result.outcome } : {}),
             steps: result.steps,

@@ -109,6 +109,8 @@ const Env = z.object({
   TRAJFORGE_REVIEW_TRUST_PROXY: optionalBool,
   TRAJFORGE_REVIEW_REVIEWS_PER_ITEM: optionalNumber.pipe(z.number().int().min(1).max(10).optional()),
   TRAJFORGE_REVIEW_CLAIM_TTL_S: optionalNumber.pipe(z.number().int().min(30).max(86_400).optional()),
+  TRAJFORGE_METRICS_PORT: optionalNumber,
+  TRAJFORGE_TRACES: optionalString.pipe(z.enum(['off', 'file']).optional()),
   ...Object.fromEntries(
     ROLES.flatMap((role) => {
       const p = `TRAJFORGE_${ROLE_ENV[role]}`;
@@ -174,6 +176,13 @@ export const AppConfig = z.object({
       claimTtlSeconds: z.number().int().min(30).max(86_400),
     })
     .default({ secureCookies: 'auto', trustProxy: false, reviewsPerItem: 1, claimTtlSeconds: 600 }),
+  /** Observability (cli/observability.ts), off by default: a Prometheus `/metrics` port; workflow and activity spans to a file. */
+  observability: z
+    .object({
+      metricsPort: z.number().int().min(0).max(65535).optional(),
+      traces: z.enum(['off', 'file']).default('off'),
+    })
+    .default({ traces: 'off' }),
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 
@@ -278,6 +287,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       trustProxy: (e.TRAJFORGE_REVIEW_TRUST_PROXY as boolean | undefined) ?? false,
       reviewsPerItem: num('TRAJFORGE_REVIEW_REVIEWS_PER_ITEM') ?? 1,
       claimTtlSeconds: num('TRAJFORGE_REVIEW_CLAIM_TTL_S') ?? 600,
+    },
+    observability: {
+      ...(num('TRAJFORGE_METRICS_PORT') !== undefined ? { metricsPort: num('TRAJFORGE_METRICS_PORT') } : {}),
+      traces: str('TRAJFORGE_TRACES') ?? 'off',
     },
   });
 }

@@ -14,6 +14,9 @@ import { EVALSET_USAGE, evalsetCommand } from './evalset.js';
 import { SYNTHESIZE_USAGE, synthesizeCommand } from './synthesize.js';
 import { EXPORT_USAGE, datasetsCommand, exportCommand } from './export.js';
 import { REVIEW_USAGE, reviewCommand } from './review.js';
+import { LINE_USAGE, lineCommand } from './line.js';
+import { MODELS_USAGE, modelsCommand } from './models.js';
+import { REPORT_USAGE, reportCommand } from './report.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -44,6 +47,9 @@ ${EVALSET_USAGE}
 ${SYNTHESIZE_USAGE}
 ${EXPORT_USAGE}
 ${REVIEW_USAGE}
+${LINE_USAGE}
+${MODELS_USAGE}
+${REPORT_USAGE}
   trajforge reference-server [--port P]
                                  serve the built-in reference model (OpenAI-compatible) until interrupted
 Configuration is read from the environment; see README.md.`;
@@ -252,6 +258,12 @@ async function main(argv: string[]): Promise<void> {
       return datasetsCommand(rest);
     case 'review':
       return reviewCommand(rest);
+    case 'line':
+      return lineCommand(rest);
+    case 'models':
+      return modelsCommand(rest);
+    case 'report':
+      return reportCommand(rest);
     default:
       out(USAGE);
       if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;

@@ -22,9 +22,14 @@ import { createChatModel } from '../models/gateway.js';
 import { meterActivities } from '../activities/usage.js';
 import { blobOcrStore, createOcrEngine } from '../models/ocr.js';
 import { startReferenceServer } from '../models/reference/server.js';
-import { referenceRoles } from '../models/reference/roles.js';
+import { policyHandler, referenceRoles } from '../models/reference/roles.js';
+import type { RoleHandler } from '../models/reference/types.js';
+import { REF_POLICY_MODEL } from '../models/reference/trainer.js';
+import { readPolicyMemory } from '../models/trainers/reference.js';
+import { getModel } from '../storage/registry-repo.js';
 import type { OcrEngine } from '../domain/ports.js';
 import { loadLatestPolicyMemory } from './train.js';
+import { startObservability } from './observability.js';
 import { createBlobStore } from '../storage/blob.js';
 import { createPool } from '../storage/db.js';
 import { migrate } from '../storage/migrate.js';
@@ -55,14 +60,23 @@ export interface Runtime {
 
 type Closer = () => Promise<unknown>;
 
-let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
-/** Bundles the workflow code once per process (webpack takes a few seconds). */
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundlePromise ??= bundleWorkflowCode({
-    workflowsPath: fileURLToPath(new URL('../workflows/index.ts', import.meta.url)),
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
-  });
-  return bundlePromise;
+const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
+/**
+ * Bundles the workflow code once per process and set of workflow interceptor modules (tracing adds one; webpack
+ * takes a few seconds).
+ */
+export function workflowBundle(interceptorModules: readonly string[] = []): Promise<WorkflowBundleWithSourceMap> {
+  const key = interceptorModules.join('\0');
+  let bundle = bundles.get(key);
+  if (!bundle) {
+    bundle = bundleWorkflowCode({
+      workflowsPath: fileURLToPath(new URL('../workflows/index.ts', import.meta.url)),
+      ...(interceptorModules.length ? { workflowInterceptorModules: [...interceptorModules] } : {}),
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
+    });
+    bundles.set(key, bundle);
+  }
+  return bundle;
 }
 
 let loggingInstalled = false;
@@ -146,6 +160,7 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
       const server = await startReferenceServer({
         host: '127.0.0.1',
         roles: referenceRoles(memory ? { memory } : {}),
+        resolve: registryPolicyResolver(db, blobs),
         ocr,
         ...(config.referenceLatency ? { latency: config.referenceLatency } : {}),
       });
@@ -182,6 +197,8 @@ export async function startRuntime(config: AppConfig, log: (line: string) => voi
 
 export interface Workers {
   run: Promise<void>;
+  /** The Prometheus endpoint of these workers (TRAJFORGE_METRICS_PORT), when on. */
+  metricsUrl?: string;
   shutdown(): Promise<void>;
 }
 
@@ -228,24 +245,86 @@ export async function startWorkers(
     policyModel: { name: rt.models.policy.name, version: rt.referenceUrl && !rt.config.models.policy?.baseUrl ? (rt.referencePolicyVersion ?? REFERENCE_POLICY_VERSION) : 'external' },
     dags: await loadDags(),
     ocr,
+    policyFor: registryPolicyClient(rt),
   }));
   const q = queueNames(prefix);
   const connection = await NativeConnection.connect({ address: rt.temporal.address });
   closers.push(() => connection.close());
-  const common = { connection, namespace: rt.config.temporal.namespace, activities };
+  // Metrics and traces (off by default): activity interceptors, the workflow span sink, a traced bundle.
+  const o11y = rt.config.observability;
+  const obs = o11y.metricsPort !== undefined || o11y.traces !== 'off'
+    ? await startObservability({ ...o11y, home: rt.config.home, service: `trajforge-worker-${[...queues].join('-')}` })
+    : undefined;
+  if (obs) closers.push(() => obs.close());
+  const common = {
+    connection,
+    namespace: rt.config.temporal.namespace,
+    activities,
+    ...(obs ? { interceptors: { activity: obs.activityInterceptors }, ...(obs.sinks ? { sinks: obs.sinks } : {}) } : {}),
+  };
   const workers = await Promise.all([
-    ...(queues.has('main') ? [Worker.create({ ...common, taskQueue: q.main, workflowBundle: await workflowBundle() })] : []),
+    ...(queues.has('main') ? [Worker.create({ ...common, taskQueue: q.main, workflowBundle: await workflowBundle(obs?.workflowInterceptorModules) })] : []),
     ...(queues.has('env') ? [Worker.create({ ...common, taskQueue: q.env, maxConcurrentActivityTaskExecutions: rt.config.envSessions })] : []),
     ...(queues.has('cpu') ? [Worker.create({ ...common, taskQueue: q.cpu, maxConcurrentActivityTaskExecutions: rt.config.cpuConcurrency })] : []),
   ]);
   const run = Promise.all(workers.map((w) => w.run())).then(() => undefined);
   return {
     run,
+    ...(obs?.metricsUrl ? { metricsUrl: obs.metricsUrl } : {}),
     async shutdown() {
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await run.catch(() => undefined);
       for (const c of closers.reverse()) await c().catch(() => undefined);
     },
+  };
+}
+
+/**
+ * Serves registry versions of the reference policy by name: `ref-policy@<version>` answers with that version's
+ * trained memory (model_versions meta.memoryKey), or the bare heuristic for a version without one. Memories are
+ * immutable per version, so each is loaded once.
+ */
+function registryPolicyResolver(db: Pool, blobs: BlobStore): (model: string) => Promise<RoleHandler | undefined> {
+  const cache = new Map<string, Promise<RoleHandler | undefined>>();
+  return (model) => {
+    const m = new RegExp(`^${REF_POLICY_MODEL}@(.+)$`).exec(model);
+    if (!m) return Promise.resolve(undefined);
+    let handler = cache.get(m[1]!);
+    if (!handler) {
+      handler = (async () => {
+        const row = await getModel(db, REF_POLICY_MODEL, m[1]!);
+        if (!row) return m[1] === REFERENCE_POLICY_VERSION ? policyHandler() : undefined;
+        const key = row.meta.memoryKey;
+        return policyHandler(typeof key === 'string' ? await readPolicyMemory(blobs, key) : undefined);
+      })();
+      handler.catch(() => cache.delete(m[1]!));
+      cache.set(m[1]!, handler);
+    }
+    return handler;
+  };
+}
+
+/**
+ * The policy client for a registry version (`CycleConfig.policyVersion`): a version registered with an endpoint
+ * (an external trainer's served checkpoint) is called there; otherwise, with the built-in reference policy,
+ * `ref-policy@<version>` on the reference server.
+ */
+function registryPolicyClient(rt: Runtime): (version: string) => Promise<ChatModel> {
+  const cache = new Map<string, ChatModel>();
+  return async (version) => {
+    const hit = cache.get(version);
+    if (hit) return hit;
+    const endpoint = rt.config.models.policy!;
+    const row = await getModel(rt.db, rt.models.policy.name, version);
+    let model: ChatModel;
+    if (row?.endpoint) {
+      const served = typeof row.meta.servedModel === 'string' ? row.meta.servedModel : rt.models.policy.name;
+      model = createChatModel({ ...endpoint, baseUrl: row.endpoint, model: served }, { blobs: rt.blobs, accountAs: 'policy' });
+    } else if (rt.referenceUrl && !endpoint.baseUrl) {
+      model = createChatModel({ ...endpoint, baseUrl: rt.referenceUrl, model: `${REF_POLICY_MODEL}@${version}` }, { blobs: rt.blobs, accountAs: 'policy' });
+    } else throw new Error(`policy ${rt.models.policy.name}@${version} has no endpoint in the model registry`);
+    cache.set(version, model);
+    return model;
   };
 }
 

@@ -5,15 +5,19 @@ import { PolicyMemory } from '../models/reference/memory.js';
 import { REF_POLICY_BASE_VERSION, REF_POLICY_MODEL, memoryKey, nextPatch, parseJsonl, trainMemory } from '../models/reference/trainer.js';
 import type { OcrEngine } from '../domain/ports.js';
 import type { Queryable } from '../storage/db.js';
-import { latestModelVersion, nextDatasetVersion, upsertModelVersion } from '../storage/repos.js';
+import { getDataset, latestModelVersion, nextDatasetVersion, upsertModelVersion } from '../storage/repos.js';
+import { servedVersion } from '../storage/registry-repo.js';
 
 export const TRAIN_USAGE = `  trajforge train --dataset NAME[@VERSION] [--out KEY]
                                  train the reference policy's memory on an exported SFT dataset (latest version by default)
                                  and register it as the next ref-policy version (used by later cycles)`;
 
-/** Loads the latest trained ref-policy memory, if any version row names one (meta.memoryKey). */
+/**
+ * Loads the served ref-policy memory: that of the highest promoted version in the model registry (a candidate the
+ * eval gate rejected, or a rolled-back version, is never served), if its row names one (meta.memoryKey).
+ */
 export async function loadLatestPolicyMemory(db: Queryable, blobs: BlobStore): Promise<PolicyMemory | undefined> {
-  const latest = await latestModelVersion(db, REF_POLICY_MODEL);
+  const latest = await servedVersion(db, REF_POLICY_MODEL);
   const key = latest?.meta.memoryKey;
   if (typeof key !== 'string') return undefined;
   return PolicyMemory.fromJSON(JSON.parse(Buffer.from(await blobs.get(key)).toString('utf8')));
@@ -35,10 +39,19 @@ export async function trainReferencePolicy(opts: {
   const version = v !== undefined ? Number(v.replace(/^v/, '')) : (await nextDatasetVersion(opts.db, name)) - 1;
   if (!name || !Number.isInteger(version) || version < 1) throw new Error(`no dataset ${opts.dataset}`);
   const dataset = `${name}@${version}`;
-  const text = Buffer.from(await opts.blobs.get(`datasets/${name}/v${version}/train.jsonl`)).toString('utf8');
+  // The snapshot's SFT training split (`sft/train.jsonl`), or every SFT file when it has no split.
+  const row = await getDataset(opts.db, name, version);
+  if (!row) throw new Error(`no dataset ${opts.dataset}`);
+  // Datasets exported before snapshots (`gui-owl-e2e-messages@1`) have a single `train.jsonl`.
+  const files = ((row.manifest as { files?: { path: string; blobKey: string }[] }).files ?? []).filter((f) => /^(sft\/[^/]+|train)\.jsonl$/.test(f.path));
+  const train = files.filter((f) => f.path === 'sft/train.jsonl' || f.path === 'train.jsonl');
+  const chosen = train.length > 0 ? train : files;
+  if (chosen.length === 0) throw new Error(`dataset ${dataset} has no SFT file (export it with --format sft)`);
+  const text = (await Promise.all(chosen.map(async (f) => Buffer.from(await opts.blobs.get(f.blobKey)).toString('utf8')))).join('\n');
+  // Version numbers follow the highest registered version (rejected ones included); the parent is the served one.
   const latest = await latestModelVersion(opts.db, REF_POLICY_MODEL);
-  const parentVersion = latest?.version ?? REF_POLICY_BASE_VERSION;
-  const next = nextPatch(parentVersion);
+  const parentVersion = (await servedVersion(opts.db, REF_POLICY_MODEL))?.version ?? REF_POLICY_BASE_VERSION;
+  const next = nextPatch(latest?.version ?? REF_POLICY_BASE_VERSION);
   const base = await loadLatestPolicyMemory(opts.db, opts.blobs);
   const result = await trainMemory({ samples: parseJsonl(text), blobs: opts.blobs, ocr: opts.ocr, version: next, dataset, trainedAt: opts.trainedAt, parsePrompt: parsePolicyPrompt, ...(base ? { base } : {}) });
   const key = opts.out ?? memoryKey(next);

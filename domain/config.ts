@@ -123,6 +123,12 @@ export const CycleConfig = z.object({
   /** Share of generated queries made infeasible on purpose (ZeroGUI-style). */
   infeasibleRate: z.number().min(0).max(0.5).default(0),
   datasetName: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/).default('gui-owl-e2e'),
+  /**
+   * The policy version rollouts use (the model registry's version: the self-evolving line sets it to the promoted
+   * version, the eval gate to the version under test). Absent: the version the worker serves by default.
+   * Optional without a default so configs (and their hashes) written before it stay unchanged.
+   */
+  policyVersion: z.string().regex(/^[0-9A-Za-z][0-9A-Za-z._-]*$/).optional(),
 });
 export type CycleConfig = z.infer<typeof CycleConfig>;
 

@@ -20,13 +20,18 @@ import type { RoleHandler } from './types.js';
 /** Model names served by the built-in reference server: one per role, defined once in domain/config.ts. */
 export const REFERENCE_MODELS = REFERENCE_MODEL_NAMES;
 
+/** The reference policy's handler, consulting `memory` first when given. */
+export function policyHandler(memory?: PolicyMemory): RoleHandler {
+  const phone: RoleHandler = memory ? (request, ctx) => policyRole(request, { ...ctx, memory }) : policyRole;
+  // One policy model, two action spaces: requests offering `computer_use` are desktop episodes.
+  return (request, ctx) => (isDesktopRequest(request) ? desktopPolicyRole(request, ctx) : phone(request, ctx));
+}
+
 /** Every reference role, by model name. `memory`: the trained policy memory the policy consults first. */
 export function referenceRoles(opts: { memory?: PolicyMemory } = {}): Record<string, RoleHandler> {
   const memory = opts.memory;
-  const phone: RoleHandler = memory ? (request, ctx) => policyRole(request, { ...ctx, memory }) : policyRole;
   return {
-    // One policy model, two action spaces: requests offering `computer_use` are desktop episodes.
-    [REFERENCE_MODELS.policy]: (request, ctx) => (isDesktopRequest(request) ? desktopPolicyRole(request, ctx) : phone(request, ctx)),
+    [REFERENCE_MODELS.policy]: policyHandler(memory),
     [REFERENCE_MODELS.stepCritic]: stepCriticRole,
     [REFERENCE_MODELS.trajCriticText]: trajectoryTextCriticRole,
     [REFERENCE_MODELS.trajCriticMultimodal]: trajectoryMultimodalCriticRole,

@@ -17,6 +17,11 @@ export interface ReferenceServerOptions {
   port?: number;
   host?: string;
   roles: Record<string, RoleHandler>;
+  /**
+   * Models not in `roles` (e.g. a registry version `ref-policy@0.1.3`): the handler for that name, or undefined
+   * for an unknown model (404). Called per request; cache in the resolver.
+   */
+  resolve?: (model: string) => Promise<RoleHandler | undefined>;
   ocr: OcrEngine;
   /** Request body limit in bytes (default 64 MiB). */
   maxBodyBytes?: number;
@@ -86,7 +91,14 @@ export async function startReferenceServer(opts: ReferenceServerOptions): Promis
       return sendError(res, 400, `${param ?? 'body'}: ${issue?.message ?? 'invalid request'}`, 'invalid_request_error', param);
     }
     const request = parsed.data;
-    const handler = Object.hasOwn(opts.roles, request.model) ? opts.roles[request.model] : undefined;
+    let handler = Object.hasOwn(opts.roles, request.model) ? opts.roles[request.model] : undefined;
+    if (!handler && opts.resolve) {
+      try {
+        handler = await opts.resolve(request.model);
+      } catch (e) {
+        return sendError(res, 500, `model ${request.model} could not be loaded: ${(e as Error).message}`, 'server_error', 'model');
+      }
+    }
     if (!handler) {
       return sendError(res, 404, `The model \`${request.model}\` does not exist.`, 'invalid_request_error', 'model', 'model_not_found');
     }

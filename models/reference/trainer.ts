@@ -36,7 +36,11 @@ export function parseJsonl(text: string): SftSample[] {
   return text
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as SftSample);
+    .map((l) => {
+      // Snapshot SFT rows keep the blob keys of their images under `meta.image_keys` (export/formats.ts).
+      const row = JSON.parse(l) as SftSample & { meta?: { image_keys?: string[] } };
+      return row.image_keys ? row : { ...row, image_keys: row.meta?.image_keys ?? [] };
+    });
 }
 
 /** The semantic patch after `v` ("0.1.0" → "0.1.1"). */

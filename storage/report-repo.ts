@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { many, type Queryable } from './db.js';
+
+/** One training cycle's yield funnel, critic precision (vs checkers) and cost, for `trajforge report`. */
+export interface CycleYield {
+  cycleId: string;
+  modelVersion: string;
+  queries: number;
+  rollouts: number;
+  judged: number;
+  accepted: number;
+  /** Accepted rollouts the checker also marks successful (critic precision = this / accepted). */
+  acceptedTruePositives: number;
+  exportedSamples: number;
+  costUsd: number;
+  tokens: number;
+}
+
+/** Finished `cycle-N` cycles in order, with their counts (cycles.counts) and model cost (model_usage). */
+export async function listCycleYields(db: Queryable): Promise<CycleYield[]> {
+  return many(
+    db,
+    `select c.id, c.model_version, c.counts,
+            coalesce((select sum(u.cost_usd) from model_usage u where u.cycle_id = c.id), 0)::float8 as cost,
+            coalesce((select sum(u.prompt_tokens + u.completion_tokens) from model_usage u where u.cycle_id = c.id), 0)::float8 as tokens
+     from cycles c where c.id ~ '^cycle-[0-9]+$' and c.finished_at is not null
+     order by substring(c.id from 7)::bigint`,
+    [],
+    z
+      .object({ id: z.string(), model_version: z.string(), counts: z.record(z.string(), z.number()).nullable(), cost: z.number(), tokens: z.number() })
+      .transform((r) => {
+        const c = r.counts ?? {};
+        return {
+          cycleId: r.id,
+          modelVersion: r.model_version,
+          queries: c.queries ?? 0,
+          rollouts: c.rollouts ?? 0,
+          judged: (c.accepted ?? 0) + (c.rejected ?? 0),
+          accepted: c.accepted ?? 0,
+          acceptedTruePositives: c.acceptedTruePositives ?? 0,
+          exportedSamples: c.exportedSamples ?? 0,
+          costUsd: r.cost,
+          tokens: r.tokens,
+        };
+      }),
+  );
+}
