@@ -14,7 +14,8 @@ const MAY_IMPORT = {
   models: ['domain'],
   agents: ['domain', 'models'],
   critics: ['domain', 'models'],
-  synthesis: ['domain', 'models'],
+  // synthesis re-predicts and distils steps in the agents' own GUI-Owl prompt/reply format (no second copy of it).
+  synthesis: ['domain', 'models', 'agents'],
   storage: ['domain'],
   // export rebuilds prompts with the agents' own builder so training and inference formats cannot drift.
   export: ['domain', 'storage', 'agents'],

@@ -34,6 +34,14 @@ export const ROLES = [
   'coordinator',
   'executor',
   'stateTracker',
+  // Guidance synthesis and reasoning data (synthesis/): describer, quality control, synthesiser, hint-guided
+  // reasoner, thought–action consistency judge, multi-agent → end-to-end distiller.
+  'guideDescriber',
+  'guideQc',
+  'guideSynth',
+  'reasoner',
+  'consistency',
+  'distiller',
 ] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -54,6 +62,12 @@ export const REFERENCE_MODEL_NAMES: Record<Role, string> = {
   coordinator: 'ref-coordinator',
   executor: 'ref-executor',
   stateTracker: 'ref-state-tracker',
+  guideDescriber: 'ref-guide-describer',
+  guideQc: 'ref-guide-qc',
+  guideSynth: 'ref-guide-synth',
+  reasoner: 'ref-reasoner',
+  consistency: 'ref-consistency',
+  distiller: 'ref-distiller',
 };
 
 /** The committed v1 learned-critic model (models/learned-critic/, trained by bench/train-learned-critic.ts). */
