@@ -61,8 +61,9 @@ export interface GuidanceModels {
 }
 
 const DESCRIBER_SYSTEM = [
-  'You describe what one action on a phone did. You get the action, the screenshot BEFORE it (the interaction point,',
-  'if any, is circled in magenta #FF00FF) and the screenshot AFTER it.',
+  'You describe what one action on a phone did. You get the action, the screenshot BEFORE it with the interaction point',
+  '(if any) circled in magenta #FF00FF, the same BEFORE screenshot without the circle (to read what the circle covers),',
+  'and the screenshot AFTER it.',
   'Reply with one JSON object: {"target": <the label or text the action touched or entered, as shown on screen>,',
   '"changed": <true if the screen visibly changed apart from the circle>, "description": <one sentence: what the action did>}.',
 ].join('\n');
@@ -112,7 +113,10 @@ async function dataUrl(png: Uint8Array): Promise<string> {
   return `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
 }
 
-/** Builds the describer's request: the circled pre-action screenshot first, then the post-action one. */
+/**
+ * Builds the describer's request: the circled pre-action screenshot, the same screenshot unmarked (so the label under
+ * the ring stays readable), then the post-action one. Coordinates are never in the text: only the circle says where.
+ */
 export async function describerRequest(blobs: BlobStore, step: ReferenceStep): Promise<{ messages: { role: 'system' | 'user'; content: string | ContentPart[] }[] }> {
   const before = await blobs.get(step.before.screenshotKey);
   const marked = interactionPoints(step.action).length > 0 ? await circleInteraction(before, step.action) : before;
@@ -123,8 +127,9 @@ export async function describerRequest(blobs: BlobStore, step: ReferenceStep): P
       {
         role: 'user',
         content: [
-          { type: 'text', text: `Action: ${actionForDescriber(step.action)}\nBefore (interaction circled), then after:` },
+          { type: 'text', text: `Action: ${actionForDescriber(step.action)}\nBefore (interaction circled), before (unmarked), after:` },
           { type: 'image_url', image_url: { url: await dataUrl(marked) } },
+          { type: 'image_url', image_url: { url: await dataUrl(before) } },
           { type: 'image_url', image_url: { url: await dataUrl(after) } },
         ],
       },

@@ -5,9 +5,9 @@ import type { OcrLine, RoleHandler } from '../types.js';
 
 /**
  * Reference guidance describer (GUI-Owl §6.4 "action description"), a CPU stand-in for a VLM. It reads the action
- * line, finds the magenta ring on the pre-action screenshot (the only place it learns WHERE a tap landed: the
- * request carries no coordinates), erases the ring, OCRs both screenshots and reports the label under the ring,
- * whether the screen changed outside the ring, and which text appeared.
+ * line, finds the magenta ring on the circled pre-action screenshot (the only place it learns WHERE a tap landed: the
+ * request carries no coordinates), OCRs the unmarked pre-action and the post-action screenshots and reports the label
+ * under the ring, whether the screen changed, and which text appeared.
  */
 
 interface Raw {
@@ -49,27 +49,7 @@ export function findMarks(img: Raw): { centres: [number, number][]; mask: Uint8A
   return { centres, mask };
 }
 
-/** The screenshot with mark pixels (and a 2-px halo) painted white, so OCR reads the label under the ring. */
-async function erase(img: Raw, mask: Uint8Array): Promise<Buffer> {
-  const out = Buffer.from(img.data);
-  for (let y = 0; y < img.height; y++) {
-    for (let x = 0; x < img.width; x++) {
-      if (!mask[y * img.width + x]) continue;
-      for (let dy = -2; dy <= 2; dy++) {
-        for (let dx = -2; dx <= 2; dx++) {
-          const xx = x + dx;
-          const yy = y + dy;
-          if (xx < 0 || yy < 0 || xx >= img.width || yy >= img.height) continue;
-          const i = (yy * img.width + xx) * img.channels;
-          out[i] = out[i + 1] = out[i + 2] = 255;
-        }
-      }
-    }
-  }
-  return sharp(out, { raw: { width: img.width, height: img.height, channels: img.channels as 3 } }).png().toBuffer();
-}
-
-/** Share of pixels (outside the erased mark) that differ by more than 24 in any channel. */
+/** Share of pixels (outside the mark) that differ by more than 24 in any channel. */
 function changedShare(a: Raw, b: Raw, mask: Uint8Array): number {
   if (a.width !== b.width || a.height !== b.height) return 1;
   let diff = 0;
@@ -115,13 +95,12 @@ export const guideDescriberRole: RoleHandler = async (request, ctx) => {
   const action = /Action:\s*(.+)/.exec(text)?.[1]?.trim() ?? '';
   if (!action) throw new RoleInputError('the user message must start with "Action: ..."', 'messages');
   const images = messageImages(user);
-  if (images.length < 2) throw new RoleInputError('two screenshots are required (before with the circle, after)', 'messages');
-  const beforeRaw = await raw(decode(images[0]!));
-  const afterPng = decode(images[1]!);
-  const afterRaw = await raw(afterPng);
-  const { centres, mask } = findMarks(beforeRaw);
-  const beforeClean = await erase(beforeRaw, mask);
-  const [beforeLines, afterLines] = await Promise.all([ctx.ocr.recognize(beforeClean), ctx.ocr.recognize(afterPng)]);
+  if (images.length < 3) throw new RoleInputError('three screenshots are required (before with the circle, before unmarked, after)', 'messages');
+  const { centres, mask } = findMarks(await raw(decode(images[0]!)));
+  const beforePng = decode(images[1]!);
+  const afterPng = decode(images[2]!);
+  const [beforeRaw, afterRaw] = await Promise.all([raw(beforePng), raw(afterPng)]);
+  const [beforeLines, afterLines] = await Promise.all([ctx.ocr.recognize(beforePng), ctx.ocr.recognize(afterPng)]);
   const share = changedShare(beforeRaw, afterRaw, mask);
   const changed = share > 0.002;
   const beforeTexts = new Set(beforeLines.map((l) => l.text.trim()));

@@ -5,7 +5,7 @@ import type { RoleHandler } from '../types.js';
 /**
  * Reference guidance quality control (GUI-Owl §6.4 step 2): a step is dropped when it had no visible effect, or
  * when its stated intent names a target (quoted, as policies write conclusions) that the observed target does not
- * match. Input: the JSON built by synthesis/guidance.ts {action, intent, target, changed, description}.
+ * match word for word. Input: the JSON built by synthesis/guidance.ts {action, intent, target, changed, description}.
  */
 const words = (s: string): string[] => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1);
 
@@ -32,8 +32,10 @@ export const guideQcRole: RoleHandler = (request) => {
   if (input.changed !== true) return reply(false, `ineffective: ${action} had no visible effect`);
   const named = [...intent.matchAll(/"([^"]+)"/g)].map((m) => m[1]!).filter((q) => !/^type\b/.test(action) || q !== target);
   if (named.length && target) {
+    // Every word of the intended target must be in the touched label (or vice versa): near-duplicates such as
+    // "Burger Place" for "Burger Palace" share words but are different things.
     const best = Math.max(...named.map((q) => Math.max(overlap(q, target), overlap(target, q))));
-    if (best < 0.5) return reply(false, `mismatch: intended ${named.map((q) => `"${q}"`).join(', ')} but the action hit "${target}"`);
+    if (best < 1) return reply(false, `mismatch: intended ${named.map((q) => `"${q}"`).join(', ')} but the action hit "${target}"`);
     return reply(true, `effective and matches the intent ("${target}")`);
   }
   return reply(true, intent ? 'effective; the intent names no target to compare' : 'effective (demonstration: no stated intent)');
