@@ -61,7 +61,9 @@ export function checkConsistency(step: { reasoning: string; conclusion: string; 
       const targets = quoted(text);
       const touched = tree ? nodeNameAt(tree, a.coordinate) : undefined;
       if (!targets.length || !touched) return v(true, touched ? `touches "${touched}"; the thought names no target` : 'no element name to compare');
-      return targets.some((t) => tokenF1(t, touched) > 0.5 || words(touched).some((w) => words(t).includes(w)))
+      // Every word of a named target in the touched name or vice versa: "Burger Place" is not "Burger Palace".
+      const all = (a: string, b: string): boolean => words(a).length > 0 && words(a).every((w) => words(b).includes(w));
+      return targets.some((t) => all(t, touched) || all(touched, t))
         ? v(true, `touches "${touched}", which the thought names`)
         : v(false, `the thought names ${targets.map((t) => `"${t}"`).join(', ')} but the action touches "${touched}"`);
     }
@@ -90,21 +92,23 @@ export function checkConsistency(step: { reasoning: string; conclusion: string; 
   }
 }
 
-/** The model check: the `consistency` role sees the circled pre-action screenshot, the thought and the action. */
+/** The model check: the `consistency` role sees the circled (and the unmarked) pre-action screenshot, the thought and the action. */
 export async function modelConsistency(
   model: ChatModel,
   blobs: BlobStore,
   step: { reasoning: string; conclusion: string; action: Action; screenshotKey: string },
 ): Promise<ConsistencyVerdict> {
-  const marked = await circleInteraction(await blobs.get(step.screenshotKey), step.action);
+  const before = await blobs.get(step.screenshotKey);
+  const marked = await circleInteraction(before, step.action);
   const res = await model.complete({
     messages: [
-      { role: 'system', content: 'Does the reasoning support the action taken? The interaction point is circled in magenta. Reply JSON {"consistent": true|false, "reason": "..."}.' },
+      { role: 'system', content: 'Does the reasoning support the action taken? The first screenshot has the interaction point circled in magenta, the second is the same screen unmarked. Reply JSON {"consistent": true|false, "reason": "..."}.' },
       {
         role: 'user',
         content: [
           { type: 'text', text: JSON.stringify({ thought: step.reasoning, conclusion: step.conclusion, action: step.action }) },
           { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from(marked).toString('base64')}` } },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from(before).toString('base64')}` } },
         ],
       },
     ],

@@ -94,17 +94,21 @@ export const consistencyRole: RoleHandler = async (request, ctx) => {
   }
   if (kind === 'click' || kind === 'long_press') {
     const user = [...request.messages].reverse().find((m) => m.role === 'user');
-    const img = user ? messageImages(user)[0] : undefined;
+    const images = user ? messageImages(user) : [];
+    const img = images[0];
     const named = [...text.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+    const all = (a: string, b: string): boolean => words(a).length > 0 && words(a).every((w) => words(b).includes(w));
     if (!img || named.length === 0) return reply(true, 'no named target to compare with the touched element');
     const png = Buffer.from(/^data:[^;,]*;base64,(.*)$/s.exec(img)?.[1] ?? '', 'base64');
     const r = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const { centres } = findMarks({ data: r.data, width: r.info.width, height: r.info.height, channels: r.info.channels });
     if (!centres[0]) return reply(true, 'no circled point visible');
-    const lines = await ctx.ocr.recognize(png);
+    // The unmarked copy (second image) is read, so the ring does not garble the label it surrounds.
+    const clean = images[1] ? Buffer.from(/^data:[^;,]*;base64,(.*)$/s.exec(images[1])?.[1] ?? '', 'base64') : png;
+    const lines = await ctx.ocr.recognize(clean);
     const label = lineAt(lines, centres[0])?.text.trim();
     if (!label) return reply(true, 'the touched element has no readable label');
-    return named.some((n) => covers(label, n) || covers(n, label))
+    return named.some((n) => all(n, label) || all(label, n))
       ? reply(true, `the touched element "${label}" is the one the thought names`)
       : reply(false, `the thought names ${named.map((n) => `"${n}"`).join(', ')} but the action touches "${label}"`);
   }
