@@ -3,6 +3,14 @@ import type { Lineage } from '../domain/entities.js';
 import { buildSamples, type StepJudgement } from '../export/gui-owl-sft.js';
 import { writeDataset } from '../export/writer.js';
 import * as repo from '../storage/repos.js';
+import { rolloutGuidance } from '../storage/guidance-repo.js';
+
+/** A guided rollout's guidance for export: its version always (lineage), its text only with keepGuidance. */
+async function guidanceOf(db: ActivityDeps['db'], rolloutId: string, queryId: string, keep: boolean): Promise<{ guidance?: { version: number; text?: string } }> {
+  const g = await rolloutGuidance(db, rolloutId, queryId);
+  if (!g) return {};
+  return { guidance: keep ? { version: g.version, text: g.text } : { version: g.version } };
+}
 
 /** Export: accepted, cleansed steps as a versioned dataset. */
 export function createExportActivities(deps: ActivityDeps) {
@@ -39,6 +47,7 @@ export function createExportActivities(deps: ActivityDeps) {
           historyImages: config.historyImages,
           lineage: { cycleId: input.cycleId, modelVersion, criticVersion: version, dagVersion: query.dagVersion, configHash: hash },
           uri: (k) => deps.blobs.uri(k),
+          ...(await guidanceOf(deps.db, rollout.id, rollout.queryId, config.guidance.keepInExport)),
         });
         samples.push(...built.samples.map((s) => ({ sample: s, rolloutId: rollout.id, step: s.meta.step })));
         for (const r of built.removed) removedCounts[`removed_${r.reason}`] = (removedCounts[`removed_${r.reason}`] ?? 0) + 1;

@@ -1,6 +1,7 @@
 import { createCycleActivities } from './cycle.js';
 import type { ActivityDeps } from './deps.js';
 import { createExportActivities } from './export.js';
+import { createGuidanceActivities } from './guidance.js';
 import { createJudgeActivities } from './judge.js';
 import { createQueryActivities } from './queries.js';
 import { createRolloutActivities } from './rollout.js';
@@ -19,5 +20,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createRolloutActivities(deps),
     ...createJudgeActivities(deps),
     ...createExportActivities(deps),
+    ...createGuidanceActivities(deps),
   };
 }

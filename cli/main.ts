@@ -10,12 +10,14 @@ import { loadConfig } from './config.js';
 import { dagCommand, queriesCommand } from './dag.js';
 import { CRITICS_USAGE, criticsCommand } from './critics.js';
 import { TRAIN_USAGE, trainCommand } from './train.js';
+import { guidanceLines } from './guidance.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
 Usage:
   trajforge cycle [--queries N] [--attempts K] [--max-steps S] [--seed N] [--apps food,shop] [--mode gui-owl|mobile-agent-v3|swirl|ces]
                   [--learned-critic PATH|off] [--learned-consensus off|and|majority] [--trajectory-tau-c 0..1]
+                  [--guidance N|off] [--keep-guidance]   guidance for at most N hard queries (default 2); keep its text in exports
                                  run one full production cycle on the configured services
   trajforge worker [--queues main,env,cpu]
                                  run workers for these task queues (default all three) until interrupted
@@ -51,6 +53,8 @@ async function cycle(args: string[]): Promise<void> {
       'learned-critic': { type: 'string' },
       'learned-consensus': { type: 'string' },
       'trajectory-tau-c': { type: 'string' },
+      guidance: { type: 'string' },
+      'keep-guidance': { type: 'boolean' },
     },
   });
   const config = loadConfig();
@@ -76,6 +80,15 @@ async function cycle(args: string[]): Promise<void> {
         }
       : {}),
   };
+  if (values.guidance !== undefined || values['keep-guidance']) {
+    Object.assign(overrides, {
+      guidance: {
+        ...config.cycle.guidance,
+        ...(values.guidance === 'off' ? { enabled: false } : values.guidance !== undefined ? { maxQueries: Number(values.guidance) } : {}),
+        ...(values['keep-guidance'] ? { keepInExport: true } : {}),
+      },
+    });
+  }
   config.cycle = parseOrThrow(CycleConfig, overrides, 'command line');
 
   const t0 = performance.now();
@@ -134,6 +147,7 @@ function printResult(r: CycleResult, seconds: number): void {
     out(`  critic calibration       validation (${g.validationRollouts}) would choose: ${g.description}${g.meetsTarget ? '' : ' (precision target not met: the most precise)'}`);
     out(`                           held-out report split (${g.reportRollouts}): precision ${pct1(g.reportPrecision)}, recall ${pct1(g.reportRecall)}  (apply τc with critic.trajectoryTauC)`);
   }
+  if (r.guidance) for (const line of guidanceLines(r.guidance)) out(line);
   if (r.dataset) {
     out(`  dataset                  ${r.dataset.name} v${r.dataset.version}, ${r.dataset.samples} samples`);
     out(`  manifest                 ${r.dataset.manifestUri}`);

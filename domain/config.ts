@@ -137,6 +137,25 @@ export const CycleConfig = z.object({
   /** Share of generated queries made infeasible on purpose (ZeroGUI-style). */
   infeasibleRate: z.number().min(0).max(0.5).default(0),
   datasetName: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/).default('gui-owl-e2e'),
+  /**
+   * Query-specific guidance for hard queries (GUI-Owl §6.4; workflows/guidance.ts). A query is hard when it has
+   * `minAttempts` judged attempts and no accepted one; at most `maxQueries` per cycle get reference attempts in
+   * `referenceAgentMode` (another role configuration), guidance synthesised from the first accepted reference, and
+   * `guidedAttempts` guided re-rollouts.
+   */
+  guidance: z
+    .object({
+      enabled: z.boolean().default(true),
+      minAttempts: z.number().int().min(1).max(64).default(2),
+      maxQueries: z.number().int().min(0).max(100).default(2),
+      referenceAgentMode: z.enum(['gui-owl', 'mobile-agent-v3', 'swirl', 'ces']).default('mobile-agent-v3'),
+      referenceAttempts: z.number().int().min(1).max(16).default(2),
+      guidedAttempts: z.number().int().min(1).max(16).default(2),
+      /** Put the guidance text into exported prompts (`--keep-guidance`); off: exports never contain it. */
+      keepInExport: z.boolean().default(false),
+    })
+    .strict()
+    .prefault({}),
 });
 export type CycleConfig = z.infer<typeof CycleConfig>;
 

@@ -34,6 +34,8 @@ export interface SftSample {
     app: string;
     critic_score: number | null;
     annotation: StepAnnotation | null;
+    /** Guided rollouts (issue 18): the guidance version the attempt read (lineage; its text only with keepGuidance). */
+    guidance_version?: number;
   };
 }
 
@@ -68,6 +70,11 @@ export function buildSamples(opts: {
   historyImages: number;
   lineage: SampleLineage;
   uri: (key: string) => string;
+  /**
+   * The rollout's guidance, when it was a guided attempt: `version` is always stamped in the lineage; `text` enters
+   * the rebuilt prompt only when the caller passes it (the export does only with `--keep-guidance`).
+   */
+  guidance?: { version: number; text?: string };
 }): { samples: SftSample[]; removed: { step: number; reason: RemovalReason }[] } {
   const { rollout, query } = opts;
   const samples: SftSample[] = [];
@@ -86,6 +93,7 @@ export function buildSamples(opts: {
         history: [...history],
         screenshots: keys.map((k) => ({ dataUrl: opts.uri(k) })),
         screen,
+        ...(opts.guidance?.text ? { guidance: opts.guidance.text } : {}),
       });
       const messages = request.messages.map((m) => ({
         role: m.role as 'system' | 'user',
@@ -109,6 +117,7 @@ export function buildSamples(opts: {
           app: query.app,
           critic_score: judgement?.score ?? null,
           annotation: judgement?.annotation ?? null,
+          ...(opts.guidance ? { guidance_version: opts.guidance.version } : {}),
         },
       });
     }
