@@ -6,7 +6,7 @@ import { runAgentEpisode } from '../agents/run.js';
 import { INFEASIBLE_FAMILY, infeasibleSuccess } from '../query-gen/infeasible.js';
 import * as repo from '../storage/repos.js';
 import { loadGuidanceText } from './guidance.js';
-import { tagRollout } from '../storage/guidance-repo.js';
+import { setRolloutGuidance } from '../storage/guidance-repo.js';
 
 /** Rollout: one episode of an agent in a leased environment session, checked by its checker (ground truth). */
 export function createRolloutActivities(deps: ActivityDeps) {
@@ -101,7 +101,7 @@ export function createRolloutActivities(deps: ActivityDeps) {
             degraded: result.environmentFailure !== undefined,
             configHash: configHash(config, deps.models),
           });
-          if (purpose !== 'attempt') await tagRollout(deps.db, rolloutId, purpose, purpose === 'guided' ? (input.guidanceVersion ?? null) : null);
+          if (purpose === 'guided' && input.guidanceVersion !== undefined) await setRolloutGuidance(deps.db, rolloutId, input.guidanceVersion);
           return { rolloutId, status: result.status, steps: result.steps.length, degraded: !healthy };
         } catch (err) {
           healthy = false;

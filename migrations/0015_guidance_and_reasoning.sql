@@ -27,11 +27,14 @@ create table if not exists query_guidance (
 );
 create index if not exists query_guidance_active_idx on query_guidance (query_id) where status = 'active';
 
--- A guided attempt records the guidance version it read (null: unguided); a reference attempt its role.
+-- A guided attempt records the guidance version it read (null: unguided). What an attempt was for follows from its
+-- business key (…/aN plain, …/rN reference for guidance, …/gN guided), so it is known at insert time; reference and
+-- guided attempts number from 0 like plain ones, hence the attempt key includes the purpose.
 alter table rollouts add column if not exists guidance_version int;
-alter table rollouts add column if not exists purpose text not null default 'attempt';
-alter table rollouts drop constraint if exists rollouts_purpose_check;
-alter table rollouts add constraint rollouts_purpose_check check (purpose in ('attempt', 'reference', 'guided'));
+alter table rollouts add column if not exists purpose text generated always as (
+  case when id ~ '/r[0-9]+$' then 'reference' when id ~ '/g[0-9]+$' then 'guided' else 'attempt' end) stored;
+alter table rollouts drop constraint if exists rollouts_cycle_id_query_id_attempt_key;
+create unique index if not exists rollouts_cycle_query_attempt_purpose_key on rollouts (cycle_id, query_id, attempt, purpose);
 
 -- Steps no hint style reproduces go to the human review queue.
 alter table review_candidates drop constraint if exists review_candidates_kind_check;

@@ -79,9 +79,9 @@ export async function rolloutGuidance(db: Queryable, rolloutId: string, queryId:
   );
 }
 
-/** Tags a rollout with what it was for and the guidance version it read (lineage). */
-export async function tagRollout(db: Queryable, rolloutId: string, purpose: 'attempt' | 'reference' | 'guided', guidanceVersion: number | null): Promise<void> {
-  await db.query(`update rollouts set purpose = $2, guidance_version = $3 where id = $1`, [rolloutId, purpose, guidanceVersion]);
+/** Records the guidance version a guided rollout read (lineage; its purpose follows from its id, migration 0015). */
+export async function setRolloutGuidance(db: Queryable, rolloutId: string, guidanceVersion: number): Promise<void> {
+  await db.query(`update rollouts set guidance_version = $2 where id = $1`, [rolloutId, guidanceVersion]);
 }
 
 /** Retirement rule: after this many guided attempts, guidance whose guided success rate is not above the unguided one is retired. */
