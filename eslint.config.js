@@ -14,7 +14,8 @@ const MAY_IMPORT = {
   models: ['domain'],
   agents: ['domain', 'models'],
   critics: ['domain', 'models'],
-  // Error-recovery samples rebuild the policy prompt (agents) and the assistant turn (export) instead of copying them.
+  // synthesis re-predicts, distils and builds error-recovery samples in the agents' own GUI-Owl prompt/reply format
+  // and the export's assistant turn (no second copy of either).
   synthesis: ['domain', 'models', 'agents', 'export'],
   storage: ['domain'],
   // export rebuilds prompts with the agents' own builder so training and inference formats cannot drift, states

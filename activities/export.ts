@@ -23,6 +23,7 @@ export function createExportActivities(deps: ActivityDeps) {
           filters: { cycles: [input.cycleId] },
           minScore: config.critic.tauC,
           historyImages: config.historyImages,
+          keepGuidance: config.guidance.keepInExport,
         },
       );
       const samples = result?.rows.sft ?? 0;

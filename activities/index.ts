@@ -2,6 +2,7 @@ import { createCycleActivities } from './cycle.js';
 import type { ActivityDeps } from './deps.js';
 import { createEvalActivities } from './eval.js';
 import { createExportActivities } from './export.js';
+import { createGuidanceActivities } from './guidance.js';
 import { createJudgeActivities } from './judge.js';
 import { createLoopActivities } from './loop.js';
 import { createQueryActivities } from './queries.js';
@@ -25,5 +26,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createSynthesisActivities(deps),
     ...createLoopActivities(deps),
     ...createEvalActivities(deps),
+    ...createGuidanceActivities(deps),
   };
 }

@@ -5,6 +5,8 @@ import type { Rollout } from '../domain/entities.js';
 import { runAgentEpisode } from '../agents/run.js';
 import { INFEASIBLE_FAMILY, infeasibleSuccess } from '../query-gen/infeasible.js';
 import * as repo from '../storage/repos.js';
+import { loadGuidanceText } from './guidance.js';
+import { setRolloutGuidance } from '../storage/guidance-repo.js';
 
 /**
  * The environment seed of a rollout, derived from its id: a rollout's state can be restored later by resetting
@@ -18,14 +20,26 @@ export function rolloutSeed(rolloutId: string): number {
 export function createRolloutActivities(deps: ActivityDeps) {
   const { loadQuery } = loaders(deps);
   return {
-    async runEpisode(input: { cycleId: string; queryId: string; attempt: number; config: unknown }): Promise<{
+    async runEpisode(input: {
+      cycleId: string;
+      queryId: string;
+      attempt: number;
+      config: unknown;
+      /** Guidance (issue 18): reference attempts (…/rN, in `agentMode`) and guided attempts (…/gN, reading `guidanceVersion`). */
+      purpose?: 'attempt' | 'reference' | 'guided';
+      agentMode?: string;
+      guidanceVersion?: number;
+    }): Promise<{
       rolloutId: string;
       status: string;
       steps: number;
       degraded: boolean;
     }> {
       const config = parseConfig(input.config);
-      const rolloutId = `${input.cycleId}/${input.queryId}/a${input.attempt}`;
+      const purpose = input.purpose ?? 'attempt';
+      const rolloutId = `${input.cycleId}/${input.queryId}/${purpose === 'attempt' ? 'a' : purpose === 'reference' ? 'r' : 'g'}${input.attempt}`;
+      const agentMode = purpose === 'reference' && input.agentMode ? parseConfig({ ...config, agentMode: input.agentMode }).agentMode : config.agentMode;
+      const guidance = purpose === 'guided' ? await loadGuidanceText(deps.db, input.queryId, input.guidanceVersion) : undefined;
       const existing = await repo.getRollout(deps.db, rolloutId);
       if (existing) return { rolloutId, status: existing.status, steps: existing.steps.length, degraded: existing.status === 'degraded' };
       const query = await loadQuery(input.queryId);
@@ -42,7 +56,7 @@ export function createRolloutActivities(deps: ActivityDeps) {
         let healthy = true;
         try {
           // Dispatch on the cycle's agent mode (gui-owl end-to-end, or a multi-agent loop with role IO on every step).
-          const result = await runAgentEpisode(config.agentMode, {
+          const result = await runAgentEpisode(agentMode, {
             env: session,
             models: { ...deps.models, policy: policy.model },
             blobs: deps.blobs,
@@ -52,6 +66,7 @@ export function createRolloutActivities(deps: ActivityDeps) {
             maxSteps: config.maxSteps,
             historyImages: config.historyImages,
             temperature,
+            ...(guidance ? { guidance } : {}),
             onStep: (step) => {
               heartbeatSafely({ step: step.index });
               deps.envPool.heartbeat(session);
@@ -83,7 +98,7 @@ export function createRolloutActivities(deps: ActivityDeps) {
             cycleId: input.cycleId,
             queryId: query.id,
             attempt: input.attempt,
-            agentMode: config.agentMode,
+            agentMode,
             actionSpace: 'mobile',
             model: policy.ref,
             status: result.status,
@@ -95,6 +110,7 @@ export function createRolloutActivities(deps: ActivityDeps) {
             degraded: result.environmentFailure !== undefined,
             configHash: configHash(config, deps.models),
           });
+          if (purpose === 'guided' && input.guidanceVersion !== undefined) await setRolloutGuidance(deps.db, rolloutId, input.guidanceVersion);
           return { rolloutId, status: result.status, steps: result.steps.length, degraded: !healthy };
         } catch (err) {
           healthy = false;

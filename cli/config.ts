@@ -55,6 +55,12 @@ export const ROLE_ENV: Record<Role, string> = {
   coordinator: 'COORDINATOR',
   executor: 'EXECUTOR',
   stateTracker: 'STATE_TRACKER',
+  guideDescriber: 'GUIDE_DESCRIBER',
+  guideQc: 'GUIDE_QC',
+  guideSynth: 'GUIDE_SYNTH',
+  reasoner: 'REASONER',
+  consistency: 'CONSISTENCY',
+  distiller: 'DISTILLER',
 };
 
 /**

@@ -17,6 +17,7 @@ import { REVIEW_USAGE, reviewCommand } from './review.js';
 import { LINE_USAGE, lineCommand } from './line.js';
 import { MODELS_USAGE, modelsCommand } from './models.js';
 import { REPORT_USAGE, reportCommand } from './report.js';
+import { guidanceLines } from './guidance.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -28,6 +29,8 @@ Usage:
                                  production cycle on the configured services (--resume-only: no new cycle)
   trajforge status               embedded services (owned or orphaned), running and unfinished cycles with progress
   trajforge stop [--force]       shut this home's embedded Temporal dev server and Postgres down cleanly
+                  [--guidance N|off] [--keep-guidance]   guidance for at most N hard queries (default 2); keep its text in exports
+                                 run one full production cycle on the configured services
   trajforge worker [--queues main,env,cpu]
                                  run workers for these task queues (default all three) until interrupted
   trajforge migrate              apply database migrations
@@ -70,6 +73,8 @@ async function cycle(args: string[]): Promise<void> {
       'learned-consensus': { type: 'string' },
       'trajectory-tau-c': { type: 'string' },
       'resume-only': { type: 'boolean' },
+      guidance: { type: 'string' },
+      'keep-guidance': { type: 'boolean' },
     },
   });
   const config = loadConfig();
@@ -95,6 +100,15 @@ async function cycle(args: string[]): Promise<void> {
         }
       : {}),
   };
+  if (values.guidance !== undefined || values['keep-guidance']) {
+    Object.assign(overrides, {
+      guidance: {
+        ...config.cycle.guidance,
+        ...(values.guidance === 'off' ? { enabled: false } : values.guidance !== undefined ? { maxQueries: Number(values.guidance) } : {}),
+        ...(values['keep-guidance'] ? { keepInExport: true } : {}),
+      },
+    });
+  }
   config.cycle = parseOrThrow(CycleConfig, overrides, 'command line');
 
   const t0 = performance.now();
@@ -157,6 +171,7 @@ function printResult(r: CycleResult, seconds: number): void {
     out(`  critic calibration       validation (${g.validationRollouts}) would choose: ${g.description}${g.meetsTarget ? '' : ' (precision target not met: the most precise)'}`);
     out(`                           held-out report split (${g.reportRollouts}): precision ${pct1(g.reportPrecision)}, recall ${pct1(g.reportRecall)}  (apply τc with critic.trajectoryTauC)`);
   }
+  if (r.guidance) for (const line of guidanceLines(r.guidance)) out(line);
   if (r.dataset) {
     out(`  dataset                  ${r.dataset.name} v${r.dataset.version}, ${r.dataset.samples} samples`);
     out(`  manifest                 ${r.dataset.manifestUri}`);

@@ -39,6 +39,8 @@ export const KIND_WEIGHT: Record<ReviewKind, number> = {
   claimed_success_rejected: 30,
   rejected_all_good: 30,
   votes_split: 20,
+  // Raised by hint-guided rejection sampling, not by the critics: a step to verify, not a verdict in doubt.
+  needs_human: 10,
 };
 
 export interface ReviewChannel {

@@ -34,6 +34,14 @@ export const ROLES = [
   'coordinator',
   'executor',
   'stateTracker',
+  // Guidance synthesis and reasoning data (synthesis/): describer, quality control, synthesiser, hint-guided
+  // reasoner, thought–action consistency judge, multi-agent → end-to-end distiller.
+  'guideDescriber',
+  'guideQc',
+  'guideSynth',
+  'reasoner',
+  'consistency',
+  'distiller',
 ] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -54,6 +62,12 @@ export const REFERENCE_MODEL_NAMES: Record<Role, string> = {
   coordinator: 'ref-coordinator',
   executor: 'ref-executor',
   stateTracker: 'ref-state-tracker',
+  guideDescriber: 'ref-guide-describer',
+  guideQc: 'ref-guide-qc',
+  guideSynth: 'ref-guide-synth',
+  reasoner: 'ref-reasoner',
+  consistency: 'ref-consistency',
+  distiller: 'ref-distiller',
 };
 
 /** The committed v1 learned-critic model (models/learned-critic/, trained by bench/train-learned-critic.ts). */
@@ -129,6 +143,25 @@ export const CycleConfig = z.object({
    * Optional without a default so configs (and their hashes) written before it stay unchanged.
    */
   policyVersion: z.string().regex(/^[0-9A-Za-z][0-9A-Za-z._-]*$/).optional(),
+  /**
+   * Query-specific guidance for hard queries (GUI-Owl §6.4; workflows/guidance.ts). A query is hard when it has
+   * `minAttempts` judged attempts and no accepted one; at most `maxQueries` per cycle get reference attempts in
+   * `referenceAgentMode` (another role configuration), guidance synthesised from the first accepted reference, and
+   * `guidedAttempts` guided re-rollouts.
+   */
+  guidance: z
+    .object({
+      enabled: z.boolean().default(true),
+      minAttempts: z.number().int().min(1).max(64).default(2),
+      maxQueries: z.number().int().min(0).max(100).default(2),
+      referenceAgentMode: z.enum(['gui-owl', 'mobile-agent-v3', 'swirl', 'ces']).default('mobile-agent-v3'),
+      referenceAttempts: z.number().int().min(1).max(16).default(2),
+      guidedAttempts: z.number().int().min(1).max(16).default(2),
+      /** Put the guidance text into exported prompts (`--keep-guidance`); off: exports never contain it. */
+      keepInExport: z.boolean().default(false),
+    })
+    .strict()
+    .prefault({}),
 });
 export type CycleConfig = z.infer<typeof CycleConfig>;
 

@@ -235,6 +235,8 @@ export const ReviewKind = z.enum([
   'rejected_all_good',
   'learned_disagrees',
   'claimed_success_rejected',
+  // Reasoning data (synthesis/rejection-sampling.ts): no hint style reproduced a step's known-good action.
+  'needs_human',
 ]);
 export type ReviewKind = z.infer<typeof ReviewKind>;
 export const REVIEW_KINDS = ReviewKind.options;

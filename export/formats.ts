@@ -42,7 +42,7 @@ export interface MessagesRow {
   messages: { role: string; content: string }[];
   images: string[];
   tools: string;
-  meta: RowMeta & { critic_score: number | null; annotation: string | null; image_keys: string[] };
+  meta: RowMeta & { critic_score: number | null; annotation: string | null; image_keys: string[]; guidance_version?: number };
 }
 
 export function messagesRow(sample: SftSample, images: string[], meta: RowMeta): MessagesRow {
@@ -51,7 +51,13 @@ export function messagesRow(sample: SftSample, images: string[], meta: RowMeta):
     messages: sample.messages,
     images,
     tools: sample.tools,
-    meta: { ...meta, critic_score: sample.meta.critic_score, annotation: sample.meta.annotation, image_keys: sample.image_keys },
+    meta: {
+      ...meta,
+      critic_score: sample.meta.critic_score,
+      annotation: sample.meta.annotation,
+      image_keys: sample.image_keys,
+      ...(sample.meta.guidance_version !== undefined ? { guidance_version: sample.meta.guidance_version } : {}),
+    },
   };
 }
 

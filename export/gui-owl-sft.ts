@@ -34,6 +34,8 @@ export interface SftSample {
     app: string;
     critic_score: number | null;
     annotation: StepAnnotation | null;
+    /** Guided rollouts (issue 18): the guidance version the attempt read (lineage; its text only with keepGuidance). */
+    guidance_version?: number;
   };
 }
 
@@ -74,6 +76,11 @@ export function buildSamples(opts: {
    */
   mode?: 'cleanse' | 'all';
   keep?: (step: Step) => boolean;
+  /**
+   * The rollout's guidance, when it was a guided attempt: `version` is always stamped in the lineage; `text` enters
+   * the rebuilt prompt only when the caller passes it (the export does only with `--keep-guidance`).
+   */
+  guidance?: { version: number; text?: string };
 }): { samples: SftSample[]; removed: { step: number; reason: RemovalReason | 'dropped' }[] } {
   const { rollout, query } = opts;
   const samples: SftSample[] = [];
@@ -99,6 +106,7 @@ export function buildSamples(opts: {
         history: [...history],
         screenshots: keys.map((k) => ({ dataUrl: opts.uri(k) })),
         screen,
+        ...(opts.guidance?.text ? { guidance: opts.guidance.text } : {}),
       });
       const messages = request.messages.map((m) => ({
         role: m.role as 'system' | 'user',
@@ -122,6 +130,7 @@ export function buildSamples(opts: {
           app: query.app,
           critic_score: judgement?.score ?? null,
           annotation: judgement?.annotation ?? null,
+          ...(opts.guidance ? { guidance_version: opts.guidance.version } : {}),
         },
       });
     }

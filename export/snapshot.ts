@@ -37,6 +37,7 @@ import { SNAPSHOT_SCHEMA, type SnapshotManifest } from './manifest.js';
 import { ParquetWriter } from './parquet.js';
 import { buildRoleSamples, rebalanceReflector, type RoleDrops, type RoleSample } from './roles.js';
 import { createScrubber, noPii, type PiiCounts } from './scrub.js';
+import { rolloutGuidance } from '../storage/guidance-repo.js';
 import { SelectionFilters, selectRollouts, selectionQuery } from './selection.js';
 import { ALL_TRAIN, SplitSpec, splitOf } from './splits.js';
 
@@ -54,6 +55,8 @@ export const SnapshotRequest = z
     /** `auto`: `copy` for a local store, `uri` for S3. */
     images: z.enum(['auto', 'copy', 'uri']).default('auto'),
     embedImages: z.boolean().default(false),
+    /** Keep guided attempts' guidance text in the rebuilt prompts (`--keep-guidance`); by default only its version. */
+    keepGuidance: z.boolean().default(false),
     /** Eval sets the contamination guard checks (default: every frozen one). */
     evalSets: z.array(z.string().min(1)).optional(),
   })
@@ -184,10 +187,13 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
     const dags = lineage.dags.get(query.app) ?? new Set<string>();
     dags.add(query.dagVersion);
     lineage.dags.set(query.app, dags);
+    // A guided attempt's guidance: its version always (lineage), its text only when asked (`keepGuidance`).
+    const guidance = await rolloutGuidance(db, rollout.id, query.id);
     const base = {
       rollout,
       query: scrubbedQuery,
       historyImages: req.historyImages,
+      ...(guidance ? { guidance: req.keepGuidance ? { version: guidance.version, text: scrub(guidance.text) } : { version: guidance.version } } : {}),
       lineage: { cycleId: sel.cycleId, modelVersion, criticVersion: sel.criticVersion, dagVersion: query.dagVersion, configHash },
       uri: (k: string) => k,
     };

@@ -69,6 +69,8 @@ export interface CycleResult {
   /** Critic calibration of this cycle against checker ground truth (absent from cycles run before it existed). */
   calibration?: CalibrationSummary;
   dataset: { name: string; version: number; manifestUri: string; samples: number } | null;
+  /** The guidance stage (absent when disabled or from cycles run before it existed). */
+  guidance?: GuidanceSummary;
 }
 
 export interface RolloutInput {
@@ -77,6 +79,26 @@ export interface RolloutInput {
   attempt: number;
   config: CycleConfig;
   taskQueuePrefix: string;
+  /** `attempt` (default, id …/aN), `reference` for guidance (…/rN, in `agentMode`), `guided` (…/gN, reads `guidanceVersion`). */
+  purpose?: 'attempt' | 'reference' | 'guided';
+  agentMode?: CycleConfig['agentMode'];
+  guidanceVersion?: number;
+}
+
+/** What the guidance stage of a cycle did (workflows/guidance.ts). */
+export interface GuidanceSummary {
+  hardQueries: number;
+  referenceAttempts: number;
+  referencesAccepted: number;
+  guidanceSynthesised: number;
+  guidedAttempts: number;
+  /** Guided attempts the critics accepted. */
+  guidedAccepted: number;
+  /** Guided attempts the checkers mark successful (measurement only). */
+  guidedGtSuccesses: number;
+  /** Unguided attempts of the same queries the checkers mark successful / judged (the uplift baseline). */
+  unguidedGtSuccesses: number;
+  unguidedAttempts: number;
 }
 
 export interface RolloutResult {

@@ -4,3 +4,4 @@ export { errorRecovery } from './error-recovery.js';
 export { productionLine } from './line.js';
 export { retrain } from './retrain.js';
 export { evaluatePolicy } from './evaluate.js';
+export { synthesizeGuidance } from './guidance.js';

@@ -1,5 +1,6 @@
 import { ApplicationFailure, executeChild, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
+import { synthesizeGuidance } from './guidance.js';
 import { CycleInput, queueNames, type CycleResult, type RolloutInput, type RolloutResult } from './contracts.js';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -77,6 +78,10 @@ export async function productionCycle(raw: unknown): Promise<CycleResult> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(window, jobs.length) }, worker));
+  // Guidance for hard queries (workflows/guidance.ts): its guided attempts are judged before calibration and export.
+  const guidance = input.config.guidance.enabled && input.config.guidance.maxQueries > 0
+    ? await executeChild(synthesizeGuidance, { workflowId: `${input.cycleId}/guidance`, taskQueue: queueNames(input.taskQueuePrefix).main, args: [input] })
+    : undefined;
   // Critic calibration against checker ground truth (stored per critic version; the summary goes in the result).
   const calibration = await main.calibrateCritics({ cycleId: input.cycleId, config: input.config });
 
@@ -86,7 +91,7 @@ export async function productionCycle(raw: unknown): Promise<CycleResult> {
     args: [{ cycleId: input.cycleId, config: input.config, createdAt: started.startedAt, taskQueuePrefix: input.taskQueuePrefix }],
   });
   const counts = await main.finishCycle({ cycleId: input.cycleId, exportedSamples: dataset?.samples ?? 0 });
-  return { cycleId: input.cycleId, configHash: started.configHash, counts, calibration, dataset };
+  return { cycleId: input.cycleId, configHash: started.configHash, counts, calibration, dataset, ...(guidance ? { guidance } : {}) };
 }
 
 /** Samples, validates and persists this cycle's queries; returns their ids. */
@@ -103,6 +108,9 @@ export async function rollout(input: RolloutInput): Promise<RolloutResult> {
     queryId: input.queryId,
     attempt: input.attempt,
     config: input.config,
+    ...(input.purpose ? { purpose: input.purpose } : {}),
+    ...(input.agentMode ? { agentMode: input.agentMode } : {}),
+    ...(input.guidanceVersion !== undefined ? { guidanceVersion: input.guidanceVersion } : {}),
   });
   const verdict = await executeChild(judgeTrajectory, {
     workflowId: `${workflowInfo().workflowId}/judge`,

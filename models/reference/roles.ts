@@ -13,6 +13,10 @@ import {
   workerRole,
 } from './roles/multi-agent.js';
 import { queryRefineRole, querySynthRole } from './roles/query.js';
+import { guideDescriberRole } from './roles/guide-describer.js';
+import { guideQcRole } from './roles/guide-qc.js';
+import { guideSynthRole } from './roles/guide-synth.js';
+import { consistencyRole, distillerRole, reasonerRole } from './roles/reasoning.js';
 import { REFERENCE_MODEL_NAMES } from '../../domain/config.js';
 import type { PolicyMemory } from './memory.js';
 import type { RoleHandler } from './types.js';
@@ -45,5 +49,11 @@ export function referenceRoles(opts: { memory?: PolicyMemory } = {}): Record<str
     [REFERENCE_MODELS.coordinator]: coordinatorRole,
     [REFERENCE_MODELS.executor]: executorRole,
     [REFERENCE_MODELS.stateTracker]: stateTrackerRole,
+    [REFERENCE_MODELS.guideDescriber]: guideDescriberRole,
+    [REFERENCE_MODELS.guideQc]: guideQcRole,
+    [REFERENCE_MODELS.guideSynth]: guideSynthRole,
+    [REFERENCE_MODELS.reasoner]: reasonerRole,
+    [REFERENCE_MODELS.consistency]: consistencyRole,
+    [REFERENCE_MODELS.distiller]: distillerRole,
   };
 }

@@ -42,10 +42,11 @@ describe('productionCycle on the real services', () => {
     });
     rt = await startRuntime(config);
     workers = await startWorkers(rt, { prefix });
+    // Guidance off: these counts are exactly 3 queries × 2 attempts (the guidance stage is tested in test/guidance).
     const handle = await rt.temporal.client.workflow.start('productionCycle', {
       workflowId: `${prefix}-cycle-1`,
       taskQueue: `${prefix}-main`,
-      args: [input(1, { queries: 3, attempts: 2, maxSteps: 10 })],
+      args: [input(1, { queries: 3, attempts: 2, maxSteps: 10, guidance: { enabled: false } })],
     });
     first = (await handle.result()) as CycleResult;
   }, 600_000);
@@ -159,7 +160,7 @@ describe('productionCycle on the real services', () => {
     const handle = await rt.temporal.client.workflow.start('productionCycle', {
       workflowId: `${prefix}-cycle-1-again`,
       taskQueue: `${prefix}-main`,
-      args: [input(1, { queries: 3, attempts: 2, maxSteps: 10 })],
+      args: [input(1, { queries: 3, attempts: 2, maxSteps: 10, guidance: { enabled: false } })],
     });
     const again = (await handle.result()) as CycleResult;
     const after = await db.pool.query(`select (select count(*) from rollouts) r, (select count(*) from steps) s,

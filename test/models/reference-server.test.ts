@@ -56,6 +56,8 @@ describe('reference server: HTTP surface', () => {
         'ref-policy', 'ref-query-refine', 'ref-query-synth', 'ref-step-critic', 'ref-traj-critic-mm', 'ref-traj-critic-text',
         // Multi-agent roles (models/reference/roles/multi-agent.ts).
         'ref-coordinator', 'ref-executor', 'ref-interactor', 'ref-manager', 'ref-navigator', 'ref-notetaker', 'ref-reflector', 'ref-state-tracker', 'ref-worker',
+        // Guidance and reasoning-data roles (models/reference/roles/guide-*.ts, reasoning.ts).
+        'ref-guide-describer', 'ref-guide-qc', 'ref-guide-synth', 'ref-reasoner', 'ref-consistency', 'ref-distiller',
       ].sort(),
     );
     expect(server.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);

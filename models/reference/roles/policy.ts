@@ -5,6 +5,7 @@ import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type BaseGoal, type Goal } from './policy-tasks.js';
 import { detectSwitches, type SwitchBox } from './policy-vision.js';
+import { guidanceGoals } from './policy-guidance.js';
 
 export type { BaseGoal, Goal } from './policy-tasks.js';
 
@@ -567,7 +568,9 @@ function readNotes(history: string[]): Record<string, string> {
 
 /** The goal list for an instruction: guidance steps, else an everyday app task, else a food order, else explicit steps. */
 export function planTask(instruction: string, guidance: string[]): { goals: Goal[]; spec?: TaskSpec; app: boolean } {
-  if (guidance.length > 0) return { goals: guidance.flatMap((g) => parseGoals(g)), app: false };
+  // Guidance hook (issue 18): guidance is read as text by policy-guidance.ts; only imperative lines become goals.
+  const guided = guidanceGoals(guidance, parseGoals);
+  if (guided.length > 0) return { goals: guided, app: false };
   const viaNote = noteSource(instruction);
   if (viaNote) {
     const spec = understandTask(viaNote.rest);

@@ -1,0 +1,110 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { z } from 'zod';
+import type { Role } from '../domain/config.js';
+import type { Rollout, Step } from '../domain/entities.js';
+import type { Queryable } from '../storage/db.js';
+import { many } from '../storage/db.js';
+import { activeGuidance, getGuidance, refreshUplift, upsertGuidance } from '../storage/guidance-repo.js';
+import { listHardQueries, refreshQueryStats } from '../storage/query-stats-repo.js';
+import { synthesizeGuidance, type ReferenceStep } from '../synthesis/guidance.js';
+import { type ActivityDeps, loaders, parseConfig } from './deps.js';
+
+/** The guided attempt's guidance text; a missing version is a non-retryable NotFound. */
+export async function loadGuidanceText(db: Queryable, queryId: string, version: number | undefined): Promise<string> {
+  const g = version === undefined ? undefined : await getGuidance(db, queryId, version);
+  if (!g) throw ApplicationFailure.nonRetryable(`guidance ${queryId}@${version ?? '?'} not found`, 'NotFound');
+  return g.text;
+}
+
+/** What a reference step's author said it meant to do: the E2E reasoning + conclusion, or the acting role's output. */
+function intentOf(step: Step): string {
+  const acting = step.roles?.find((r) => ['worker', 'interactor', 'executor'].includes(r.role))?.parsed as { thought?: string; think?: string; summary?: string } | undefined;
+  return [step.reasoning, step.conclusion, acting?.thought ?? acting?.think, acting?.summary].filter(Boolean).join(' ');
+}
+
+export function referenceSteps(rollout: Rollout): ReferenceStep[] {
+  return rollout.steps
+    .filter((s): s is Step & { action: NonNullable<Step['action']> } => s.action !== undefined && !s.error)
+    .map((s) => ({ index: s.index, before: s.before, ...(s.after ? { after: s.after } : {}), action: s.action, intent: intentOf(s) }));
+}
+
+/** Guidance stage activities (workflows/guidance.ts): hard-query detection, synthesis, uplift bookkeeping. */
+export function createGuidanceActivities(deps: ActivityDeps) {
+  const { loadQuery, loadRollout } = loaders(deps);
+  const role = (r: Role) => deps.models[r];
+  return {
+    /**
+     * Refreshes this cycle's per-query statistics (idempotent; finishCycle refreshes them again) and returns the
+     * queries of this cycle that are hard — ≥ minAttempts judged attempts, none accepted — and have no active
+     * guidance yet, at most maxQueries, lowest p_succ history first (ties: query id).
+     */
+    async findHardQueries(input: { cycleId: string; config: unknown }): Promise<{ hard: number; queryIds: string[] }> {
+      const config = parseConfig(input.config);
+      await refreshQueryStats(deps.db, input.cycleId);
+      const hard = (await listHardQueries(deps.db, { minAttempts: config.guidance.minAttempts })).filter((s) => s.lastCycleId === input.cycleId);
+      const guided = new Set((await activeGuidance(deps.db, hard.map((h) => h.queryId))).map((g) => g.queryId));
+      const candidates = hard.filter((h) => !guided.has(h.queryId)).map((h) => h.queryId).sort();
+      return { hard: hard.length, queryIds: candidates.slice(0, config.guidance.maxQueries) };
+    },
+
+    /** Guidance from an accepted reference rollout: describer → QC → synthesiser, stored as the query's next version. */
+    async synthesizeQueryGuidance(input: { cycleId: string; queryId: string; referenceRolloutId: string }): Promise<{ version: number; steps: number } | null> {
+      const [query, reference] = await Promise.all([loadQuery(input.queryId), loadRollout(input.referenceRolloutId)]);
+      const steps = referenceSteps(reference);
+      if (steps.length === 0) return null;
+      let g;
+      try {
+        g = await synthesizeGuidance(
+          { describer: role('guideDescriber'), qc: role('guideQc'), synth: role('guideSynth') },
+          deps.blobs,
+          { id: reference.id, source: 'model', instruction: query.instruction, steps },
+        );
+      } catch (err) {
+        // A reference with no effective step makes no guidance; that is an outcome, not a failure to retry.
+        if (/no effective step/.test((err as Error).message)) return null;
+        throw err;
+      }
+      const version = await upsertGuidance(deps.db, {
+        queryId: query.id,
+        text: g.text,
+        steps: g.steps,
+        described: g.described,
+        source: g.source,
+        referenceId: g.referenceId,
+        cycleId: input.cycleId,
+        models: g.models,
+      });
+      return { version, steps: g.steps.length };
+    },
+
+    /** Recomputes the version's uplift (retiring it when it stops helping) and counts the guided attempts' outcomes. */
+    async recordGuidanceOutcome(input: { cycleId: string; queryId: string; version: number }): Promise<{
+      guided: number;
+      guidedAccepted: number;
+      guidedGt: number;
+      unguided: number;
+      unguidedGt: number;
+      status: string;
+    }> {
+      const g = await refreshUplift(deps.db, input.queryId, input.version);
+      const [row] = await many(
+        deps.db,
+        `select count(*) filter (where guidance_version = $2)::int as guided,
+                count(*) filter (where guidance_version = $2 and ground_truth)::int as guided_gt,
+                count(*) filter (where purpose = 'attempt')::int as unguided,
+                count(*) filter (where purpose = 'attempt' and ground_truth)::int as unguided_gt
+         from rollouts where query_id = $1 and not degraded`,
+        [input.queryId, input.version],
+        z.object({ guided: z.number(), guided_gt: z.number(), unguided: z.number(), unguided_gt: z.number() }),
+      );
+      return {
+        guided: row?.guided ?? 0,
+        guidedAccepted: g?.guidedSuccesses ?? 0,
+        guidedGt: row?.guided_gt ?? 0,
+        unguided: row?.unguided ?? 0,
+        unguidedGt: row?.unguided_gt ?? 0,
+        status: g?.status ?? 'missing',
+      };
+    },
+  };
+}

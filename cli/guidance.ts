@@ -1,0 +1,10 @@
+import type { GuidanceSummary } from '../workflows/contracts.js';
+
+/** Summary lines of the guidance stage, printed by `trajforge cycle` after the critic lines. */
+export function guidanceLines(g: GuidanceSummary): string[] {
+  const rate = (a: number, b: number): string => (b === 0 ? '–' : `${((100 * a) / b).toFixed(1)}%`);
+  return [
+    `  guidance (hard queries)  ${g.hardQueries} hard, ${g.referencesAccepted}/${g.referenceAttempts} reference attempts accepted, ${g.guidanceSynthesised} guidance synthesised`,
+    `                           guided attempts ${g.guidedAttempts}, accepted ${g.guidedAccepted}; checker successes guided ${rate(g.guidedGtSuccesses, g.guidedAttempts)} vs unguided ${rate(g.unguidedGtSuccesses, g.unguidedAttempts)}`,
+  ];
+}

@@ -1,0 +1,131 @@
+import sharp from 'sharp';
+import { messageImages, messageText } from '../../../domain/openai.js';
+import { RoleInputError } from '../errors.js';
+import type { OcrLine, RoleHandler } from '../types.js';
+
+/**
+ * Reference guidance describer (GUI-Owl §6.4 "action description"), a CPU stand-in for a VLM. It reads the action
+ * line, finds the magenta ring on the circled pre-action screenshot (the only place it learns WHERE a tap landed: the
+ * request carries no coordinates), OCRs the unmarked pre-action and the post-action screenshots and reports the label
+ * under the ring, whether the screen changed, and which text appeared.
+ */
+
+interface Raw {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: number;
+}
+
+async function raw(png: Buffer): Promise<Raw> {
+  const r = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data: r.data, width: r.info.width, height: r.info.height, channels: r.info.channels };
+}
+
+/** Magenta: strong red and blue, weak green (anti-aliased ring edges included). */
+const isMark = (r: number, g: number, b: number): boolean => r > 170 && b > 170 && g < 110;
+
+/** Centres of the ring(s): magenta pixels clustered by 60-px proximity; each cluster's bounding-box centre. */
+export function findMarks(img: Raw): { centres: [number, number][]; mask: Uint8Array } {
+  const mask = new Uint8Array(img.width * img.height);
+  const clusters: { x0: number; y0: number; x1: number; y1: number; n: number }[] = [];
+  for (let y = 0; y < img.height; y++) {
+    for (let x = 0; x < img.width; x++) {
+      const i = (y * img.width + x) * img.channels;
+      if (!isMark(img.data[i]!, img.data[i + 1]!, img.data[i + 2]!)) continue;
+      mask[y * img.width + x] = 1;
+      const c = clusters.find((k) => x >= k.x0 - 60 && x <= k.x1 + 60 && y >= k.y0 - 60 && y <= k.y1 + 60);
+      if (c) {
+        c.x0 = Math.min(c.x0, x);
+        c.x1 = Math.max(c.x1, x);
+        c.y0 = Math.min(c.y0, y);
+        c.y1 = Math.max(c.y1, y);
+        c.n++;
+      } else clusters.push({ x0: x, y0: y, x1: x, y1: y, n: 1 });
+    }
+  }
+  // A ring of radius ~22 px has ~500 mark pixels; tiny specks are not a mark.
+  const centres = clusters.filter((c) => c.n >= 40).map((c): [number, number] => [Math.round((c.x0 + c.x1) / 2), Math.round((c.y0 + c.y1) / 2)]);
+  return { centres, mask };
+}
+
+/** Share of pixels (outside the mark) that differ by more than 24 in any channel. */
+function changedShare(a: Raw, b: Raw, mask: Uint8Array): number {
+  if (a.width !== b.width || a.height !== b.height) return 1;
+  let diff = 0;
+  let n = 0;
+  for (let p = 0; p < a.width * a.height; p++) {
+    if (mask[p]) continue;
+    n++;
+    const i = p * a.channels;
+    const j = p * b.channels;
+    if (Math.abs(a.data[i]! - b.data[j]!) > 24 || Math.abs(a.data[i + 1]! - b.data[j + 1]!) > 24 || Math.abs(a.data[i + 2]! - b.data[j + 2]!) > 24) diff++;
+  }
+  return n ? diff / n : 0;
+}
+
+/** The OCR line under (or, failing that, nearest to) a point. */
+export function lineAt(lines: OcrLine[], [x, y]: [number, number]): OcrLine | undefined {
+  const inside = lines.filter((l) => x >= l.box.x - 8 && x <= l.box.x + l.box.w + 8 && y >= l.box.y - 8 && y <= l.box.y + l.box.h + 8);
+  if (inside.length) return inside.sort((p, q) => p.box.w * p.box.h - q.box.w * q.box.h)[0];
+  let best: OcrLine | undefined;
+  let bestD = 48; // px: a tap further than this from any text touched an unlabelled control
+  for (const l of lines) {
+    const cx = Math.max(l.box.x, Math.min(x, l.box.x + l.box.w));
+    const cy = Math.max(l.box.y, Math.min(y, l.box.y + l.box.h));
+    const d = Math.hypot(cx - x, cy - y);
+    if (d < bestD) {
+      bestD = d;
+      best = l;
+    }
+  }
+  return best;
+}
+
+const decode = (url: string): Buffer => {
+  const m = /^data:[^;,]*;base64,(.*)$/s.exec(url);
+  if (!m) throw new RoleInputError('screenshots must be base64 data: URLs', 'messages');
+  return Buffer.from(m[1] ?? '', 'base64');
+};
+
+export const guideDescriberRole: RoleHandler = async (request, ctx) => {
+  const user = [...request.messages].reverse().find((m) => m.role === 'user');
+  if (!user) throw new RoleInputError('no user message', 'messages');
+  const text = messageText(user);
+  const action = /Action:\s*(.+)/.exec(text)?.[1]?.trim() ?? '';
+  if (!action) throw new RoleInputError('the user message must start with "Action: ..."', 'messages');
+  const images = messageImages(user);
+  if (images.length < 3) throw new RoleInputError('three screenshots are required (before with the circle, before unmarked, after)', 'messages');
+  const { centres, mask } = findMarks(await raw(decode(images[0]!)));
+  const beforePng = decode(images[1]!);
+  const afterPng = decode(images[2]!);
+  const [beforeRaw, afterRaw] = await Promise.all([raw(beforePng), raw(afterPng)]);
+  const [beforeLines, afterLines] = await Promise.all([ctx.ocr.recognize(beforePng), ctx.ocr.recognize(afterPng)]);
+  const share = changedShare(beforeRaw, afterRaw, mask);
+  const changed = share > 0.002;
+  const beforeTexts = new Set(beforeLines.map((l) => l.text.trim()));
+  const appeared = afterLines.map((l) => l.text.trim()).filter((t) => t && !beforeTexts.has(t));
+  const shows = appeared.length ? `; the screen now shows ${appeared.slice(0, 3).map((t) => `"${t}"`).join(', ')}` : changed ? '; the screen changed' : '; nothing visibly changed';
+
+  let target = '';
+  let description: string;
+  const typed = /^type "(.*)"$/.exec(action);
+  const opened = /^open the app "(.*)"$/.exec(action);
+  if (/circled point/.test(action)) {
+    const centre = centres[0];
+    if (!centre) description = `${action}, but no circle is visible${shows}`;
+    else {
+      target = lineAt(beforeLines, centre)?.text.trim() ?? '';
+      const verb = action.startsWith('long press') ? 'long-pressed' : action.startsWith('swipe') ? 'swiped from' : 'tapped';
+      description = target ? `${verb} "${target}"${shows}` : `${verb} an unlabelled control${shows}`;
+    }
+  } else if (typed) {
+    target = typed[1] ?? '';
+    description = `entered "${target}"${shows}`;
+  } else if (opened) {
+    target = opened[1] ?? '';
+    description = `opened ${target}${shows}`;
+  } else description = `${action}${shows}`;
+  const reply = { target, changed, description };
+  return { role: 'assistant', content: JSON.stringify(reply), finish_reason: 'stop' };
+};

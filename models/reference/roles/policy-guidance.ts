@@ -1,0 +1,29 @@
+import type { Goal } from './policy-tasks.js';
+
+/**
+ * How the reference policy READS guidance: the prompt's "Guidance:" section as text, turned into ordered sub-goals
+ * it then acts on from what the screen shows (the same goal machinery as an instruction's own steps). Lines that
+ * are not an imperative step — headers ("Essential steps …:"), observations, free reasoning — are skipped; a
+ * "Next: …" / "Next action: …" prefix is stripped, so reasoning traces that end in an imperative (hint-guided
+ * rejection sampling, synthesis/rejection-sampling.ts) are read the same way. Nothing is looked up by query.
+ */
+const STEP_VERB = /^(?:open|launch|start|tap|click|press|long[- ]press|select|choose|pick|enter|type|input|write|fill in|search|look for|add|set|change|go to|navigate to|view|switch to|turn on|turn off|place|submit|confirm|complete|check ?out|pay|use|book|order|buy|find)\b/i;
+
+/** Imperative guidance lines, in order (prefixes like "Next:" removed). */
+export function guidanceLines(guidance: readonly string[]): string[] {
+  return guidance
+    .map((l) => l.trim().replace(/^(?:\d+[.)]\s*)?(?:next(?: action| step)?\s*:\s*)/i, '').replace(/^["']|["']\.?$/g, '').trim())
+    .filter((l) => l && !l.endsWith(':') && STEP_VERB.test(l));
+}
+
+/**
+ * Guidance lines → goals. "long press X" becomes a press goal (the instruction parser has no long press);
+ * everything else goes through `parse`, the policy's own step parser.
+ */
+export function guidanceGoals(guidance: readonly string[], parse: (line: string) => Goal[]): Goal[] {
+  return guidanceLines(guidance).flatMap((line): Goal[] => {
+    const m = /^long[- ]press\s+(?:on\s+)?["']?(.+?)["']?$/i.exec(line);
+    if (m) return [{ kind: 'press', target: m[1]!.trim(), text: line }];
+    return parse(line);
+  });
+}
