@@ -42,6 +42,8 @@ export interface CorpusJob {
 export interface CorpusRollout extends CorpusJob {
   result: EpisodeResult;
   groundTruth: boolean;
+  /** The checker's reason (measurement only); absent in corpora written before it was kept. */
+  groundTruthReason?: string;
 }
 
 export interface CorpusOptions {
@@ -139,11 +141,11 @@ export async function buildCorpus(
             sessions[slot] = await env.newSession();
             continue;
           }
-          const groundTruth =
+          const check =
             job.query.checker.family === INFEASIBLE_FAMILY || job.query.feasible === false
-              ? infeasibleSuccess(result.status, result.outcome).success
-              : (await session.check(job.query.checker).catch(() => ({ success: false }))).success;
-          const done: CorpusRollout = { ...job, result, groundTruth };
+              ? infeasibleSuccess(result.status, result.outcome)
+              : await session.check(job.query.checker).catch((err: unknown) => ({ success: false, reason: `checker failed: ${String(err)}` }));
+          const done: CorpusRollout = { ...job, result, groundTruth: check.success, groundTruthReason: check.reason };
           rollouts.push(done);
           await appendFile(out, `${JSON.stringify(done)}\n`);
           if (rollouts.length % 25 === 0) log(`  rolled out ${rollouts.length} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);

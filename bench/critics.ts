@@ -183,6 +183,7 @@ async function judgeAndReport(ctx: {
           dump.push(dumpLine);
           if (values.explain && j.trajectory.correct !== d.groundTruth) {
             console.log(`${j.trajectory.correct ? 'FP' : 'FN'} ${d.query.app}/${d.query.family} | ${d.query.instruction} | outcome ${d.result.outcome ?? '-'}`);
+            if (d.groundTruthReason) console.log(`    checker: ${d.groundTruthReason}`);
             for (const st of j.steps) console.log(`    ${st.annotation}: ${st.summary}`);
             for (const c of j.trajectory.channels) console.log(`    ${c.channel} ${c.votes.map((v) => (v ? 'C' : 'I')).join('')}: ${c.reasons[0] ?? ''}`);
             console.log(`    final: ${(j.captions[j.captions.length - 1] ?? '').slice(0, 400)}`);
