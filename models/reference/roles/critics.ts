@@ -47,6 +47,7 @@ import { messageImages, messageText } from '../../../domain/openai.js';
 import type { ChatMessage, ChatRequest } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleContext, RoleHandler } from '../types.js';
+import { requestCore } from './intent.js';
 
 // ---------------------------------------------------------------- text tools
 
@@ -58,7 +59,8 @@ const IMPERATIVES = new Set(
     'change enable disable mark save share write type enter schedule put make reserve get look view start stop update ' +
     'rename move copy reply email text message post cancel clear purchase pick choose switch display list tell what how ' +
     'which when who where is are does do can could would will please use bring let help need want jot pin unpin archive ' +
-    'favourite favorite star mute toggle flip increase decrease lower raise verify confirm i').split(' '),
+    'favourite favorite star mute toggle flip increase decrease lower raise verify confirm i erase pull fix kindly ' +
+    'thanks thank hi hey quick').split(' '),
 );
 
 function tokens(s: string): string[] {
@@ -186,10 +188,15 @@ export function instructionEntities(instruction: string): string[] {
     if (run.length > 0) add(run.join(' '));
     run = [];
   };
-  for (const raw of words) {
+  for (const [wi, raw] of words.entries()) {
     const w = raw.replace(/^[([{]+/, '');
     const core = w.replace(/[.,;:!?)\]}]+$/, '');
     const endsClause = core !== w;
+    // A sentence's capitalised first word is read as a name only when a capitalised word follows in the same
+    // clause ("Sam Taylor has …"); alone ("Erase my …", "Pull up …", "Thanks!") it is the sentence's verb or
+    // a courtesy word, whatever the word is — no verb list needed.
+    const next = endsClause ? '' : (words[wi + 1] ?? '').replace(/^[([{"“]+/, '');
+    const lonelyStart = sentenceStart && !/^[\p{Lu}\p{N}$]/u.test(next);
     // "On"/"Off" are switch positions, never part of a name ("switch Bluetooth On").
     const capital = /^[\p{Lu}\p{N}$]/u.test(core) && !/^(On|Off)$/.test(core);
     const connector = run.length > 0 && /^(of|the|and|&|de)$/i.test(core);
@@ -197,7 +204,7 @@ export function instructionEntities(instruction: string): string[] {
       // Numbers (quantities, times, prices) are entities of their own, never part of a name.
       flush();
       add(core);
-    } else if (sentenceStart && capital && IMPERATIVES.has(core.toLowerCase())) {
+    } else if (sentenceStart && capital && (IMPERATIVES.has(core.toLowerCase()) || lonelyStart)) {
       // "Order a ...": an imperative at the start of a sentence is not a name.
     } else if ((capital && core !== 'I') || connector) run.push(core);
     else flush();
@@ -554,7 +561,7 @@ async function readStep(request: ChatRequest, ctx: RoleContext): Promise<StepInp
   const user = lastUser(request);
   if (!user) throw new RoleInputError('step critic: no user message', 'messages');
   const sec = sections(messageText(user), ['Instruction', 'Previous steps', 'Action']);
-  const instruction = sec.get('Instruction') ?? '';
+  const instruction = requestCore(sec.get('Instruction') ?? '');
   const history = (sec.get('Previous steps') ?? '').split('\n').filter((l) => l.trim() && l.trim() !== '(none)');
   const action = parseAction(sec.get('Action'));
   if (!action) throw new RoleInputError('step critic: the "Action:" section holds no valid action JSON', 'messages');
@@ -753,7 +760,7 @@ const INTENTS: readonly Intent[] = [
   { name: 'pin', when: /\bpin\b/i, done: /\b(pinned|unpin)\b/i, kind: 'state' },
   { name: 'favourite', when: /\bfavou?rites?\b/i, done: /\b(favou?rited|remove from favou?rites|added to favou?rites|unfavou?rite)\b/i, kind: 'state' },
   { name: 'archive', when: /\barchive\b/i, done: /\barchived\b/i, kind: 'removal' },
-  { name: 'delete', when: /\b(delete|remove|clear|cancel|get rid of)\b/i, done: /\b(deleted|removed|cleared|cancell?ed)\b/i, kind: 'removal' },
+  { name: 'delete', when: /\b(delete|remove|erase|clear|cancel|get rid of)\b/i, done: /\b(deleted|removed|cleared|cancell?ed)\b/i, kind: 'removal' },
   { name: 'book', when: /\b(book|reserve)\b/i, done: /\b(booked|reserved|scheduled|confirmed|reservation confirmed|booking confirmed)\b/i, kind: 'signal' },
   { name: 'send', when: /\b(send|reply|email|post|text|message)\b/i, done: /\b(sent|delivered|posted)\b/i, kind: 'signal' },
   {
@@ -766,6 +773,43 @@ const INTENTS: readonly Intent[] = [
 ];
 
 const QUESTION = /^\s*(what|how|which|when|who|where|is|are|does|do|can|tell me)\b|\?\s*$/i;
+/**
+ * A polite request phrased as a question ("Could you delete my note X?", "Can I ask you to …?") asks for an
+ * action, not an answer — unless what it asks is to tell or find out something.
+ */
+const REQUEST_QUESTION = /(?:^|[.!?:]\s+)(?:could|can|would|will)\s+(?:you|i ask you to)\s+(?:please\s+)?(?!tell\b|say\b|let me know\b|find out\b|check (?:if|whether|what|how|when)\b)\w+/i;
+
+/** Whether the instruction asks a question (to be answered) rather than for an action. */
+export function asksQuestion(instruction: string): boolean {
+  return QUESTION.test(instruction) && !REQUEST_QUESTION.test(instruction.trim());
+}
+
+/**
+ * What the critics read from an instruction, independent of the screens: the entities to find, the intent
+ * (one of `INTENTS`, read from the text without the entities and quoted texts), whether it is a question, a
+ * setting/value request and a requested switch state. Exported so that a test can prove that rewording a
+ * request (frames, politeness, context sentences) leaves this reading unchanged.
+ */
+export function readRequest(raw: string): {
+  entities: string[];
+  intent: string | undefined;
+  question: boolean;
+  setting: { setting: string; value: string } | undefined;
+  state: SwitchState | undefined;
+} {
+  const instruction = requestCore(raw);
+  const entities = instructionEntities(instruction).filter((e) => tokens(e).length > 0);
+  let intentText = instruction;
+  for (const e of entities) intentText = intentText.split(e).join(' ');
+  intentText = intentText.replace(/["“”][^"“”]*["“”]/g, ' ');
+  return {
+    entities,
+    intent: INTENTS.find((i) => i.when.test(intentText))?.name,
+    question: asksQuestion(instruction),
+    setting: settingRequest(instruction),
+    state: requestedState(instruction),
+  };
+}
 /** Controls that commit a form. */
 const COMMIT = /^(save|create|add|done|submit|post|send|ok|confirm|apply|verify)\b/i;
 /** Controls that carry out a removal. */
@@ -1014,7 +1058,7 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
 
   // Completion.
   let completion = false;
-  if (QUESTION.test(ev.instruction)) {
+  if (asksQuestion(ev.instruction)) {
     const grounded = answered && ev.screens.some((s) => containsPhrase(s, outcome ?? ''));
     completion = grounded;
     reasons.push(
@@ -1141,7 +1185,7 @@ export const trajectoryTextCriticRole: RoleHandler = async (request, ctx) => {
     .slice(1)
     .map((s) => s.trim());
   const ev: TrajectoryEvidence = {
-    instruction: sec.get('Instruction') ?? '',
+    instruction: requestCore(sec.get('Instruction') ?? ''),
     summaries: parseSteps(sec.get('Steps')),
     actions: parseStepActions(sec.get('Steps')),
     screens,
@@ -1175,7 +1219,7 @@ export const trajectoryMultimodalCriticRole: RoleHandler = async (request, ctx) 
   const finalShot = ocr[finalIdx];
   const finalPng = shots[finalIdx]?.png;
   const ev: TrajectoryEvidence = {
-    instruction: sec.get('Instruction') ?? '',
+    instruction: requestCore(sec.get('Instruction') ?? ''),
     summaries: parseSteps(sec.get('Steps')),
     actions: parseStepActions(sec.get('Steps')),
     screens,

@@ -192,7 +192,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     const colour = /\bin\s+([A-Z][a-z]+)\s*,/.exec(text)?.[1] ?? /\bof the ([A-Z][a-z]+) /.exec(text)?.[1];
     const ship = /\b(Express|Standard|Next[- ]day|Overnight)\b/.exec(text)?.[1];
     const address = /\bto\s+(\d+[A-Za-z]?\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})/.exec(text)?.[1];
-    let product = /\b(?:buy|purchase|order(?: me)?)\s+(?:\d+|one|two|three|four|five)?\s*(?:of\s+)?(?:the\s+)?(.+?)(?=\s+in\s+[A-Z][a-z]+\s*,|\s*\(|,|\s+from\b|\s+on\b)/i.exec(text)?.[1] ?? '';
+    let product = /\b(?:buy|purchase|order|get)(?:\s+me)?\s+(?:\d+|one|two|three|four|five)?\s*(?:of\s+)?(?:the\s+)?(.+?)(?=\s+in\s+[A-Z][a-z]+\s*,|\s*\(|,|\s+from\b|\s+on\b)/i.exec(text)?.[1] ?? '';
     if (colour) product = product.replace(new RegExp(`^${colour}\\s+`), '');
     product = clean(product);
     if (!product) return undefined;
@@ -217,8 +217,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       tap(['Save to wishlist', 'Add to wishlist', 'Wishlist'], 'save it to the wishlist', { min: 0.8, already: ['Saved'] }),
     ];
   }
-  if (shop && /\b(show|see|look at|view|open)\b/i.test(text)) {
-    const product = clean(/\b(?:show me|look at|see|view|open)\s+(?:the\s+)?(.+?)(?=\s+(?:on|in|from)\s+(?:the\s+)?[A-Z])/i.exec(text)?.[1] ?? '');
+  if (shop && /\b(show|see|look at|view|open|pull up|bring up|display)\b/i.test(text)) {
+    const product = clean(/\b(?:show me|look at|see|view|open|pull up|bring up|display)\s+(?:the\s+)?(.+?)(?=\s+(?:on|in|from)\s+(?:the\s+)?[A-Z])/i.exec(text)?.[1] ?? '');
     const section = /\b([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s+(?:section|category)\b/.exec(text)?.[1];
     if (!product) return undefined;
     const sectionName = section?.split(/\s+/).pop();
