@@ -8,9 +8,15 @@
  * when it names nothing (no capitalised word after its first, no number, no quote, no address), was not
  * itself framed as a request ("Please fix it." stays) and another sentence is kept.
  *
+ * `instructionEntities` reads the key entities (quoted strings, names introduced by "called/titled/saying",
+ * "my <kind> X" / "the X <kind>", e-mail addresses, capitalised runs, numbers); moved here from the critics so
+ * policy and critics share one reader.
+ *
  * `entityEnd` is the boundary rule for entities read from free text: a name or value stops at a function word
  * ("Set Dark mode to Off in Settings" → value "Off", not "Off in Settings").
  */
+
+import { IMPERATIVES, tokens } from './text-match.js';
 
 /** Leading courtesy/indirect frames, longest first (each is removed repeatedly: "Kindly, please …"). */
 const LEAD_FRAMES: readonly RegExp[] = [
@@ -95,4 +101,98 @@ export function entityEnd(value: string): string {
   const words = value.trim().split(/\s+/);
   const cut = words.findIndex((w, i) => i > 0 && FUNCTION_WORDS.test(w.replace(/[,.;:!?]+$/, '')));
   return (cut > 0 ? words.slice(0, cut) : words).join(' ').replace(/[,.;:!?]+$/, '');
+}
+
+/** Whether the instruction uses `entity` as the app to work in ("in Foodie", "on ShopMart", "open Mail"). */
+export function namesTheApp(instruction: string, entity: string): boolean {
+  const e = entity.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`\\b(?:in|on|open|using)\\s+(?:the\\s+)?${e}(?:\\s+app)?\\b`, 'i').test(instruction);
+}
+
+/** A name the instruction introduces ("called X", "titled X", "the subject X"): up to the next clause word. */
+const NAMED_PHRASE =
+  /\b(?:called|titled|named|labell?ed|(?:the )?subject)\s+(?!a\b|an\b|the\b|it\b)([^,.;:!?"“”]+?)(?=\s+(?:that|which|and|then|saying|says|in|on|to|from|with|as|for)\b|[,;:!?]|\.(?:\s|$)|$)/gi;
+/** An item named right after its kind: "my note Shopping list", "the contact Diana Hughes", "the email Q3 review". */
+const KIND_NAMED =
+  /\b(?:my|the)\s+(?:note|contact|event|alarm|email|mail|message|conversation|chat|thread|product|restaurant|setting)\s+(?:with\s+)?([\p{Lu}\p{N}][^,.;:!?"“”]*?)(?=\s+(?:to|that|which|and|then|in|on|from|with|as|for|at)\b|[,;:!?]|\.(?:\s|$)|$)/gu;
+/** An item named right before its kind: "my Work late shift alarm", "the Team Meeting event". */
+const NAMED_KIND =
+  /\b(?:my|the)\s+([\p{Lu}\p{N}][^,.;:!?"“”]*?)\s+(?:alarm|note|event|contact|conversation|email|mail|setting|switch|toggle)\b/gu;
+/** A text the instruction dictates ("that says X", "saying X"): up to the end of the sentence. */
+const SAID_PHRASE = /\b(?:saying|says|reads|(?:with\s+)?the\s+(?:text|body|message))\s+(?!a\b|an\b|the\b|it\b)([^"“”]+?)(?=[;!?]|\.(?:\s|$)|$)/gi;
+
+/** Key entities of an instruction: quoted strings, capitalised runs, numbers. */
+export function instructionEntities(instruction: string): string[] {
+  const out: string[] = [];
+  const add = (s: string): void => {
+    const v = s.trim().replace(/[.,;:!?]+$/, '');
+    if (v.length > 0 && tokens(v).length > 0 && !out.some((o) => tokens(o).join(' ') === tokens(v).join(' '))) out.push(v);
+  };
+  let rest = instruction;
+  for (const m of instruction.matchAll(/["“”]([^"“”]{1,80})["“”]|(?:^|\s)'([^']{1,80})'(?=[\s.,;:!?]|$)/g)) {
+    add(m[1] ?? m[2] ?? '');
+    rest = rest.replace(m[0], ' , ');
+  }
+  // Unquoted names and texts the instruction introduces: "a note called Birthday party that says Call back …".
+  for (const m of [...rest.matchAll(NAMED_PHRASE), ...rest.matchAll(SAID_PHRASE), ...rest.matchAll(KIND_NAMED), ...rest.matchAll(NAMED_KIND)]) {
+    const v = (m[1] ?? '').trim();
+    if (tokens(v).length > 0 && tokens(v).length <= 12) {
+      add(v);
+      rest = rest.replace(m[1] ?? '', ' , ');
+    }
+  }
+  for (const m of rest.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g)) {
+    add(m[0]);
+    rest = rest.replace(m[0], ' , ');
+  }
+  const words = rest.split(/\s+/).filter(Boolean);
+  let run: string[] = [];
+  let sentenceStart = true;
+  const flush = (): void => {
+    while (run.length > 0 && /^(of|the|and|&|de)$/i.test(run[run.length - 1] ?? '')) run.pop();
+    if (run.length > 0) add(run.join(' '));
+    run = [];
+  };
+  for (const [wi, raw] of words.entries()) {
+    const w = raw.replace(/^[([{]+/, '');
+    const core = w.replace(/[.,;:!?)\]}]+$/, '');
+    const endsClause = core !== w;
+    // A sentence's capitalised first word is read as a name only when a capitalised word follows in the same
+    // clause ("Sam Taylor has …"); alone ("Erase my …", "Pull up …", "Thanks!") it is the sentence's verb or
+    // a courtesy word, whatever the word is — no verb list needed.
+    const next = endsClause ? '' : (words[wi + 1] ?? '').replace(/^[([{"“]+/, '');
+    const lonelyStart = sentenceStart && !/^[\p{Lu}\p{N}$]/u.test(next);
+    // "On"/"Off" are switch positions, never part of a name ("switch Bluetooth On").
+    const capital = /^[\p{Lu}\p{N}$]/u.test(core) && !/^(On|Off)$/.test(core);
+    const connector = run.length > 0 && /^(of|the|and|&|de)$/i.test(core);
+    if (/^[$€£]?\d/.test(core)) {
+      // Numbers (quantities, times, prices) are entities of their own, never part of a name.
+      flush();
+      add(core);
+    } else if (sentenceStart && capital && (IMPERATIVES.has(core.toLowerCase()) || lonelyStart)) {
+      // "Order a ...": an imperative at the start of a sentence is not a name.
+    } else if ((capital && core !== 'I') || connector) run.push(core);
+    else flush();
+    sentenceStart = false;
+    if (endsClause) {
+      flush();
+      if (/[.!?]$/.test(w)) sentenceStart = true;
+    }
+  }
+  flush();
+  // A switch position ("Turn Wi-Fi On") is the state asked for, not a name to find on screen.
+  return out.filter((e) => !/^(on|off)$/i.test(e));
+}
+
+/**
+ * Words that are verbs at a clause start but nouns after a determiner ("Text Sam" vs "with the text Buy milk",
+ * "Email Bob" vs "the email"): removed with their determiner before reading the intent verb.
+ */
+const DETERMINED_NOUN = /\b(?:the|a|an|my|your|this|that|its|his|her|their|some)\s+(?:text|message|email|mail|post|reply|note|call)\b/gi;
+
+/** The text an intent verb is read from: the request without entities, quoted texts and determined nouns. */
+export function intentText(instruction: string, entities: readonly string[]): string {
+  let t = instruction;
+  for (const e of entities) t = t.split(e).join(' ');
+  return t.replace(/["“”][^"“”]*["“”]/g, ' ').replace(DETERMINED_NOUN, ' ');
 }

@@ -14,6 +14,7 @@
  * `understandAppTask` returns the goal list, or undefined when the instruction is none of these tasks (the
  * food-ordering understanding and the explicit step parser in policy.ts then take over).
  */
+import { entityEnd } from './intent.js';
 
 /** The step kinds of food orders and explicit step lists (what planGoals/parseGoals produce). */
 export type BaseGoal =
@@ -360,7 +361,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   }
 
   // Switches: "turn/switch X on/off", "turn on X".
-  if ((m = /\b(?:turn|switch|set)\s+(?:my\s+|the\s+)?(.+?)\s+(on|off)\b/i.exec(unq)) ?? (m = /\b(?:turn|switch)\s+(on|off)\s+(?:my\s+|the\s+)?(.+?)(?:\s+on my phone)?[.!]?$/i.exec(unq))) {
+  if ((m = /\b(?:turn|switch|set)\s+(?:my\s+|the\s+)?(.+?)\s+(?:to\s+)?(on|off)\b/i.exec(unq)) ?? (m = /\b(?:turn|switch)\s+(on|off)\s+(?:my\s+|the\s+)?(.+?)(?:\s+on my phone)?[.!]?$/i.exec(unq))) {
     const onoff = /^(on|off)$/i.test(m[2]!) ? m[2]! : m[1]!;
     let target = clean(/^(on|off)$/i.test(m[2]!) ? m[1]! : m[2]!);
     const alarm = /^(.+?)\s+alarm$/i.exec(target);
@@ -377,7 +378,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   // Settings values: "set/change X to Y".
   if ((m = /\b(?:set|change|make|put)\s+(?:the\s+|my\s+)?(.+?)\s+(?:to|at)\s+(.+?)(?:,?\s+please)?[.!]?$/i.exec(unq))) {
     const setting = clean(m[1]!);
-    const value = clean(m[2]!);
+    // A value ends at a function word: "Set Font size to Large in Settings" asks for "Large".
+    const value = clean(entityEnd(m[2]!));
     if (sectionsFor(setting).length < 2 && !/\d|%|small|large|default|normal|high|low/i.test(value)) return undefined;
     return [
       { kind: 'open', target: topicApp(text) === 'Clock' ? 'Clock' : 'Settings', text: 'open Settings' },
