@@ -16,6 +16,7 @@ const JoinedRow = z.object({
   correct: z.boolean(),
   votes: z.unknown(),
   ground_truth: z.boolean(),
+  agent_mode: z.string(),
   /** CriticScores of the rollout's steps in step order (the newest step-critic version), for the τc gate. */
   step_scores: z.array(z.coerce.number()).nullable(),
 });
@@ -30,7 +31,7 @@ const boolVotes = (v: unknown): boolean[] | undefined =>
 export async function listCalibrationRows(db: Queryable, cycleId: string, criticVersion?: string): Promise<CalibrationRow[]> {
   const rows = await many(
     db,
-    `select r.id as rollout_id, r.query_id, q.app, v.critic_version, v.channel, v.correct, v.votes, r.ground_truth,
+    `select r.id as rollout_id, r.query_id, q.app, v.critic_version, v.channel, v.correct, v.votes, r.ground_truth, r.agent_mode,
             (select array_agg(sv.score order by sv.idx) from step_verdicts sv
               where sv.rollout_id = r.id
                 and sv.critic_version = (select x.critic_version from step_verdicts x where x.rollout_id = r.id order by x.created_at desc, x.critic_version limit 1)
@@ -57,6 +58,7 @@ export async function listCalibrationRows(db: Queryable, cycleId: string, critic
         criticVersion: r.critic_version,
         verdicts: {},
         groundTruth: r.ground_truth,
+        mode: r.agent_mode,
         ...(r.step_scores && r.step_scores.length > 0 ? { stepScores: r.step_scores } : {}),
       };
       byKey.set(key, row);
