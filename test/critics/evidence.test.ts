@@ -19,6 +19,8 @@ describe('result-screen entities', () => {
     expect(nearDuplicateOnResult(['Call with Grandma'], ['Call with Gra'])).toBeUndefined();
     // Nothing like the item: no evidence either way (a confirmation screen).
     expect(nearDuplicateOnResult(['Bacon Burger'], ['Order placed', 'Thank you'])).toBeUndefined();
+    // A sentence sharing the head word is not a near-duplicate of a name (a mail preview line).
+    expect(nearDuplicateOnResult(['Project update'], ['Can you update the budget sheet…', 'Sent'])).toBeUndefined();
     // Numbers and very short names are not checked this way.
     expect(nearDuplicateOnResult(['2', 'Mon'], ['3', 'Tue'])).toBeUndefined();
   });

@@ -118,5 +118,8 @@ describe('request reading (intent.ts)', () => {
     expect(readRequest('Can you pin my note Shopping list to the top?').question).toBe(false);
     expect(readRequest('Can you tell me what time my Work alarm is?').question).toBe(true);
     expect(readRequest('What is on my calendar on June 1?').question).toBe(true);
+    // A dictated question is not asked; a question followed by a request asks for the request.
+    expect(readRequest('Send an email to bob@example.com, subject Plans, body "Are you free on Saturday?".').question).toBe(false);
+    expect(readRequest("What's on the menu at Noodle Bar? Open it in Foodie.").question).toBe(false);
   });
 });

@@ -620,7 +620,11 @@ const REQUEST_QUESTION = /(?:^|[.!?:]\s+)(?:could|can|would|will)\s+(?:you|i ask
 
 /** Whether the instruction asks a question (to be answered) rather than for an action. */
 export function asksQuestion(instruction: string): boolean {
-  return QUESTION.test(instruction) && !REQUEST_QUESTION.test(instruction.trim());
+  // Quoted texts are dictated, not asked ('body "Are you free?"'); a question followed by a request ("What's on
+  // the menu at X? Open it.") asks for the request: the last sentence decides.
+  const unquoted = instruction.replace(/["“”][^"“”]*["“”]/g, '""').trim();
+  const last = unquoted.split(/(?<=[.!?])\s+(?=[\p{Lu}"“])/u).pop() ?? unquoted;
+  return QUESTION.test(last) && !REQUEST_QUESTION.test(last);
 }
 
 /**

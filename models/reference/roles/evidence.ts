@@ -31,8 +31,9 @@ function head(phrase: string): string {
  * The first entity the final screen shows only as a near-duplicate, with the line that shows it. Entities
  * that are numbers only, shorter than four letters, or present on the final screen are skipped. A near-duplicate
  * is a line window of the entity's token count that is either ≥ NEAR similar by characters, or — for names of
- * two or more words — has the same head word and the same length but other modifiers ("Classic Burger" vs
- * "Bacon Burger"); a truncation of the entity is not one.
+ * two or more words — is a whole line naming one item (quantities and prices aside) with the same head word and
+ * length but other modifiers ("1 × Classic Burger" for "Bacon Burger"; not "Can you update the…" for "Project
+ * update"); a truncation of the entity is not one.
  */
 export function nearDuplicateOnResult(entities: readonly string[], finalLines: readonly string[]): { entity: string; seen: string } | undefined {
   const finalText = finalLines.join('\n');
@@ -43,11 +44,13 @@ export function nearDuplicateOnResult(entities: readonly string[], finalLines: r
     const e = et.join(' ');
     for (const line of finalLines) {
       const lt = tokens(line);
+      // The same-head rule applies to a line that is only a name (with a quantity or price): a cart or list line.
+      const lineName = lt.filter((t) => !/^\d/.test(t)).join(' ');
       for (const n of [et.length - 1, et.length, et.length + 1]) {
         for (let i = 0; n >= 1 && i + n <= lt.length; i++) {
           const window = lt.slice(i, i + n).join(' ');
           if (window === e || truncated(window, entity)) continue;
-          const sameHead = et.length >= 2 && n === et.length && head(window) === head(entity);
+          const sameHead = et.length >= 2 && n === et.length && head(window) === head(entity) && window === lineName;
           if (similarity(window, e) >= NEAR || sameHead) return { entity, seen: line.trim() };
         }
       }
