@@ -367,7 +367,7 @@ async function judgeAndReport(ctx: {
 /** Hash of the critics' code (reference roles, request builders, OCR) and the vote count: what a judgement depends on. */
 async function criticsFingerprint(): Promise<string> {
   const h = createHash('sha256').update(`votes=${VOTES}`);
-  for (const f of ['models/reference/roles/critics.ts', 'critics/judge-rollout.ts', 'critics/step-critic.ts', 'critics/trajectory-critic.ts', 'models/ocr.ts']) {
+  for (const f of ['models/reference/roles/critics.ts', 'models/reference/roles/intent.ts', 'models/reference/roles/text-match.ts', 'models/reference/roles/evidence.ts', 'critics/judge-rollout.ts', 'critics/step-critic.ts', 'critics/trajectory-critic.ts', 'models/ocr.ts']) {
     h.update(await readFile(new URL(`../${f}`, import.meta.url)));
   }
   return h.digest('hex');
