@@ -72,7 +72,7 @@ export function createRolloutActivities(deps: ActivityDeps) {
               deps.envPool.heartbeat(session);
             },
           });
-          let groundTruth: boolean | undefined;
+          let groundTruth: { success: boolean; reason: string } | undefined;
           if (result.environmentFailure) {
             healthy = false;
             if (result.steps.length === 0) {
@@ -91,8 +91,8 @@ export function createRolloutActivities(deps: ActivityDeps) {
             // Infeasible queries (query-gen/infeasible.ts) are judged from the rollout's outcome, not app state
             // (their slot values name things the app lacks, which app checkers reject): success is
             // terminate(failure) or an answer.
-            groundTruth = infeasibleSuccess(result.status, result.outcome).success;
-          } else groundTruth = (await session.check(query.checker)).success;
+            groundTruth = infeasibleSuccess(result.status, result.outcome);
+          } else groundTruth = await session.check(query.checker);
           const rollout: Rollout = {
             id: rolloutId,
             cycleId: input.cycleId,
@@ -104,7 +104,8 @@ export function createRolloutActivities(deps: ActivityDeps) {
             status: result.status,
             ...(result.outcome !== undefined ? { outcome: result.outcome } : {}),
             steps: result.steps,
-            ...(groundTruth !== undefined ? { groundTruth } : {}),
+            // The checker's reason is stored beside its verdict for diagnosis (measurement only, never a prompt).
+            ...(groundTruth !== undefined ? { groundTruth: groundTruth.success, groundTruthReason: groundTruth.reason } : {}),
           };
           await repo.upsertRollout(deps.db, rollout, {
             degraded: result.environmentFailure !== undefined,

@@ -4,7 +4,8 @@
  * it on disk so critics can be re-judged (and re-tuned) without re-rolling.
  *
  *   npx tsx bench/corpus.ts --out DIR [--rollouts 500] [--seeds 1,2,3] [--temperatures 0,0.7] [--sessions 2]
- *                           [--max-steps 15] [--apps food,shop]
+ *                           [--max-steps 15] [--apps food,shop] [--mode gui-owl|mobile-agent-v3|swirl|ces]
+ *                           [--paraphrases bench/paraphrases/v1.json]
  *   npx tsx bench/critics.ts --corpus DIR        (judges the corpus instead of rolling out)
  *
  * Layout: DIR/blobs (local blob store: screenshots, and under ocr/ the OCR of each screenshot by content hash, so
@@ -17,9 +18,11 @@
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runEpisode, type EpisodeResult } from '../agents/episode.js';
+import type { EpisodeResult } from '../agents/episode.js';
+import { AGENT_MODES, MODE_ROLES, runAgentEpisode, type AgentMode } from '../agents/run.js';
+import type { Role } from '../domain/config.js';
 import type { Query } from '../domain/entities.js';
-import type { BlobStore } from '../domain/ports.js';
+import type { BlobStore, ChatModel } from '../domain/ports.js';
 import { startAppServer } from '../environments/app-server.js';
 import { loadDags } from '../environments/app-world.js';
 import { createChromiumEnv, type ChromiumSession } from '../environments/chromium.js';
@@ -42,6 +45,8 @@ export interface CorpusJob {
 export interface CorpusRollout extends CorpusJob {
   result: EpisodeResult;
   groundTruth: boolean;
+  /** The checker's reason (measurement only); absent in corpora written before it was kept. */
+  groundTruthReason?: string;
 }
 
 export interface CorpusOptions {
@@ -51,19 +56,64 @@ export interface CorpusOptions {
   sessions: number;
   maxSteps: number;
   apps: string[];
+  /** Rollout mode (default gui-owl; absent from corpora built before modes were benchmarked). */
+  mode?: AgentMode;
+  /**
+   * A paraphrase set (bench/paraphrases/*.json): each job's instruction is replaced by one of its family's
+   * independent phrasings, filled with the query's own slot values (the checker spec is unchanged).
+   */
+  paraphrases?: string;
+}
+
+/** A paraphrase set: per `app/family`, ≥ 3 independently written phrasings with `{slot}` placeholders. */
+export type ParaphraseSet = Record<string, string[]>;
+
+/**
+ * The job's instruction in the paraphrase arm: phrasing `n mod k` of its family, filled with the query's slot
+ * values; undefined when the family has no phrasing or one needs a slot the query lacks (the job is then left out
+ * of both arms, so they stay paired).
+ */
+export function paraphrase(set: ParaphraseSet, query: Query, n: number): string | undefined {
+  const list = set[`${query.app}/${query.checker.family}`];
+  if (!list?.length) return undefined;
+  const slots: Record<string, string> = { ...query.slots, ...query.checker.params };
+  const tpl = list[n % list.length]!;
+  let ok = true;
+  const text = tpl.replace(/\{([a-z][a-z0-9_]*)\}/g, (all, k: string) => {
+    const v = slots[k];
+    if (v === undefined) ok = false;
+    return v ?? all;
+  });
+  return ok ? text : undefined;
 }
 
 export const rolloutKey = (j: CorpusJob): string => `${j.seed}/${j.query.id}/t${j.temperature}`;
 
 /** The jobs a corpus of these options consists of (deterministic: same options → same jobs). */
-export function corpusJobs(o: CorpusOptions): CorpusJob[] {
+export function corpusJobs(o: CorpusOptions, paraphrases?: ParaphraseSet): CorpusJob[] {
   const perSeed = Math.ceil(o.rollouts / (o.seeds.length * o.temperatures.length));
   const jobs: CorpusJob[] = [];
   for (const seed of o.seeds) {
     const { queries } = generateQueries({ dags: loadDags(), count: perSeed, seed, apps: o.apps });
-    queries.forEach((query, n) => o.temperatures.forEach((temperature) => jobs.push({ seed, n, temperature, query })));
+    queries.forEach((query, n) => {
+      const reworded = paraphrases ? paraphrase(paraphrases, query, n) : query.instruction;
+      if (reworded === undefined) return;
+      const q = { ...query, instruction: reworded };
+      o.temperatures.forEach((temperature) => jobs.push({ seed, n, temperature, query: q }));
+    });
   }
   return jobs.slice(0, o.rollouts);
+}
+
+/** Reads a paraphrase set (a JSON object of string arrays), naming the bad key on bad input. */
+export async function loadParaphrases(file: string): Promise<ParaphraseSet> {
+  const raw = JSON.parse(await readFile(file, 'utf8')) as unknown;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error(`${file}: a paraphrase set is an object of app/family → phrasings`);
+  for (const [k, v] of Object.entries(raw)) {
+    if (k.startsWith('$')) continue;
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new Error(`${file}: "${k}" must be an array of strings`);
+  }
+  return Object.fromEntries(Object.entries(raw).filter(([k]) => !k.startsWith('$'))) as ParaphraseSet;
 }
 
 export async function loadCorpus(dir: string): Promise<{ blobs: BlobStore; rollouts: CorpusRollout[]; options: CorpusOptions }> {
@@ -100,7 +150,8 @@ export async function buildCorpus(
   const existing = await loadCorpus(dir);
   const have = new Set(existing.rollouts.map(rolloutKey));
   // Rolled out round-robin over seeds (the set of jobs is the same), so a corpus stopped early still spans them all.
-  const jobs = interleaveSeeds(corpusJobs(options).filter((j) => !have.has(rolloutKey(j))));
+  const set = options.paraphrases ? await loadParaphrases(options.paraphrases) : undefined;
+  const jobs = interleaveSeeds(corpusJobs(options, set).filter((j) => !have.has(rolloutKey(j))));
   log(`corpus ${dir}: ${existing.rollouts.length} rollouts already there, ${jobs.length} to roll out`);
   const blobs = existing.blobs;
   const out = join(dir, 'rollouts.jsonl');
@@ -109,7 +160,10 @@ export async function buildCorpus(
   const env = await createChromiumEnv({ appServer, blobs });
   const ocr = deps.ocr ?? (await createOcrEngine({ store: blobOcrStore(blobs) }));
   const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
-  const policy = createChatModel({ baseUrl: ref.baseUrl, model: REFERENCE_MODELS.policy, maxRetries: 1 }, { cache: false });
+  const mode: AgentMode = options.mode ?? 'gui-owl';
+  const models = Object.fromEntries(
+    MODE_ROLES[mode].map((r) => [r, createChatModel({ baseUrl: ref.baseUrl, model: REFERENCE_MODELS[r], maxRetries: 1 }, { cache: false })]),
+  ) as Record<Role, ChatModel>;
   const rollouts = [...existing.rollouts];
   let envFailures = 0;
   const t0 = performance.now();
@@ -121,9 +175,9 @@ export async function buildCorpus(
         for (let i = next++; i < jobs.length; i = next++) {
           const job = jobs[i]!;
           const session = sessions[slot]!;
-          const result = await runEpisode({
+          const result = await runAgentEpisode(mode, {
             env: session,
-            policy,
+            models,
             blobs,
             app: job.query.app,
             instruction: job.query.instruction,
@@ -139,11 +193,11 @@ export async function buildCorpus(
             sessions[slot] = await env.newSession();
             continue;
           }
-          const groundTruth =
+          const check =
             job.query.checker.family === INFEASIBLE_FAMILY || job.query.feasible === false
-              ? infeasibleSuccess(result.status, result.outcome).success
-              : (await session.check(job.query.checker).catch(() => ({ success: false }))).success;
-          const done: CorpusRollout = { ...job, result, groundTruth };
+              ? infeasibleSuccess(result.status, result.outcome)
+              : await session.check(job.query.checker).catch((err: unknown) => ({ success: false, reason: `checker failed: ${String(err)}` }));
+          const done: CorpusRollout = { ...job, result, groundTruth: check.success, groundTruthReason: check.reason };
           rollouts.push(done);
           await appendFile(out, `${JSON.stringify(done)}\n`);
           if (rollouts.length % 25 === 0) log(`  rolled out ${rollouts.length} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
@@ -182,8 +236,14 @@ async function main(): Promise<void> {
       sessions: { type: 'string', default: '2' },
       'max-steps': { type: 'string', default: '15' },
       apps: { type: 'string', default: '' },
+      mode: { type: 'string' },
+      paraphrases: { type: 'string' },
     },
   });
+  if (values.mode !== undefined && !(AGENT_MODES as readonly string[]).includes(values.mode)) {
+    console.error(`bench/corpus.ts: bad --mode "${values.mode}" (one of ${AGENT_MODES.join(', ')})`);
+    process.exit(2);
+  }
   const options: CorpusOptions = {
     rollouts: Number(values.rollouts),
     seeds: list(values.seeds).map(Number),
@@ -191,6 +251,9 @@ async function main(): Promise<void> {
     sessions: Number(values.sessions),
     maxSteps: Number(values['max-steps']),
     apps: list(values.apps),
+    // Only when given, so corpora built before these options keep their corpus.json.
+    ...(values.mode ? { mode: values.mode as AgentMode } : {}),
+    ...(values.paraphrases ? { paraphrases: values.paraphrases } : {}),
   };
   const bad = !values.out
     ? '--out'
@@ -206,7 +269,7 @@ async function main(): Promise<void> {
               ? '--max-steps'
               : undefined;
   if (bad) {
-    console.error(`bench/corpus.ts: bad or missing ${bad}\nusage: npx tsx bench/corpus.ts --out DIR [--rollouts 500] [--seeds 1,2,3] [--temperatures 0,0.7] [--sessions 2] [--max-steps 15] [--apps food,shop]`);
+    console.error(`bench/corpus.ts: bad or missing ${bad}\nusage: npx tsx bench/corpus.ts --out DIR [--rollouts 500] [--seeds 1,2,3] [--temperatures 0,0.7] [--sessions 2] [--max-steps 15] [--apps food,shop] [--mode swirl] [--paraphrases bench/paraphrases/v1.json]`);
     process.exit(2);
   }
   const { rollouts, envFailures, seconds } = await buildCorpus(values.out!, options);

@@ -4,6 +4,9 @@
  *   npx tsx bench/critics.ts [--rollouts 500] [--seeds 1,2,3] [--temperatures 0,0.7] [--sessions 2]
  *                            [--votes 3] [--max-steps 15] [--apps food] [--precision-target 0.97]
  *   npx tsx bench/critics.ts --corpus DIR [--votes 3]     (judges a bench/corpus.ts corpus: no rollouts)
+ *   npx tsx bench/critics.ts --paraphrase bench/paraphrases/v1.json …   (two arms on the same tasks: the DAG
+ *                            templates and the set's independent phrasings, side by side)
+ *   npx tsx bench/critics.ts --modes gui-owl,mobile-agent-v3,swirl,ces …   (one arm per rollout mode)
  *
  * Phase 1 (rollouts): for each seed, `generateQueries` draws ⌈N / (seeds × temperatures)⌉ tasks; each task is
  * rolled out once per temperature with the reference policy (GUI-Owl episode loop, Chromium phone, `--sessions`
@@ -16,7 +19,10 @@
  *     critics/calibration.ts), the setting chosen there (max recall s.t. precision ≥ target), and that setting
  *     scored on the report split only, per app and overall;
  *   - critic cost: wall ms and CPU ms (this process: reference critics + OCR + annotation) per judged step, and
- *     the OCR engine's cache hit rate during judging.
+ *     the OCR engine's cache hit rate during judging;
+ *   - how often the text and multimodal channels disagree, and which one matched the checker each time;
+ *   - with several arms (--paraphrase, --modes), one table with every arm's policy success, critic precision and
+ *     recall and channel disagreement.
  * Everything runs in-process (no Postgres/Temporal): app server, Chromium, OCR and the reference server (HTTP).
  */
 import { createHash } from 'node:crypto';
@@ -24,8 +30,9 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { calibrate, describeRule, fmtRatio, formatEntries, scoreRuleByScope, selectRule, type CalibrationRow, type Metrics } from '../critics/calibration.js';
+import { calibrate, confusionOf, describeRule, fmtRatio, formatEntries, metricsOf, scoreRuleByScope, selectRule, type CalibrationRow, type Metrics } from '../critics/calibration.js';
 import type { BlobStore } from '../domain/ports.js';
+import { AGENT_MODES, type AgentMode } from '../agents/run.js';
 import { buildCorpus, loadCorpus, type CorpusRollout } from './corpus.js';
 import { judgeRollout } from '../critics/judge-rollout.js';
 import { features } from '../critics/learned-critic.js';
@@ -63,6 +70,14 @@ const { values } = parseArgs({
      * the metrics are printed again over the rest alone, the rollouts the critics' authors never looked at.
      */
     examined: { type: 'string', default: '0' },
+    /** Rollout mode (gui-owl, mobile-agent-v3, swirl, ces); `--modes a,b` runs and reports each mode apart. */
+    mode: { type: 'string' },
+    modes: { type: 'string' },
+    /**
+     * A paraphrase set (bench/paraphrases/v1.json): runs two arms on the same tasks — the DAG templates and the
+     * set's independent phrasings — and prints them side by side.
+     */
+    paraphrase: { type: 'string' },
   },
 });
 const N = Number(values.rollouts);
@@ -80,43 +95,105 @@ if (!(N > 0) || SEEDS.length === 0 || TEMPS.length === 0) {
 
 type Done = CorpusRollout;
 
+/** One benchmark arm: a name and what it changes in the corpus options. */
+interface Arm {
+  name: string;
+  mode?: AgentMode;
+  paraphrases?: string;
+}
+
+/** What each arm's report ends with, for the side-by-side table. */
+interface ArmSummary {
+  arm: string;
+  rollouts: number;
+  successes: number;
+  /** Pipeline default rule (votes majority, consensus both, τc 0) on all rollouts. */
+  consensus: Metrics;
+  /** Rollouts where the text and multimodal channels disagreed, and how often each was the one matching the checker. */
+  disagreements: number;
+  textRight: number;
+  multimodalRight: number;
+}
+
+function armsOf(): Arm[] {
+  const modes = (values.modes ?? values.mode ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+  for (const m of modes) {
+    if (!(AGENT_MODES as readonly string[]).includes(m)) {
+      console.error(`bench/critics.ts: bad mode "${m}" (one of ${AGENT_MODES.join(', ')})`);
+      process.exit(2);
+    }
+  }
+  const base = modes.length ? modes.map((m) => ({ name: m, mode: m as AgentMode })) : [{ name: 'gui-owl' }];
+  if (!values.paraphrase) return base;
+  return base.flatMap((a) => [
+    { ...a, name: `${a.name} templates` },
+    { ...a, name: `${a.name} paraphrases`, paraphrases: values.paraphrase! },
+  ]);
+}
+
 async function main(): Promise<void> {
   const blobDir = values.corpus ? undefined : await mkdtemp(join(tmpdir(), 'trajforge-bench-critics-'));
   const corpus = values.corpus ? await loadCorpus(values.corpus) : undefined;
-  // OCR persisted next to the screenshots (as bench/corpus.ts writes it): judging reads the rollouts' OCR.
-  const ocr = await createOcrEngine({ store: blobOcrStore(corpus?.blobs ?? createLocalBlobStore(join(blobDir!, 'blobs'))) });
-  const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
-  const model = (name: string) => createChatModel({ baseUrl: ref.baseUrl, model: name, maxRetries: 1 }, { cache: false });
-  const critics = {
-    stepCritic: model(REFERENCE_MODELS.stepCritic),
-    text: model(REFERENCE_MODELS.trajCriticText),
-    multimodal: model(REFERENCE_MODELS.trajCriticMultimodal),
-  };
-  const ocrBefore = { ...ocr.stats };
-  let blobs: BlobStore;
-  let done: Done[];
-  let envFailures = 0;
-  let rollSeconds = 0;
-  if (corpus) {
-    blobs = corpus.blobs;
-    done = corpus.rollouts.filter((r) => APPS.length === 0 || APPS.includes(r.query.app));
-    console.log(`corpus ${values.corpus}: ${done.length} labelled rollouts (${JSON.stringify(corpus.options)})`);
-  } else {
-    ({ blobs, done, envFailures, rollSeconds } = await rollOut(blobDir!, ocr));
-  }
+  const arms: Arm[] = corpus ? [{ name: values.corpus! }] : armsOf();
+  const summaries: ArmSummary[] = [];
   try {
-    await judgeAndReport({ blobs, ocr, critics, done, envFailures, rollSeconds, ocrBefore });
+    for (const [k, arm] of arms.entries()) {
+      const armDir = blobDir ? join(blobDir, `arm-${k}`) : undefined;
+      // OCR persisted next to the screenshots (as bench/corpus.ts writes it): judging reads the rollouts' OCR.
+      const ocr = await createOcrEngine({ store: blobOcrStore(corpus?.blobs ?? createLocalBlobStore(join(armDir!, 'blobs'))) });
+      const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
+      const model = (name: string) => createChatModel({ baseUrl: ref.baseUrl, model: name, maxRetries: 1 }, { cache: false });
+      const critics = {
+        stepCritic: model(REFERENCE_MODELS.stepCritic),
+        text: model(REFERENCE_MODELS.trajCriticText),
+        multimodal: model(REFERENCE_MODELS.trajCriticMultimodal),
+      };
+      const ocrBefore = { ...ocr.stats };
+      let blobs: BlobStore;
+      let done: Done[];
+      let envFailures = 0;
+      let rollSeconds = 0;
+      if (corpus) {
+        blobs = corpus.blobs;
+        done = corpus.rollouts.filter((r) => APPS.length === 0 || APPS.includes(r.query.app));
+        console.log(`corpus ${values.corpus}: ${done.length} labelled rollouts (${JSON.stringify(corpus.options)})`);
+      } else {
+        console.log(`\n=== arm: ${arm.name} ===`);
+        ({ blobs, done, envFailures, rollSeconds } = await rollOut(armDir!, ocr, arm));
+      }
+      try {
+        summaries.push({ ...(await judgeAndReport({ blobs, ocr, critics, done, envFailures, rollSeconds, ocrBefore })), arm: arm.name });
+      } finally {
+        await ref.close();
+      }
+    }
   } finally {
-    await ref.close();
     if (blobDir) await rm(blobDir, { recursive: true, force: true });
+  }
+  console.log('\nside by side (policy success = checker successes; critics = pipeline default rule, votes majority, consensus both):');
+  console.log(`  ${'arm'.padEnd(26)} ${'n'.padStart(4)}  success     prec%  rec%   channels disagree   text right  mm right`);
+  for (const a of summaries) {
+    const m = a.consensus;
+    console.log(
+      `  ${a.arm.padEnd(26)} ${String(a.rollouts).padStart(4)}  ${`${a.successes}/${a.rollouts}`.padStart(7)} ${fmtRatio(a.successes / Math.max(1, a.rollouts))} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)}   ${`${a.disagreements}/${a.rollouts}`.padStart(7)} (${fmtRatio(a.disagreements / Math.max(1, a.rollouts)).trim()}%)   ${String(a.textRight).padStart(5)}      ${String(a.multimodalRight).padStart(5)}`,
+    );
   }
 }
 
 /** Phase 1 without a corpus: a throw-away corpus in the temp dir (bench/corpus.ts), OCR shared with the judging. */
-async function rollOut(dir: string, ocr: OcrEngine): Promise<{ blobs: BlobStore; done: Done[]; envFailures: number; rollSeconds: number }> {
+async function rollOut(dir: string, ocr: OcrEngine, arm: Arm): Promise<{ blobs: BlobStore; done: Done[]; envFailures: number; rollSeconds: number }> {
   const { rollouts, envFailures, seconds } = await buildCorpus(
     dir,
-    { rollouts: N, seeds: SEEDS, temperatures: TEMPS, sessions: SESSIONS, maxSteps: MAX_STEPS, apps: APPS },
+    {
+      rollouts: N,
+      seeds: SEEDS,
+      temperatures: TEMPS,
+      sessions: SESSIONS,
+      maxSteps: MAX_STEPS,
+      apps: APPS,
+      ...(arm.mode ? { mode: arm.mode } : {}),
+      ...(arm.paraphrases ? { paraphrases: arm.paraphrases } : {}),
+    },
     console.log,
     { ocr },
   );
@@ -131,7 +208,7 @@ async function judgeAndReport(ctx: {
   envFailures: number;
   rollSeconds: number;
   ocrBefore: { inferences: number; regionInferences: number; cacheHits: number; storeHits: number };
-}): Promise<void> {
+}): Promise<Omit<ArmSummary, 'arm'>> {
   const { blobs, ocr, critics, done, envFailures, rollSeconds, ocrBefore } = ctx;
   const ocrAfterRollouts = { ...ocr.stats };
 
@@ -183,6 +260,7 @@ async function judgeAndReport(ctx: {
           dump.push(dumpLine);
           if (values.explain && j.trajectory.correct !== d.groundTruth) {
             console.log(`${j.trajectory.correct ? 'FP' : 'FN'} ${d.query.app}/${d.query.family} | ${d.query.instruction} | outcome ${d.result.outcome ?? '-'}`);
+            if (d.groundTruthReason) console.log(`    checker: ${d.groundTruthReason}`);
             for (const st of j.steps) console.log(`    ${st.annotation}: ${st.summary}`);
             for (const c of j.trajectory.channels) console.log(`    ${c.channel} ${c.votes.map((v) => (v ? 'C' : 'I')).join('')}: ${c.reasons[0] ?? ''}`);
             console.log(`    final: ${(j.captions[j.captions.length - 1] ?? '').slice(0, 400)}`);
@@ -266,12 +344,30 @@ async function judgeAndReport(ctx: {
       ` during rollouts: ${ocrRollInf} inferences, ${ocrRollHits} hits (${rate(ocrRollHits, ocrRollInf)}); total inference ${(ocr.stats.totalInferenceMs / 1000).toFixed(1)} s;` +
       ` text lines recognised ${ocr.stats.lineRecognitions}, reused from the line cache ${ocr.stats.lineCacheHits}`,
   );
+
+  // Channel disagreement: the two channels are only worth a consensus if they see different things.
+  const split = rows.filter((r) => r.verdicts.text && r.verdicts.multimodal && r.verdicts.text.correct !== r.verdicts.multimodal.correct);
+  const textRight = split.filter((r) => r.verdicts.text!.correct === r.groundTruth).length;
+  console.log(
+    `channels: text and multimodal disagree on ${split.length}/${rows.length} rollouts (${fmtRatio(split.length / Math.max(1, rows.length)).trim()}%);` +
+      ` of those the text channel matched the checker on ${textRight}, the multimodal channel on ${split.length - textRight}`,
+  );
+  for (const r of split) console.log(`  split ${r.rolloutId} (${r.app}): text ${r.verdicts.text!.correct ? 'C' : 'I'}, multimodal ${r.verdicts.multimodal!.correct ? 'C' : 'I'}, checker ${r.groundTruth ? 'success' : 'failure'}`);
+  const consensus = scoreRuleByScope(rows, { voteRule: 'majority', consensus: 'both', tauC: 0 }, 'all').get('all');
+  return {
+    rollouts: rows.length,
+    successes: positives,
+    consensus: consensus ?? metricsOf(confusionOf([])),
+    disagreements: split.length,
+    textRight,
+    multimodalRight: split.length - textRight,
+  };
 }
 
 /** Hash of the critics' code (reference roles, request builders, OCR) and the vote count: what a judgement depends on. */
 async function criticsFingerprint(): Promise<string> {
   const h = createHash('sha256').update(`votes=${VOTES}`);
-  for (const f of ['models/reference/roles/critics.ts', 'critics/judge-rollout.ts', 'critics/step-critic.ts', 'critics/trajectory-critic.ts', 'models/ocr.ts']) {
+  for (const f of ['models/reference/roles/critics.ts', 'models/reference/roles/intent.ts', 'models/reference/roles/text-match.ts', 'models/reference/roles/evidence.ts', 'critics/judge-rollout.ts', 'critics/step-critic.ts', 'critics/trajectory-critic.ts', 'models/ocr.ts']) {
     h.update(await readFile(new URL(`../${f}`, import.meta.url)));
   }
   return h.digest('hex');

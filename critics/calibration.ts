@@ -8,7 +8,7 @@
  * precision = tp/(tp+fp) (purity of the accepted set), recall = tp/(tp+fn), npv = tn/(tn+fn),
  * f1 = 2PR/(P+R), accuracy = (tp+tn)/n. Every ratio with a zero denominator is `null` (undefined, not 0).
  *
- * Metrics are grouped per critic version × scope ('all' or an app id) × channel (text / multimodal /
+ * Metrics are grouped per critic version × scope ('all', an app id, or `mode:<rollout mode>`) × channel (text / multimodal /
  * consensus) × split ('validation' | 'report' | 'all'). The split is a deterministic hash of the query id, so
  * all attempts at one query land on the same side; rule selection (`selectRule`) reads validation rows only.
  *
@@ -49,6 +49,13 @@ export interface CalibrationRow {
   humanLabel?: boolean | undefined;
   /** CriticScore of each judged step, step order (for the τc gate); absent on rows stored without them. */
   stepScores?: readonly number[] | undefined;
+  /** The rollout mode (gui-owl, mobile-agent-v3, swirl, ces): calibrated apart in scope `mode:<mode>`. */
+  mode?: string | undefined;
+}
+
+/** The scopes a row counts in: 'all', its app, and `mode:<mode>` when its rollout mode is known. */
+export function scopesOf(row: Pick<CalibrationRow, 'app' | 'mode'>): string[] {
+  return row.mode ? ['all', row.app, `mode:${row.mode}`] : ['all', row.app];
 }
 
 export interface Confusion {
@@ -138,7 +145,7 @@ export function calibrate(rows: readonly CalibrationRow[], opts: CalibrateOption
       for (const channel of CALIBRATION_CHANNELS) {
         const v = row.verdicts[channel];
         if (!v) continue;
-        for (const scope of ['all', row.app]) {
+        for (const scope of scopesOf(row)) {
           const id = `${row.criticVersion}\0${scope}\0${channel}\0${split}`;
           let g = groups.get(id);
           if (!g) {
@@ -291,7 +298,7 @@ export function scoreRuleByScope(
   for (const r of rows) {
     if (split !== 'all' && splitOf(r.queryId, opts.fraction, opts.salt) !== split) continue;
     const predicted = decide(r, rule);
-    for (const scope of ['all', r.app]) {
+    for (const scope of scopesOf(r)) {
       let c = groups.get(scope);
       if (!c) groups.set(scope, (c = emptyConfusion()));
       addPrediction(c, predicted, r.groundTruth);

@@ -150,6 +150,8 @@ export const Rollout = z.object({
   steps: z.array(Step),
   /** Programmatic checker result: ground truth, never shown to agents or critics. */
   groundTruth: z.boolean().optional(),
+  /** The checker's reason for `groundTruth` (measurement only, like it: never shown to agents or critics). */
+  groundTruthReason: z.string().optional(),
 });
 export type Rollout = z.infer<typeof Rollout>;
 

@@ -4,6 +4,7 @@ import type { ChatModel } from '../domain/ports.js';
 import { Deduper } from './dedup.js';
 import { estimateDifficulty, trapFlags } from './difficulty.js';
 import { INFEASIBLE_FAMILY, makeInfeasible } from './infeasible.js';
+import { diversityOf, type DiversityReport } from './diversity.js';
 import { describe, extractMetadata, type PathMetadata } from './metadata.js';
 import { edgeKey, pageKey, pathEdges, samplePath, splitRef, type CoverageMap, type SamplerName } from './paths.js';
 import { queryId, seededRandom } from './sample.js';
@@ -52,6 +53,8 @@ export interface BatchReport {
   coverage: Record<string, { pages: string; edges: string; uncoveredPages: string[]; uncoveredEdges: string[] }>;
   difficulty: Record<string, number>;
   families: Record<string, number>;
+  /** Lexical diversity of the kept (refined) instructions: distinct-1/2 and self-BLEU. */
+  diversity: DiversityReport;
 }
 
 export interface BatchResult {
@@ -237,6 +240,10 @@ export async function generateQueryBatch(opts: BatchOptions): Promise<BatchResul
       coverage: coverageOf(dags, kept),
       difficulty: sortedDifficulty,
       families,
+      diversity: diversityOf(
+        kept.map((q) => q.instruction),
+        { slots: kept.map((q) => ({ family: `${q.app}/${q.family}`, values: Object.values(q.metadata?.slots ?? q.checker.params) })) },
+      ),
     },
   };
 }
@@ -260,5 +267,15 @@ export function formatReport(r: BatchReport): string[] {
     lines.push(`coverage ${app}: pages ${c.pages}, edges ${c.edges}${c.uncoveredPages.length ? `; uncovered pages ${c.uncoveredPages.join(' ')}` : ''}${c.uncoveredEdges.length ? `; uncovered edges ${c.uncoveredEdges.join(' ')}` : ''}`);
   }
   lines.push(`difficulty: ${Object.entries(r.difficulty).map(([d, n]) => `${d}:${n}`).join(' ')}`);
+  const d = r.diversity;
+  lines.push(
+    `diversity: distinct-1 ${d.distinct1.toFixed(3)}, distinct-2 ${d.distinct2.toFixed(3)}, self-BLEU ${d.selfBleu.toFixed(3)} (BLEU-4 of ${d.selfBleuSample} instructions against the other ${Math.max(0, d.instructions - 1)}; lower = more varied)`,
+  );
+  if (d.withinFamily && d.phrasingsPerFamily !== undefined) {
+    const w = d.withinFamily;
+    lines.push(
+      `diversity within families (slot values masked): ${d.phrasingsPerFamily.toFixed(1)} distinct phrasings per family, distinct-1 ${w.distinct1.toFixed(3)}, distinct-2 ${w.distinct2.toFixed(3)}, self-BLEU ${w.selfBleu.toFixed(3)}`,
+    );
+  }
   return lines;
 }

@@ -19,6 +19,7 @@ const JoinedRow = z.object({
   ground_truth: z.boolean(),
   checker_label: z.boolean().nullable(),
   human_label: z.boolean().nullable(),
+  agent_mode: z.string(),
   /** CriticScores of the rollout's steps in step order (the newest step-critic version), for the τc gate. */
   step_scores: z.array(z.coerce.number()).nullable(),
 });
@@ -35,7 +36,7 @@ const boolVotes = (v: unknown): boolean[] | undefined =>
 export async function listCalibrationRows(db: Queryable, cycleId: string, criticVersion?: string): Promise<CalibrationRow[]> {
   const rows = await many(
     db,
-    `select r.id as rollout_id, r.query_id, q.app, v.critic_version, v.channel, v.correct, v.votes,
+    `select r.id as rollout_id, r.query_id, q.app, v.critic_version, v.channel, v.correct, v.votes, r.agent_mode,
             coalesce(r.ground_truth, h.verdict) as ground_truth, r.ground_truth as checker_label, h.verdict as human_label,
             (select array_agg(sv.score order by sv.idx) from step_verdicts sv
               where sv.rollout_id = r.id
@@ -69,6 +70,7 @@ export async function listCalibrationRows(db: Queryable, cycleId: string, critic
         // Absent = the checker (rows read the same as before human labels existed).
         ...(r.checker_label === null ? { labelSource: 'human' as const } : {}),
         ...(r.checker_label !== null && r.human_label !== null ? { humanLabel: r.human_label } : {}),
+        mode: r.agent_mode,
         ...(r.step_scores && r.step_scores.length > 0 ? { stepScores: r.step_scores } : {}),
       };
       byKey.set(key, row);

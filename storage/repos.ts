@@ -229,6 +229,7 @@ const RolloutRow = z.object({
   outcome: z.string().nullable(),
   step_count: z.number(),
   ground_truth: z.boolean().nullable(),
+  ground_truth_reason: z.string().nullable().optional(),
   degraded: z.boolean(),
   config_hash: z.string(),
 });
@@ -279,6 +280,7 @@ function toRollout(r: RolloutRow, steps: Step[]): Rollout {
     ...(r.outcome !== null ? { outcome: r.outcome } : {}),
     steps,
     ...(r.ground_truth !== null ? { groundTruth: r.ground_truth } : {}),
+    ...(r.ground_truth_reason != null ? { groundTruthReason: r.ground_truth_reason } : {}),
   });
 }
 
@@ -311,14 +313,15 @@ export async function upsertRollout(
   await db.query(
     `with r as (
        insert into rollouts (id, cycle_id, query_id, attempt, agent_mode, action_space, model_name, model_version,
-                             status, outcome, step_count, ground_truth, degraded, config_hash)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                             status, outcome, step_count, ground_truth, degraded, config_hash, ground_truth_reason)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $16)
        on conflict (id) do update set
          cycle_id = excluded.cycle_id, query_id = excluded.query_id, attempt = excluded.attempt,
          agent_mode = excluded.agent_mode, action_space = excluded.action_space,
          model_name = excluded.model_name, model_version = excluded.model_version, status = excluded.status,
          outcome = excluded.outcome, step_count = excluded.step_count, ground_truth = excluded.ground_truth,
-         degraded = excluded.degraded, config_hash = excluded.config_hash
+         degraded = excluded.degraded, config_hash = excluded.config_hash,
+         ground_truth_reason = excluded.ground_truth_reason
        returning id
      ), stale as (
        delete from steps where rollout_id = $1 and not (idx = any (select (e ->> 'idx')::int from jsonb_array_elements($15::jsonb) e))
@@ -351,6 +354,7 @@ export async function upsertRollout(
       meta.degraded,
       meta.configHash,
       json(steps),
+      rollout.groundTruthReason ?? null,
     ],
   );
 }

@@ -85,6 +85,22 @@ describe('calibrate', () => {
     row('5', 'notes', true, true, true, 'q-5', 'cv2'),
   ];
 
+  it('calibrates each rollout mode apart (scope mode:<mode>), and rows without a mode only per app', () => {
+    const moded = [
+      { ...row('m1', 'food', true, true, true), mode: 'swirl' },
+      { ...row('m2', 'food', false, true, true), mode: 'swirl' },
+      { ...row('m3', 'food', true, true, true), mode: 'ces' },
+      row('m4', 'notes', true, true, true),
+    ];
+    const entries = calibrate(moded, { splits: ['all'] });
+    const get = (scope: string) => entries.find((e) => e.scope === scope && e.channel === 'consensus')?.metrics;
+    expect(get('mode:swirl')).toMatchObject({ tp: 1, fp: 1, n: 2, precision: 0.5 });
+    expect(get('mode:ces')).toMatchObject({ tp: 1, fp: 0, n: 1, precision: 1 });
+    expect(get('all')).toMatchObject({ n: 4 });
+    expect(entries.filter((e) => e.scope.startsWith('mode:')).map((e) => e.scope)).not.toContain('mode:undefined');
+    expect(scoreRuleByScope(moded, { voteRule: 'majority', consensus: 'both', tauC: 0 }, 'all').get('mode:swirl')).toMatchObject({ fp: 1 });
+  });
+
   it('groups per critic version × scope (all + each app) × channel × split', () => {
     const entries = calibrate(rows, { splits: ['all'] });
     const get = (cv: string, scope: string, channel: string) =>

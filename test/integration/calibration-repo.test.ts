@@ -91,6 +91,8 @@ describe('calibration repo', () => {
       app: 'food',
       criticVersion: 'cv1',
       groundTruth: false,
+      // The rollout mode comes along, so each mode is calibrated apart (scope mode:<mode>).
+      mode: 'gui-owl',
       verdicts: {
         text: { correct: true, votes: [true, true, false] },
         multimodal: { correct: false, votes: [false] },
@@ -109,6 +111,7 @@ describe('calibration repo', () => {
     const mm = stored.find((s) => s.scope === 'food' && s.channel === 'multimodal' && s.split === 'all')!;
     expect(mm.metrics).toMatchObject({ tp: 1, fp: 0, tn: 1, fn: 0, precision: 1, recall: 1, npv: 1, f1: 1 });
     expect(stored[0]!.scope).toBe('all');
+    expect(stored.some((s) => s.scope === 'mode:gui-owl' && s.channel === 'consensus')).toBe(true);
 
     // Recomputing replaces the numbers on the same key.
     const changed = entries.map((e) => ({ ...e, metrics: { ...e.metrics, tp: 0, fp: 0, tn: 0, fn: 0, n: 0, precision: null, recall: null, npv: null, f1: null, accuracy: null } }));

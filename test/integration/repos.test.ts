@@ -124,7 +124,7 @@ describe('repos', () => {
   it('rewriting a rollout replaces its steps (no stale steps survive) atomically', async () => {
     const long = rollout('cycle-1', 'q2', 0, 4);
     await repo.upsertRollout(db.pool, long, { degraded: false, configHash: 'h1' });
-    const short = rollout('cycle-1', 'q2', 0, 2, { status: 'error', groundTruth: false });
+    const short = rollout('cycle-1', 'q2', 0, 2, { status: 'error', groundTruth: false, groundTruthReason: 'cart holds Classic Burger, not Bacon Burger' });
     delete (short as { outcome?: string }).outcome;
     await repo.upsertRollout(db.pool, short, { degraded: true, configHash: 'h1' });
     expect(await repo.getRollout(db.pool, short.id)).toEqual(short);

@@ -6,10 +6,10 @@
  * `Action:`, `Steps:`, `Screen captions:`, `Outcome:`; image labels `Final screen ...`) and reply with the JSON
  * those modules parse.
  *
- * Shared text tools: the instruction's key ENTITIES are its quoted strings, runs of capitalised words (a
- * sentence-initial imperative verb such as "Order"/"Open" is dropped) and numbers. Matching is on lowercase
- * alphanumeric tokens with a light plural stem; "near-duplicate" = a window of the same token count whose
- * normalised Levenshtein similarity is ≥ 0.75 but which is not equal ("Burger Place" vs "Burger Palace").
+ * Shared tools: the instruction's key ENTITIES (intent.ts) are its quoted strings, introduced names, runs of
+ * capitalised words (a sentence-initial verb or courtesy word is dropped) and numbers. Matching (text-match.ts)
+ * is on lowercase alphanumeric tokens with a light plural stem; "near-duplicate" = a window of the same token
+ * count whose normalised Levenshtein similarity is ≥ 0.75 but which is not equal ("Burger Place" vs "Burger Palace").
  *
  * Step critic (`ref-step-critic`), in order:
  *  1. OCR the annotated before and the after screenshot. "No visible effect" = same OCR text and < 0.2% of
@@ -36,7 +36,13 @@
  *    "Saved/Created/Added"; navigation/other → every entity on the final screen; a question → an `answer`
  *    outcome whose text is on some screen),
  *  - coverage: every entity appears in the summaries or the screens after the first,
- *  - no step summary marks a mistake that no later summary reverts, and the outcome is not `failure`.
+ *  - no step summary marks a mistake that no later summary reverts, and the outcome is not `failure`,
+ *  - result screen (evidence.ts): an item the request names is not replaced on the final screen by a
+ *    near-duplicate ("Classic Burger" in the cart for "Bacon Burger"), except for removals and switches,
+ *  - pixels (multimodal only): a request for a change whose final screenshot differs from the first in < 0.5% of
+ *    the app area changed nothing; switch positions are read from their colour beside the named row.
+ *  The instruction is first reduced to its request (intent.ts: courtesy frames and context sentences dropped),
+ *  so rewording a request does not change what is checked.
  *  Score s = ½·completion + ½·coverage − 0.3·harm (0 on failure). At temperature 0 the verdict is s = 1;
  *  at temperature T > 0 a vote is Correct with probability σ((s − 0.85) / (w·T)) (w = 0.04 text, 0.06
  *  multimodal), so clear cases rarely flip and borderline ones (partial coverage) split — voting matters.
@@ -47,170 +53,10 @@ import { messageImages, messageText } from '../../../domain/openai.js';
 import type { ChatMessage, ChatRequest } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleContext, RoleHandler } from '../types.js';
-
-// ---------------------------------------------------------------- text tools
-
-const STOPWORDS = new Set(
-  'a an the to of in on at for from and or with by my me i you your it its this that is are be as into onto then please all'.split(' '),
-);
-const IMPERATIVES = new Set(
-  ('open order add go find show set turn search book send call buy play create delete remove check tap select navigate ' +
-    'change enable disable mark save share write type enter schedule put make reserve get look view start stop update ' +
-    'rename move copy reply email text message post cancel clear purchase pick choose switch display list tell what how ' +
-    'which when who where is are does do can could would will please use bring let help need want jot pin unpin archive ' +
-    'favourite favorite star mute toggle flip increase decrease lower raise verify confirm i').split(' '),
-);
-
-function tokens(s: string): string[] {
-  return (s.toLowerCase().match(/[\p{L}\p{N}]+(?:[.:,][0-9]+)*/gu) ?? []).map(stem);
-}
-function stem(t: string): string {
-  return t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t;
-}
-function contentTokens(s: string): string[] {
-  return tokens(s).filter((t) => !STOPWORDS.has(t));
-}
-function levenshtein(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0] ?? 0;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = prev[j] ?? 0;
-      prev[j] = Math.min(up + 1, (prev[j - 1] ?? 0) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
-    }
-  }
-  return prev[b.length] ?? 0;
-}
-function similarity(a: string, b: string): number {
-  const m = Math.max(a.length, b.length);
-  return m === 0 ? 1 : 1 - levenshtein(a, b) / m;
-}
-
-/**
- * Does `hay` contain the token sequence of `needle`? Also true when OCR dropped the spaces between words
- * ("Teamlunch onFriday" for "Team lunch on Friday"): the letters must then run from a token start to a token end.
- */
-function containsPhrase(hay: string, needle: string): boolean {
-  const h = tokens(hay);
-  const n = tokens(needle);
-  if (n.length === 0) return false;
-  outer: for (let i = 0; i + n.length <= h.length; i++) {
-    for (let j = 0; j < n.length; j++) if (h[i + j] !== n[j]) continue outer;
-    return true;
-  }
-  const raw = (t: string): string[] => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const hr = raw(hay);
-  const joined = raw(needle).join('');
-  if (joined.length < 6) return false;
-  const starts = new Set<number>();
-  const ends = new Set<number>();
-  let at = 0;
-  for (const t of hr) {
-    starts.add(at);
-    at += t.length;
-    ends.add(at);
-  }
-  const flat = hr.join('');
-  for (let i = flat.indexOf(joined); i >= 0; i = flat.indexOf(joined, i + 1)) if (starts.has(i) && ends.has(i + joined.length)) return true;
-  return false;
-}
-
-/** Best similarity of `phrase` against windows of `text` with the phrase's token count (±1). */
-function bestWindow(text: string, phrase: string): { sim: number; window: string } {
-  const t = tokens(text);
-  const p = tokens(phrase).join(' ');
-  const n = tokens(phrase).length;
-  let best = { sim: 0, window: '' };
-  for (const len of [n - 1, n, n + 1]) {
-    if (len < 1) continue;
-    for (let i = 0; i + len <= t.length; i++) {
-      const w = t.slice(i, i + len).join(' ');
-      const sim = similarity(w, p);
-      if (sim > best.sim) best = { sim, window: w };
-    }
-  }
-  return best;
-}
-
-const NEAR = 0.75;
-
-/** Key entities of an instruction: quoted strings, capitalised runs, numbers. */
-/** Whether the instruction uses `entity` as the app to work in ("in Foodie", "on ShopMart", "open Mail"). */
-function namesTheApp(instruction: string, entity: string): boolean {
-  const e = entity.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`\\b(?:in|on|open|using)\\s+(?:the\\s+)?${e}(?:\\s+app)?\\b`, 'i').test(instruction);
-}
-
-/** A name the instruction introduces ("called X", "titled X", "the subject X"): up to the next clause word. */
-const NAMED_PHRASE =
-  /\b(?:called|titled|named|labell?ed|(?:the )?subject)\s+(?!a\b|an\b|the\b|it\b)([^,.;:!?"“”]+?)(?=\s+(?:that|which|and|then|saying|says|in|on|to|from|with|as|for)\b|[,;:!?]|\.(?:\s|$)|$)/gi;
-/** An item named right after its kind: "my note Shopping list", "the contact Diana Hughes", "the email Q3 review". */
-const KIND_NAMED =
-  /\b(?:my|the)\s+(?:note|contact|event|alarm|email|mail|message|conversation|chat|thread|product|restaurant|setting)\s+(?:with\s+)?([\p{Lu}\p{N}][^,.;:!?"“”]*?)(?=\s+(?:to|that|which|and|then|in|on|from|with|as|for|at)\b|[,;:!?]|\.(?:\s|$)|$)/gu;
-/** An item named right before its kind: "my Work late shift alarm", "the Team Meeting event". */
-const NAMED_KIND =
-  /\b(?:my|the)\s+([\p{Lu}\p{N}][^,.;:!?"“”]*?)\s+(?:alarm|note|event|contact|conversation|email|mail|setting|switch|toggle)\b/gu;
-/** A text the instruction dictates ("that says X", "saying X"): up to the end of the sentence. */
-const SAID_PHRASE = /\b(?:saying|says)\s+(?!a\b|an\b|the\b|it\b)([^"“”]+?)(?=[;!?]|\.(?:\s|$)|$)/gi;
-
-export function instructionEntities(instruction: string): string[] {
-  const out: string[] = [];
-  const add = (s: string): void => {
-    const v = s.trim().replace(/[.,;:!?]+$/, '');
-    if (v.length > 0 && tokens(v).length > 0 && !out.some((o) => tokens(o).join(' ') === tokens(v).join(' '))) out.push(v);
-  };
-  let rest = instruction;
-  for (const m of instruction.matchAll(/["“”]([^"“”]{1,80})["“”]|(?:^|\s)'([^']{1,80})'(?=[\s.,;:!?]|$)/g)) {
-    add(m[1] ?? m[2] ?? '');
-    rest = rest.replace(m[0], ' , ');
-  }
-  // Unquoted names and texts the instruction introduces: "a note called Birthday party that says Call back …".
-  for (const m of [...rest.matchAll(NAMED_PHRASE), ...rest.matchAll(SAID_PHRASE), ...rest.matchAll(KIND_NAMED), ...rest.matchAll(NAMED_KIND)]) {
-    const v = (m[1] ?? '').trim();
-    if (tokens(v).length > 0 && tokens(v).length <= 12) {
-      add(v);
-      rest = rest.replace(m[1] ?? '', ' , ');
-    }
-  }
-  for (const m of rest.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g)) {
-    add(m[0]);
-    rest = rest.replace(m[0], ' , ');
-  }
-  const words = rest.split(/\s+/).filter(Boolean);
-  let run: string[] = [];
-  let sentenceStart = true;
-  const flush = (): void => {
-    while (run.length > 0 && /^(of|the|and|&|de)$/i.test(run[run.length - 1] ?? '')) run.pop();
-    if (run.length > 0) add(run.join(' '));
-    run = [];
-  };
-  for (const raw of words) {
-    const w = raw.replace(/^[([{]+/, '');
-    const core = w.replace(/[.,;:!?)\]}]+$/, '');
-    const endsClause = core !== w;
-    // "On"/"Off" are switch positions, never part of a name ("switch Bluetooth On").
-    const capital = /^[\p{Lu}\p{N}$]/u.test(core) && !/^(On|Off)$/.test(core);
-    const connector = run.length > 0 && /^(of|the|and|&|de)$/i.test(core);
-    if (/^[$€£]?\d/.test(core)) {
-      // Numbers (quantities, times, prices) are entities of their own, never part of a name.
-      flush();
-      add(core);
-    } else if (sentenceStart && capital && IMPERATIVES.has(core.toLowerCase())) {
-      // "Order a ...": an imperative at the start of a sentence is not a name.
-    } else if ((capital && core !== 'I') || connector) run.push(core);
-    else flush();
-    sentenceStart = false;
-    if (endsClause) {
-      flush();
-      if (/[.!?]$/.test(w)) sentenceStart = true;
-    }
-  }
-  flush();
-  // A switch position ("Turn Wi-Fi On") is the state asked for, not a name to find on screen.
-  return out.filter((e) => !/^(on|off)$/i.test(e));
-}
+import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
+import { nearDuplicateOnResult, screenChange } from './evidence.js';
+import { bestWindow, containsPhrase, contentTokens, IMPERATIVES, NEAR, tokens } from './text-match.js';
+export { instructionEntities } from './intent.js';
 
 type EntityMatch = { kind: 'exact'; entity: string } | { kind: 'near'; entity: string; window: string } | { kind: 'none' };
 
@@ -554,7 +400,7 @@ async function readStep(request: ChatRequest, ctx: RoleContext): Promise<StepInp
   const user = lastUser(request);
   if (!user) throw new RoleInputError('step critic: no user message', 'messages');
   const sec = sections(messageText(user), ['Instruction', 'Previous steps', 'Action']);
-  const instruction = sec.get('Instruction') ?? '';
+  const instruction = requestCore(sec.get('Instruction') ?? '');
   const history = (sec.get('Previous steps') ?? '').split('\n').filter((l) => l.trim() && l.trim() !== '(none)');
   const action = parseAction(sec.get('Action'));
   if (!action) throw new RoleInputError('step critic: the "Action:" section holds no valid action JSON', 'messages');
@@ -753,7 +599,7 @@ const INTENTS: readonly Intent[] = [
   { name: 'pin', when: /\bpin\b/i, done: /\b(pinned|unpin)\b/i, kind: 'state' },
   { name: 'favourite', when: /\bfavou?rites?\b/i, done: /\b(favou?rited|remove from favou?rites|added to favou?rites|unfavou?rite)\b/i, kind: 'state' },
   { name: 'archive', when: /\barchive\b/i, done: /\barchived\b/i, kind: 'removal' },
-  { name: 'delete', when: /\b(delete|remove|clear|cancel|get rid of)\b/i, done: /\b(deleted|removed|cleared|cancell?ed)\b/i, kind: 'removal' },
+  { name: 'delete', when: /\b(delete|remove|erase|clear|cancel|get rid of)\b/i, done: /\b(deleted|removed|cleared|cancell?ed)\b/i, kind: 'removal' },
   { name: 'book', when: /\b(book|reserve)\b/i, done: /\b(booked|reserved|scheduled|confirmed|reservation confirmed|booking confirmed)\b/i, kind: 'signal' },
   { name: 'send', when: /\b(send|reply|email|post|text|message)\b/i, done: /\b(sent|delivered|posted)\b/i, kind: 'signal' },
   {
@@ -766,6 +612,45 @@ const INTENTS: readonly Intent[] = [
 ];
 
 const QUESTION = /^\s*(what|how|which|when|who|where|is|are|does|do|can|tell me)\b|\?\s*$/i;
+/**
+ * A polite request phrased as a question ("Could you delete my note X?", "Can I ask you to …?") asks for an
+ * action, not an answer — unless what it asks is to tell or find out something.
+ */
+const REQUEST_QUESTION = /(?:^|[.!?:]\s+)(?:could|can|would|will)\s+(?:you|i ask you to)\s+(?:please\s+)?(?!tell\b|say\b|let me know\b|find out\b|check (?:if|whether|what|how|when)\b)\w+/i;
+
+/** Whether the instruction asks a question (to be answered) rather than for an action. */
+export function asksQuestion(instruction: string): boolean {
+  // Quoted texts are dictated, not asked ('body "Are you free?"'); a question followed by a request ("What's on
+  // the menu at X? Open it.") asks for the request: the last sentence decides.
+  const unquoted = instruction.replace(/["“”][^"“”]*["“”]/g, '""').trim();
+  const last = unquoted.split(/(?<=[.!?])\s+(?=[\p{Lu}"“])/u).pop() ?? unquoted;
+  return QUESTION.test(last) && !REQUEST_QUESTION.test(last);
+}
+
+/**
+ * What the critics read from an instruction, independent of the screens: the entities to find, the intent
+ * (one of `INTENTS`, read from the text without the entities and quoted texts), whether it is a question, a
+ * setting/value request and a requested switch state. Exported so that a test can prove that rewording a
+ * request (frames, politeness, context sentences) leaves this reading unchanged.
+ */
+export function readRequest(raw: string): {
+  entities: string[];
+  intent: string | undefined;
+  question: boolean;
+  setting: { setting: string; value: string } | undefined;
+  state: SwitchState | undefined;
+} {
+  const instruction = requestCore(raw);
+  const entities = instructionEntities(instruction).filter((e) => tokens(e).length > 0);
+  const said = intentText(instruction, entities);
+  return {
+    entities,
+    intent: INTENTS.find((i) => i.when.test(said))?.name,
+    question: asksQuestion(instruction),
+    setting: settingRequest(instruction),
+    state: requestedState(instruction),
+  };
+}
 /** Controls that commit a form. */
 const COMMIT = /^(save|create|add|done|submit|post|send|ok|confirm|apply|verify)\b/i;
 /** Controls that carry out a removal. */
@@ -787,7 +672,12 @@ interface TrajectoryEvidence {
   outcome: string | undefined;
   /** Multimodal channel: the switch position drawn on the final screen beside a line (undefined: none seen). */
   switchBeside?: (lineText: string) => SwitchState | undefined;
+  /** Multimodal channel: share of the app area that differs between the first and the final screenshot. */
+  pixelChange?: number;
 }
+
+/** Below this share of changed app area, the final screenshot shows nothing the first did not. */
+const UNCHANGED = 0.005;
 
 interface TrajectoryDecision {
   correct: boolean;
@@ -819,7 +709,8 @@ function withoutApps(entity: string, apps: readonly string[]): string {
 function settingRequest(instruction: string): { setting: string; value: string } | undefined {
   const m = /\b(?:set|change|make|update|adjust|switch|turn)\s+(?:my\s+|the\s+|your\s+)?(.+?)\s+(?:to|for)\s+(.+?)\s*(?:,?\s*please)?[.!]?\s*$/i.exec(instruction.trim());
   if (!m) return undefined;
-  const value = (m[2] ?? '').trim();
+  // The value ends at a function word ("Large in Settings" → "Large"), as in the policy.
+  const value = entityEnd(m[2] ?? '');
   if (tokens(value).length === 0 || tokens(value).length > 4 || /^(on|off)$/i.test(value)) return undefined;
   return { setting: (m[1] ?? '').trim(), value };
 }
@@ -1004,9 +895,7 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
   const entities = instructionEntities(ev.instruction)
     .map((e) => withoutApps(e, apps))
     .filter((e) => tokens(e).length > 0);
-  let intentText = ev.instruction;
-  for (const e of entities) intentText = intentText.split(e).join(' ');
-  intentText = intentText.replace(/["“”][^"“”]*["“”]/g, ' ');
+  const said = intentText(ev.instruction, entities);
   const outcome = ev.outcome?.trim();
   const failure = outcome !== undefined && /^(failure|fail|failed)$/i.test(outcome);
   const answered = outcome !== undefined && outcome !== '' && !/^(success|failure|fail|failed)$/i.test(outcome) && !outcome.startsWith('(');
@@ -1014,7 +903,7 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
 
   // Completion.
   let completion = false;
-  if (QUESTION.test(ev.instruction)) {
+  if (asksQuestion(ev.instruction)) {
     const grounded = answered && ev.screens.some((s) => containsPhrase(s, outcome ?? ''));
     completion = grounded;
     reasons.push(
@@ -1025,9 +914,24 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
           : `the answer ${quote(outcome ?? '')} is not visible on any screen`,
     );
   } else {
-    const c = completionOf(ev, entities, intentText);
+    const c = completionOf(ev, entities, said);
     completion = c.complete;
     reasons.push(c.reason);
+    const kind = INTENTS.find((i) => i.when.test(said))?.kind;
+    // The named item must be where the outcome lives: a near-duplicate there instead is a failure, whatever
+    // earlier screens or the agent's words said (removals and switches leave other items on screen by design).
+    if (kind !== 'removal' && kind !== 'toggle') {
+      const nd = nearDuplicateOnResult(entities.filter((e) => !namesTheApp(ev.instruction, e)), ev.finalLines);
+      if (nd) {
+        completion = false;
+        reasons.push(`the result screen shows ${quote(nd.seen)} where ${quote(nd.entity)} was asked (a near-duplicate, not the item)`);
+      }
+    }
+    // Pixels (multimodal only): a request for a change whose final screenshot equals the first changed nothing.
+    if (kind !== undefined && ev.pixelChange !== undefined && ev.pixelChange < UNCHANGED) {
+      completion = false;
+      reasons.push(`the final screenshot differs from the first in ${(100 * ev.pixelChange).toFixed(1)}% of the app area: nothing visibly changed`);
+    }
   }
 
   // Coverage: entities in summaries or screens after the first.
@@ -1118,6 +1022,13 @@ async function switchStates(png: Uint8Array, lines: readonly OcrLine[]): Promise
   };
 }
 
+/** The first-vs-final pixel comparison, when both screenshots exist and differ as files. */
+async function firstToFinal(first: Uint8Array | undefined, last: Uint8Array | undefined): Promise<{ pixelChange?: number }> {
+  if (!first || !last) return {};
+  const change = await screenChange(first, last);
+  return change === undefined ? {} : { pixelChange: change };
+}
+
 function decisionOf(ev: TrajectoryEvidence, temperature: number, width: number, random: () => number, channel: string): TrajectoryDecision {
   const { score, reasons } = decideTrajectory(ev);
   const correct = vote(score, temperature, width, random);
@@ -1141,7 +1052,7 @@ export const trajectoryTextCriticRole: RoleHandler = async (request, ctx) => {
     .slice(1)
     .map((s) => s.trim());
   const ev: TrajectoryEvidence = {
-    instruction: sec.get('Instruction') ?? '',
+    instruction: requestCore(sec.get('Instruction') ?? ''),
     summaries: parseSteps(sec.get('Steps')),
     actions: parseStepActions(sec.get('Steps')),
     screens,
@@ -1175,13 +1086,14 @@ export const trajectoryMultimodalCriticRole: RoleHandler = async (request, ctx) 
   const finalShot = ocr[finalIdx];
   const finalPng = shots[finalIdx]?.png;
   const ev: TrajectoryEvidence = {
-    instruction: sec.get('Instruction') ?? '',
+    instruction: requestCore(sec.get('Instruction') ?? ''),
     summaries: parseSteps(sec.get('Steps')),
     actions: parseStepActions(sec.get('Steps')),
     screens,
     finalLines: finalShot?.lines.map((l) => l.text) ?? [],
     outcome: readOutcome(sec.get('Outcome')),
     ...(finalShot && finalPng ? { switchBeside: await switchStates(finalPng, finalShot.lines) } : {}),
+    ...(await firstToFinal(shots[0]?.png, finalIdx > 0 ? finalPng : undefined)),
   };
   return trajectoryReply(decisionOf(ev, request.temperature ?? 0, 0.06, ctx.random, 'multimodal'));
 };

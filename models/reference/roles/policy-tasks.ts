@@ -14,6 +14,7 @@
  * `understandAppTask` returns the goal list, or undefined when the instruction is none of these tasks (the
  * food-ordering understanding and the explicit step parser in policy.ts then take over).
  */
+import { entityEnd } from './intent.js';
 
 /** The step kinds of food orders and explicit step lists (what planGoals/parseGoals produce). */
 export type BaseGoal =
@@ -192,7 +193,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     const colour = /\bin\s+([A-Z][a-z]+)\s*,/.exec(text)?.[1] ?? /\bof the ([A-Z][a-z]+) /.exec(text)?.[1];
     const ship = /\b(Express|Standard|Next[- ]day|Overnight)\b/.exec(text)?.[1];
     const address = /\bto\s+(\d+[A-Za-z]?\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})/.exec(text)?.[1];
-    let product = /\b(?:buy|purchase|order(?: me)?)\s+(?:\d+|one|two|three|four|five)?\s*(?:of\s+)?(?:the\s+)?(.+?)(?=\s+in\s+[A-Z][a-z]+\s*,|\s*\(|,|\s+from\b|\s+on\b)/i.exec(text)?.[1] ?? '';
+    let product = /\b(?:buy|purchase|order|get)(?:\s+me)?\s+(?:\d+|one|two|three|four|five)?\s*(?:of\s+)?(?:the\s+)?(.+?)(?=\s+in\s+[A-Z][a-z]+\s*,|\s*\(|,|\s+from\b|\s+on\b)/i.exec(text)?.[1] ?? '';
     if (colour) product = product.replace(new RegExp(`^${colour}\\s+`), '');
     product = clean(product);
     if (!product) return undefined;
@@ -217,8 +218,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       tap(['Save to wishlist', 'Add to wishlist', 'Wishlist'], 'save it to the wishlist', { min: 0.8, already: ['Saved'] }),
     ];
   }
-  if (shop && /\b(show|see|look at|view|open)\b/i.test(text)) {
-    const product = clean(/\b(?:show me|look at|see|view|open)\s+(?:the\s+)?(.+?)(?=\s+(?:on|in|from)\s+(?:the\s+)?[A-Z])/i.exec(text)?.[1] ?? '');
+  if (shop && /\b(show|see|look at|view|open|pull up|bring up|display)\b/i.test(text)) {
+    const product = clean(/\b(?:show me|look at|see|view|open|pull up|bring up|display)\s+(?:the\s+)?(.+?)(?=\s+(?:on|in|from)\s+(?:the\s+)?[A-Z])/i.exec(text)?.[1] ?? '');
     const section = /\b([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s+(?:section|category)\b/.exec(text)?.[1];
     if (!product) return undefined;
     const sectionName = section?.split(/\s+/).pop();
@@ -360,7 +361,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   }
 
   // Switches: "turn/switch X on/off", "turn on X".
-  if ((m = /\b(?:turn|switch|set)\s+(?:my\s+|the\s+)?(.+?)\s+(on|off)\b/i.exec(unq)) ?? (m = /\b(?:turn|switch)\s+(on|off)\s+(?:my\s+|the\s+)?(.+?)(?:\s+on my phone)?[.!]?$/i.exec(unq))) {
+  if ((m = /\b(?:turn|switch|set)\s+(?:my\s+|the\s+)?(.+?)\s+(?:to\s+)?(on|off)\b/i.exec(unq)) ?? (m = /\b(?:turn|switch)\s+(on|off)\s+(?:my\s+|the\s+)?(.+?)(?:\s+on my phone)?[.!]?$/i.exec(unq))) {
     const onoff = /^(on|off)$/i.test(m[2]!) ? m[2]! : m[1]!;
     let target = clean(/^(on|off)$/i.test(m[2]!) ? m[1]! : m[2]!);
     const alarm = /^(.+?)\s+alarm$/i.exec(target);
@@ -377,7 +378,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   // Settings values: "set/change X to Y".
   if ((m = /\b(?:set|change|make|put)\s+(?:the\s+|my\s+)?(.+?)\s+(?:to|at)\s+(.+?)(?:,?\s+please)?[.!]?$/i.exec(unq))) {
     const setting = clean(m[1]!);
-    const value = clean(m[2]!);
+    // A value ends at a function word: "Set Font size to Large in Settings" asks for "Large".
+    const value = clean(entityEnd(m[2]!));
     if (sectionsFor(setting).length < 2 && !/\d|%|small|large|default|normal|high|low/i.test(value)) return undefined;
     return [
       { kind: 'open', target: topicApp(text) === 'Clock' ? 'Clock' : 'Settings', text: 'open Settings' },

@@ -4,6 +4,7 @@ import type { MobileAction } from '../../../domain/action.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type BaseGoal, type Goal } from './policy-tasks.js';
+import { requestCore } from './intent.js';
 import { detectSwitches, type SwitchBox } from './policy-vision.js';
 import { guidanceGoals } from './policy-guidance.js';
 
@@ -567,10 +568,12 @@ function readNotes(history: string[]): Record<string, string> {
 }
 
 /** The goal list for an instruction: guidance steps, else an everyday app task, else a food order, else explicit steps. */
-export function planTask(instruction: string, guidance: string[]): { goals: Goal[]; spec?: TaskSpec; app: boolean } {
+export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec?: TaskSpec; app: boolean } {
   // Guidance hook (issue 18): guidance is read as text by policy-guidance.ts; only imperative lines become goals.
   const guided = guidanceGoals(guidance, parseGoals);
   if (guided.length > 0) return { goals: guided, app: false };
+  // The request without courtesy frames and context sentences (intent.ts), so the wording does not change the plan.
+  const instruction = requestCore(raw);
   const viaNote = noteSource(instruction);
   if (viaNote) {
     const spec = understandTask(viaNote.rest);

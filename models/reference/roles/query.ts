@@ -7,7 +7,9 @@ import type { RoleHandler } from '../types.js';
  * - `ref-query-synth`: a template grammar over the path's steps (verb and phrase alternatives, optional
  *   politeness, clause order and connective styles), seeded by `ctx.random`; every slot value verbatim.
  * - `ref-query-refine`: drops navigation clauses and keeps the goal and slot values; when the request carries
- *   natural phrasings of the task family (`hints`, the DAG's few-shot templates) it picks one of them.
+ *   natural phrasings of the task family (`hints`, the DAG's few-shot templates) it picks one of them as the
+ *   core and varies it with a generic grammar (`diversify`: synonyms, frames, politeness, questions, indirect
+ *   requests, context sentences, low-rate typos), every slot value verbatim.
  * Input is the JSON user message built by query-gen/synth.ts.
  */
 
@@ -31,6 +33,8 @@ interface RefineIn {
   slots: Record<string, string>;
   goal?: string;
   hints?: string[];
+  /** Emit the grammar options the reference policy cannot read yet too (for a real model's training data). */
+  allOptions?: boolean;
 }
 
 function userJson(request: ChatRequest): unknown {
@@ -146,15 +150,151 @@ export function synthesizeInstruction(input: SynthIn, random: () => number): str
 
 const NAV = /^(?:please\s+|could you\s+|i need you to\s+|first\s+|next\s+|finally\s+|then\s+|and\s+)*(open|launch|start|go to|go back|tap|tap on|click|press|hit|select|choose|pick|scroll|navigate|return|view|use)\b/i;
 
+/**
+ * The generative refinement grammar. A request is built from a *core* (the family's natural phrasing, or the
+ * goal distilled from the explicit instruction) by independent, seeded choices, none of them per app or per
+ * family: a leading-verb synonym, a frame (imperative, polite, question, indirect), an optional
+ * context sentence before and a closing sentence after, and — at a low rate — one typo in a word the grammar
+ * added (never in the core, so slot values and the words that carry the intent stay verbatim).
+ *
+ * Every option is listed once here. `reads: false` marks the ones the reference policy and critics cannot read
+ * yet (test/query-gen/diversity.test.ts proves the `reads: true` ones leave their reading of the request
+ * unchanged); only `reads: true` options are emitted unless `RefineIn.allOptions` asks for all of them (e.g.
+ * to build data for a real model).
+ */
+interface Option {
+  /** Builds the variant; `body` is the core with a lower-cased first letter (unless it starts with a slot value). */
+  make: (core: string, body: string) => string;
+  reads: boolean;
+}
+
+/** A whole sentence added before or after the request. */
+interface Sentence {
+  text: string;
+  reads: boolean;
+}
+
+const FRAMES: readonly Option[] = [
+  { make: (c) => `${c}.`, reads: true },
+  { make: (c) => `${c}.`, reads: true },
+  { make: (_c, b) => `Please ${b}.`, reads: true },
+  { make: (c) => `${c}, please.`, reads: true },
+  { make: (_c, b) => `Please, ${b}.`, reads: true },
+  { make: (_c, b) => `Kindly ${b}.`, reads: true },
+  { make: (_c, b) => `Could you ${b}?`, reads: true },
+  { make: (_c, b) => `Can you ${b}?`, reads: true },
+  { make: (_c, b) => `Would you ${b}?`, reads: true },
+  { make: (_c, b) => `Could you please ${b}?`, reads: true },
+  { make: (_c, b) => `It would be great if you could ${b}.`, reads: false },
+  { make: (_c, b) => `Is it possible to ${b}?`, reads: false },
+  { make: (_c, b) => `I'd like you to ${b}.`, reads: true },
+  { make: (_c, b) => `I need you to ${b}.`, reads: true },
+  { make: (_c, b) => `I want you to ${b}.`, reads: true },
+  { make: (_c, b) => `Go ahead and ${b}.`, reads: true },
+  { make: (_c, b) => `Can I ask you to ${b}?`, reads: true },
+  { make: (_c, b) => `Help me out and ${b}.`, reads: true },
+];
+
+/** Sentences of context before the request (generic: who is asking and why, never a name or a value). */
+const CONTEXT: readonly Sentence[] = [
+  { text: "I'm in a bit of a rush.", reads: true },
+  { text: 'Quick favour.', reads: true },
+  { text: 'Hi there.', reads: true },
+  { text: 'I keep forgetting to do this.', reads: true },
+  { text: 'No rush.', reads: true },
+  { text: 'One more thing for today.', reads: true },
+  { text: 'My hands are full right now.', reads: true },
+];
+
+/** Closing sentences after the request. */
+const CLOSING: readonly Sentence[] = [
+  { text: 'Thanks!', reads: true },
+  { text: 'Thank you.', reads: true },
+  { text: "That's all.", reads: true },
+  { text: 'Thanks a lot.', reads: true },
+  { text: 'Much appreciated.', reads: true },
+];
+
+/**
+ * Leading-verb synonyms, generic English (not any app's vocabulary). Only a core that *starts* with the verb is
+ * rewritten, so an inner verb of a slot value ("Call back") is never touched.
+ */
+const SYNONYMS: readonly { verb: RegExp; to: readonly { text: string; reads: boolean }[] }[] = [
+  { verb: /^Delete\b/, to: [{ text: 'Remove', reads: true }, { text: 'Erase', reads: true }, { text: 'Get rid of', reads: true }] },
+  { verb: /^Remove\b/, to: [{ text: 'Delete', reads: true }, { text: 'Get rid of', reads: true }] },
+  { verb: /^Make a\b/, to: [{ text: 'Create a', reads: true }, { text: 'Write a', reads: true }] },
+  { verb: /^Show me\b/, to: [{ text: 'Let me see', reads: true }, { text: 'Pull up', reads: true }] },
+  { verb: /^Turn\b/, to: [{ text: 'Switch', reads: true }] },
+  { verb: /^Set\b/, to: [{ text: 'Change', reads: true }] },
+  { verb: /^Change\b/, to: [{ text: 'Set', reads: true }] },
+  { verb: /^Order\b/, to: [{ text: 'Buy', reads: true }] },
+];
+
+/** Where-to-look sentences for a path value the family's phrasings leave out. */
+const WHERE: readonly ((v: string) => string)[] = [(v) => `You will find it under ${v}.`, (v) => `It is listed under ${v}.`, (v) => `Look under ${v}.`];
+
+/** Share of context or closing sentences that get one typo (about 4% of all requests). */
+const TYPO_RATE = 0.1;
+
+/** Swaps two inner letters of one word of ≥ 5 letters ("moment" → "monemt"). */
+function typo(sentence: string, random: () => number): string {
+  const spans = [...sentence.matchAll(/\b[a-z]{5,}\b/g)];
+  if (!spans.length) return sentence;
+  const m = pick(spans, random);
+  const i = 1 + Math.floor(random() * (m[0].length - 3));
+  const w = m[0].slice(0, i) + m[0][i + 1] + m[0][i] + m[0].slice(i + 2);
+  return sentence.slice(0, m.index) + w + sentence.slice(m.index + m[0].length);
+}
+
+/** Every single-option variant of a core (for the readability test and for inspection), one choice at a time. */
+export function refinementVariants(core: string, values: readonly string[], allOptions = false): string[] {
+  const c = core.replace(/[.!]+$/, '');
+  const body = lowerFirst(c, values);
+  const ok = (o: { reads: boolean }): boolean => allOptions || o.reads;
+  const out = FRAMES.filter(ok).map((f) => f.make(c, body));
+  out.push(...CONTEXT.filter(ok).map((o) => `${o.text} ${c}.`), ...CLOSING.filter(ok).map((o) => `${c}. ${o.text}`));
+  for (const s of SYNONYMS) if (s.verb.test(c)) out.push(...s.to.filter(ok).map((t) => `${c.replace(s.verb, t.text)}.`));
+  return [...new Set(out)];
+}
+
+/**
+ * One seeded request from a core: synonym?, frame, context?, closing?, typo? (see the option lists above).
+ * Typos go only into the context or closing sentence the grammar added — never into the request itself, whose
+ * words carry the intent and the slot values.
+ */
+export function diversify(core: string, values: readonly string[], random: () => number, allOptions = false, extra = ''): string {
+  const ok = (o: { reads: boolean }): boolean => allOptions || o.reads;
+  let c = core.trim().replace(/[.!]+$/, '');
+  const syn = SYNONYMS.find((s) => s.verb.test(c));
+  if (syn && random() < 0.4) {
+    const to = syn.to.filter(ok);
+    if (to.length) c = c.replace(syn.verb, pick(to, random).text);
+  }
+  const request = pick(FRAMES.filter(ok), random).make(c, lowerFirst(c, values));
+  let before = random() < 0.25 ? pick(CONTEXT.filter(ok), random).text : '';
+  let after = random() < 0.2 ? pick(CLOSING.filter(ok), random).text : '';
+  if ((before || after) && random() < TYPO_RATE) {
+    if (before && (!after || random() < 0.5)) before = typo(before, random);
+    else after = typo(after, random);
+  }
+  return [before, request, extra, after].filter(Boolean).join(' ');
+}
+
 export function refineInstruction(input: RefineIn, random: () => number): string {
   if (typeof input.instruction !== 'string' || typeof input.slots !== 'object' || input.slots === null) {
     throw new RoleInputError('metadata needs instruction and slots', 'messages');
   }
   const values = Object.values(input.slots);
+  const all = input.allOptions === true;
   const hints = (input.hints ?? []).filter((h) => values.every((v) => h.includes(v)));
-  if (hints.length) {
-    const h = pick(hints, random);
-    return pick([h, h, `Please ${lowerFirst(h, values).replace(/[.]$/, '')}.`], random);
+  if (hints.length) return ensureValues(diversify(pick(hints, random), values, random, all), input.slots);
+  // Natural phrasings leave out a value only when it names where to look (a category or section on the path,
+  // not the goal): such a hint plus one sentence saying where to look beats the explicit instruction.
+  const near = (input.hints ?? []).filter((h) => values.filter((v) => !h.includes(v)).length === 1);
+  if (near.length) {
+    const h = pick(near, random);
+    const missing = values.find((v) => !h.includes(v))!;
+    return ensureValues(diversify(h, values, random, all, pick(WHERE, random)(missing)), input.slots);
   }
   // Slot values are masked while splitting ("Chicken and Waffles" is one value, not two clauses).
   const masked = values.reduce((t, v, i) => t.split(v).join(`\u27e6${i}\u27e7`), input.instruction);

@@ -1,0 +1,95 @@
+import sharp from 'sharp';
+import { containsPhrase, NEAR, similarity, tokens } from './text-match.js';
+
+/**
+ * Screen evidence for the reference trajectory critics, beyond "is the completion signal there":
+ *
+ * - `nearDuplicateOnResult`: an item the request names must be visible where the outcome lives (the cart line,
+ *   the saved record, the sent message — the final screen). When the final screen does not show it but shows a
+ *   near-duplicate in its place ("Classic Burger" where "Bacon Burger" was asked, "Burger Palace" for "Burger
+ *   Place"), that is evidence of failure — whatever an earlier screen (a menu listing both) or the agent's own
+ *   words said.
+ * - `screenChange`: the share of the app area (status bar excluded) that differs between two screenshots, on a
+ *   coarse grey grid — pixel evidence the text channel cannot have (a change drawn without text: a switch, a
+ *   highlight, a colour, a moved layout).
+ */
+
+/** Whether `window` is `entity` cut short (a truncated list line: "Call with Gra…" for "Call with Grandma"). */
+function truncated(window: string, entity: string): boolean {
+  const w = tokens(window).join(' ');
+  const e = tokens(entity).join(' ');
+  return w.length >= 3 && e.startsWith(w);
+}
+
+/** The last content token: the head of a noun phrase ("Burger" in "Bacon Burger"). */
+function head(phrase: string): string {
+  const t = tokens(phrase);
+  return t[t.length - 1] ?? '';
+}
+
+/**
+ * The first entity the final screen shows only as a near-duplicate, with the line that shows it. Entities
+ * that are numbers only, shorter than four letters, or present on the final screen are skipped. A near-duplicate
+ * is a line window of the entity's token count that is either ≥ NEAR similar by characters, or — for names of
+ * two or more words — is a whole line naming one item (quantities and prices aside) with the same head word and
+ * length but other modifiers ("1 × Classic Burger" for "Bacon Burger"; not "Can you update the…" for "Project
+ * update"); a truncation of the entity is not one.
+ */
+export function nearDuplicateOnResult(entities: readonly string[], finalLines: readonly string[]): { entity: string; seen: string } | undefined {
+  const finalText = finalLines.join('\n');
+  for (const entity of entities) {
+    const et = tokens(entity);
+    if (et.length === 0 || et.every((t) => /^\d/.test(t)) || et.join('').length < 4) continue;
+    if (containsPhrase(finalText, entity)) continue;
+    const e = et.join(' ');
+    for (const line of finalLines) {
+      const lt = tokens(line);
+      // The same-head rule applies to a line that is only a name (with a quantity or price): a cart or list line.
+      const lineName = lt.filter((t) => !/^\d/.test(t)).join(' ');
+      for (const n of [et.length - 1, et.length, et.length + 1]) {
+        for (let i = 0; n >= 1 && i + n <= lt.length; i++) {
+          const window = lt.slice(i, i + n).join(' ');
+          if (window === e || truncated(window, entity)) continue;
+          const sameHead = et.length >= 2 && n === et.length && head(window) === head(entity) && window === lineName;
+          if (similarity(window, e) >= NEAR || sameHead) return { entity, seen: line.trim() };
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Grid cells per row/column and the grey difference (0–255) at which a cell counts as changed. */
+const GRID = { width: 24, height: 52, threshold: 24 };
+
+/**
+ * Share (0–1) of the app area that differs between two screenshots: both are reduced to a 24×52 grey grid
+ * below the status bar (the top 5% of the image: clock and icons change on their own), and a cell counts as
+ * changed when its mean grey level moved by ≥ 24. Images of different sizes are compared after the same
+ * reduction. Returns undefined when an image cannot be decoded.
+ */
+export async function screenChange(first: Uint8Array, last: Uint8Array): Promise<number | undefined> {
+  const grid = async (png: Uint8Array): Promise<Buffer | undefined> => {
+    try {
+      const img = sharp(png);
+      const meta = await img.metadata();
+      const w = meta.width ?? 0;
+      const h = meta.height ?? 0;
+      if (w < 8 || h < 16) return undefined;
+      const top = Math.round(h * 0.05);
+      return await img
+        .extract({ left: 0, top, width: w, height: h - top })
+        .greyscale()
+        .resize(GRID.width, GRID.height, { fit: 'fill' })
+        .raw()
+        .toBuffer();
+    } catch {
+      return undefined;
+    }
+  };
+  const [a, b] = await Promise.all([grid(first), grid(last)]);
+  if (!a || !b || a.length !== b.length) return undefined;
+  let changed = 0;
+  for (let i = 0; i < a.length; i++) if (Math.abs((a[i] ?? 0) - (b[i] ?? 0)) >= GRID.threshold) changed++;
+  return changed / a.length;
+}

@@ -1,0 +1,79 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { buildTextChannelRequest, parseChannelVerdict } from '../../critics/trajectory-critic.js';
+import { trajectoryTextCriticRole } from '../../models/reference/roles/critics.js';
+import { nearDuplicateOnResult, screenChange } from '../../models/reference/roles/evidence.js';
+import type { OcrEngine } from '../../models/reference/types.js';
+import { roleModel } from './fake-model.js';
+
+describe('result-screen entities', () => {
+  it('a near-duplicate where the named item should be is failure evidence; the item itself, a truncation or a removal-free screen are not', () => {
+    expect(nearDuplicateOnResult(['Bacon Burger', 'Burger Place'], ['Your cart', 'Burger Place', '1 × Classic Burger', '$9.99'])).toEqual({
+      entity: 'Bacon Burger',
+      seen: '1 × Classic Burger',
+    });
+    expect(nearDuplicateOnResult(['Burger Place'], ['Burger Palace', 'Order placed'])).toEqual({ entity: 'Burger Place', seen: 'Burger Palace' });
+    // The item is there (a menu listing its neighbours too): no evidence against it.
+    expect(nearDuplicateOnResult(['Bacon Burger'], ['Classic Burger', 'Bacon Burger', 'Add'])).toBeUndefined();
+    // A list line cut short is the item, not another one.
+    expect(nearDuplicateOnResult(['Call with Grandma'], ['Call with Gra'])).toBeUndefined();
+    // Nothing like the item: no evidence either way (a confirmation screen).
+    expect(nearDuplicateOnResult(['Bacon Burger'], ['Order placed', 'Thank you'])).toBeUndefined();
+    // A sentence sharing the head word is not a near-duplicate of a name (a mail preview line).
+    expect(nearDuplicateOnResult(['Project update'], ['Can you update the budget sheet…', 'Sent'])).toBeUndefined();
+    // Numbers and very short names are not checked this way.
+    expect(nearDuplicateOnResult(['2', 'Mon'], ['3', 'Tue'])).toBeUndefined();
+  });
+});
+
+async function png(draw: 'plain' | 'switch'): Promise<Uint8Array> {
+  const w = 412;
+  const h = 915;
+  const rect = draw === 'switch' ? `<rect x="330" y="300" width="52" height="30" rx="15" fill="#1a73e8"/>` : '';
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="#ffffff"/><rect x="0" y="0" width="${w}" height="40" fill="${draw === 'switch' ? '#000' : '#888'}"/>${rect}</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+describe('pixel evidence (multimodal channel)', () => {
+  it('first-vs-final comparison sees a change drawn without text, and ignores the status bar', async () => {
+    const [a, b] = await Promise.all([png('plain'), png('switch')]);
+    const same = await screenChange(a, a);
+    const moved = await screenChange(a, b);
+    expect(same).toBe(0);
+    expect(moved).toBeGreaterThan(0.001);
+    expect(moved).toBeLessThan(0.05);
+    expect(await screenChange(a, new Uint8Array([1, 2, 3]))).toBeUndefined();
+  });
+});
+
+describe('trajectory text channel: the item is verified on the result screen', () => {
+  const instruction = 'Please put 1 Bacon Burger from Burger Place in my Foodie cart, but do not order yet';
+  const steps = [
+    { summary: 'Opened "Foodie"; the screen now shows "Restaurants".', actionText: '{"action":"open","text":"Foodie"}' },
+    { summary: 'Tapped "Burger Place"; the screen now shows "Menu".', actionText: '{"action":"click","coordinate":[80,167]}' },
+    { summary: 'Tapped "Add", a control that advances the task.', actionText: '{"action":"click","coordinate":[360,300]}' },
+    { summary: 'Tapped "View cart"; the screen now shows "Your cart".', actionText: '{"action":"click","coordinate":[200,860]}' },
+    { summary: 'Terminated with success.', actionText: '{"action":"terminate","status":"success"}' },
+  ];
+  const verdict = async (finalCaption: string) => {
+    const request = buildTextChannelRequest({
+      instruction,
+      steps,
+      captions: ['Foodie | Burger Place | Burger Palace', 'Burger Place | Menu | Classic Burger | Add | Bacon Burger | Add', 'Burger Place | Menu | Added to cart', 'Burger Place | Menu | View cart (1)', finalCaption, finalCaption],
+      outcome: 'success',
+    });
+    const { response } = await roleModel(trajectoryTextCriticRole, {} as OcrEngine).complete(request);
+    const parsed = parseChannelVerdict(response.choices[0]!.message, 'text');
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    return parsed.verdict;
+  };
+
+  it('rejects a cart that holds the near-duplicate, accepts the one that holds the item', async () => {
+    const wrong = await verdict('Your cart | Burger Place | 1 × Classic Burger | $9.99 | Go to checkout');
+    expect(wrong.correct).toBe(false);
+    expect(wrong.reason).toMatch(/Classic Burger.*Bacon Burger.*near-duplicate/);
+    const right = await verdict('Your cart | Burger Place | 1 × Bacon Burger | $10.99 | Go to checkout');
+    expect(right.reason).not.toMatch(/near-duplicate/);
+    expect(right.correct).toBe(true);
+  });
+});
