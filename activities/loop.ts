@@ -157,7 +157,7 @@ export function createLoopActivities(deps: ActivityDeps) {
       const existing = await registry.getModel(deps.db, name(), input.version);
       if (existing) return { version: input.version, created: false, meta: existing.meta };
       const [dsName, dsVersion] = input.dataset.split('@') as [string, string];
-      const trainKey = `datasets/${dsName}/v${dsVersion}/train.jsonl`;
+      const files = await repo.datasetTrainingFiles(deps.db, dsName, Number(dsVersion));
       const common = { retrainId: input.retrainId, throughCycle: input.throughCycle, afterCycle: input.afterCycle ?? null, trainer: spec.data.kind };
       let meta: Record<string, unknown>;
       let endpoint: string | undefined;
@@ -168,7 +168,7 @@ export function createLoopActivities(deps: ActivityDeps) {
         const trained = await trainReferenceCandidate({
           blobs: deps.blobs,
           ocr: deps.ocr,
-          trainKey,
+          trainKeys: files.sft.map((f) => f.blobKey),
           dataset: input.dataset,
           version: input.version,
           trainedAt: input.trainedAt ?? new Date().toISOString(),
@@ -183,8 +183,10 @@ export function createLoopActivities(deps: ActivityDeps) {
           const result = await runExternalTrainer({
             spec: { command: spec.data.command, timeoutMs: spec.data.timeoutMinutes * 60_000 },
             workDir,
-            trainJsonl: await deps.blobs.get(trainKey),
-            manifest: await deps.blobs.get(`datasets/${dsName}/v${dsVersion}/manifest.json`),
+            files: await Promise.all(
+              [...files.all, { path: 'manifest.json', blobKey: `datasets/${dsName}/v${dsVersion}/manifest.json` }].map(async (f) => ({ path: f.path, bytes: await deps.blobs.get(f.blobKey) })),
+            ),
+            trainPath: files.sft[0]!.path,
             version: input.version,
             parent: input.parentVersion,
             onProgress: (p) => heartbeatSafely(p),

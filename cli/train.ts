@@ -5,7 +5,7 @@ import { PolicyMemory } from '../models/reference/memory.js';
 import { REF_POLICY_BASE_VERSION, REF_POLICY_MODEL, memoryKey, nextPatch, parseJsonl, trainMemory } from '../models/reference/trainer.js';
 import type { OcrEngine } from '../domain/ports.js';
 import type { Queryable } from '../storage/db.js';
-import { getDataset, latestModelVersion, nextDatasetVersion, upsertModelVersion } from '../storage/repos.js';
+import { datasetTrainingFiles, latestModelVersion, nextDatasetVersion, upsertModelVersion } from '../storage/repos.js';
 import { servedVersion } from '../storage/registry-repo.js';
 
 export const TRAIN_USAGE = `  trajforge train --dataset NAME[@VERSION] [--out KEY]
@@ -39,14 +39,7 @@ export async function trainReferencePolicy(opts: {
   const version = v !== undefined ? Number(v.replace(/^v/, '')) : (await nextDatasetVersion(opts.db, name)) - 1;
   if (!name || !Number.isInteger(version) || version < 1) throw new Error(`no dataset ${opts.dataset}`);
   const dataset = `${name}@${version}`;
-  // The snapshot's SFT training split (`sft/train.jsonl`), or every SFT file when it has no split.
-  const row = await getDataset(opts.db, name, version);
-  if (!row) throw new Error(`no dataset ${opts.dataset}`);
-  // Datasets exported before snapshots (`gui-owl-e2e-messages@1`) have a single `train.jsonl`.
-  const files = ((row.manifest as { files?: { path: string; blobKey: string }[] }).files ?? []).filter((f) => /^(sft\/[^/]+|train)\.jsonl$/.test(f.path));
-  const train = files.filter((f) => f.path === 'sft/train.jsonl' || f.path === 'train.jsonl');
-  const chosen = train.length > 0 ? train : files;
-  if (chosen.length === 0) throw new Error(`dataset ${dataset} has no SFT file (export it with --format sft)`);
+  const { sft: chosen } = await datasetTrainingFiles(opts.db, name, version);
   const text = (await Promise.all(chosen.map(async (f) => Buffer.from(await opts.blobs.get(f.blobKey)).toString('utf8')))).join('\n');
   // Version numbers follow the highest registered version (rejected ones included); the parent is the served one.
   const latest = await latestModelVersion(opts.db, REF_POLICY_MODEL);

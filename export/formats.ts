@@ -16,6 +16,8 @@ export const FORMAT_IDS = {
   trpo: 'trpo-trajectory@1',
   /** Per-role multimodal `messages` JSONL (Mobile-Agent-v3, SWIRL, CES roles). */
   roles: 'role-messages@1',
+  /** InfiGUI-R1 Error-Escape and Back-on-Track samples (multimodal `messages` JSONL), from counterfactual execution. */
+  error_recovery: 'error-recovery-messages@1',
 } as const;
 export type FormatName = keyof typeof FORMAT_IDS;
 export const FORMATS = Object.keys(FORMAT_IDS) as FormatName[];

@@ -37,6 +37,7 @@ import { SNAPSHOT_SCHEMA, type SnapshotManifest } from './manifest.js';
 import { ParquetWriter } from './parquet.js';
 import { buildRoleSamples, rebalanceReflector, type RoleDrops, type RoleSample } from './roles.js';
 import { createScrubber, noPii, type PiiCounts } from './scrub.js';
+import { listErrorRecoverySamples } from '../storage/error-recovery-repo.js';
 import { rolloutGuidance } from '../storage/guidance-repo.js';
 import { SelectionFilters, selectRollouts, selectionQuery } from './selection.js';
 import { ALL_TRAIN, SplitSpec, splitOf } from './splits.js';
@@ -126,9 +127,14 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
   // replaced where it recurs bare, typically in the next `type` action's text.
   const scrubberFor = (): ((text: string) => string) & { flush(): void } => {
     const scrubber = createScrubber();
+    const flushed = noPii();
     return Object.assign((text: string) => scrubber.text(text), {
+      // Adds what was found since the last flush to the snapshot's counts (callable more than once).
       flush: () => {
-        for (const [k, n] of Object.entries(scrubber.counts)) textPii[k as keyof PiiCounts] += n;
+        for (const [k, n] of Object.entries(scrubber.counts)) {
+          textPii[k as keyof PiiCounts] += n - flushed[k as keyof PiiCounts];
+          flushed[k as keyof PiiCounts] = n;
+        }
       },
     });
   };
@@ -139,6 +145,7 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
   const trpo: { split: string; row: TrpoRow }[] = [];
   const replay: ReplayRow[] = [];
   let roleSamples: (RoleSample & { split: string; meta: RowMeta })[] = [];
+  const recovery: { split: string; imageKeys: string[]; row: { id: string; messages: { role: string; content: string }[]; tools: string; meta: RowMeta & Record<string, unknown> } }[] = [];
   const roleDrops: RoleDrops = {};
   const stats = new RunningStats();
   const queries = new Map<string, Query>();
@@ -223,6 +230,35 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
         roleSamples.push(...buildRoleSamples(rollout, kept, roleDrops).map((r) => ({ ...r, split, meta: meta(r.step) })));
       }
       replay.push({ task_id: query.id, rollout_id: rollout.id, cycle_id: sel.cycleId, split, instruction: scrubbedQuery.instruction, num_steps: rollout.steps.length, reward: 1 });
+      if (formats.has('error_recovery')) {
+        // InfiGUI-R1 error-recovery samples built from this accepted rollout (synthesis/error-recovery.ts).
+        for (const e of await listErrorRecoverySamples(db, { rolloutIds: [rollout.id] })) {
+          if (humanDropped.has(e.step)) continue;
+          recovery.push({
+            split,
+            imageKeys: e.imageKeys,
+            row: {
+              id: `${rollout.id}#${e.step}/${e.kind}/${e.generator}`,
+              messages: e.messages.map((m) => ({ ...m, content: scrub(m.content) })),
+              tools: e.tools,
+              meta: {
+                ...meta(e.step),
+                id: `${rollout.id}#${e.step}/${e.kind}/${e.generator}`,
+                kind: e.kind,
+                generator: e.generator,
+                wrong_action: e.wrongAction,
+                escape_action: e.escapeAction,
+                target_action: e.targetAction,
+                p_success: e.pSuccess,
+                replay_verified: e.replayVerified,
+                escape_restored: e.escapeRestored,
+                seed: e.seed,
+              },
+            },
+          });
+        }
+        scrub.flush();
+      }
     }
     if (formats.has('trpo')) {
       const malformed = rollout.steps.some((s) => s.error !== undefined && MALFORMED_KINDS.has(s.error.kind));
@@ -330,6 +366,21 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
         addFile('roles', `roles/${dataset}/${split}.jsonl`, jsonl(out), out.length, 'application/x-ndjson');
         items.push(...rows.map((r) => ({ rolloutId: r.rolloutId, stepIdx: r.step, sampleKey: r.id, format: `roles/${dataset}`, split })));
       }
+    }
+  }
+
+  if (formats.has('error_recovery')) {
+    for (const split of splits) {
+      const rows = recovery.filter((r) => r.split === split);
+      if (rows.length === 0) continue;
+      const out = [];
+      for (const r of rows) {
+        const refs = [];
+        for (const k of r.imageKeys) refs.push((await images.resolve(k)).ref);
+        out.push({ ...r.row, images: refs });
+      }
+      addFile('error_recovery', `error_recovery/${split}.jsonl`, jsonl(out), out.length, 'application/x-ndjson');
+      items.push(...rows.map((r) => ({ rolloutId: r.row.meta.rollout_id, stepIdx: r.row.meta.step, sampleKey: r.row.id, format: 'error_recovery', split })));
     }
   }
 

@@ -720,3 +720,25 @@ export async function latestModelVersion(
   if (!best) return undefined;
   return { version: best.version, meta: best.meta ?? {}, ...(best.parent_version ? { parentVersion: best.parent_version } : {}) };
 }
+
+/** A file of a dataset version as its manifest lists it (path relative to the version's prefix). */
+export interface DatasetFile {
+  path: string;
+  blobKey: string;
+}
+
+/**
+ * The files of a dataset version and the SFT files a trainer reads: the snapshot's training split
+ * (`sft/train.jsonl`), else every SFT split; datasets exported before snapshots (`gui-owl-e2e-messages@1`) have
+ * one `train.jsonl`. Throws naming the dataset when it does not exist or has no SFT file.
+ */
+export async function datasetTrainingFiles(db: Queryable, name: string, version: number): Promise<{ all: DatasetFile[]; sft: DatasetFile[] }> {
+  const row = await getDataset(db, name, version);
+  if (!row) throw new NotFoundError(`no dataset ${name}@${version}`, 'datasets', [name, version]);
+  const all = z.object({ files: z.array(z.object({ path: z.string(), blobKey: z.string() }).passthrough()).default([]) }).passthrough().parse(row.manifest).files;
+  const sftFiles = all.filter((f) => /^(sft\/[^/]+|train)\.jsonl$/.test(f.path));
+  const train = sftFiles.filter((f) => f.path === 'sft/train.jsonl' || f.path === 'train.jsonl');
+  const sft = train.length > 0 ? train : sftFiles;
+  if (sft.length === 0) throw new Error(`dataset ${name}@${version} has no SFT file (export it with --format sft)`);
+  return { all: all.map((f) => ({ path: f.path, blobKey: f.blobKey })), sft: sft.map((f) => ({ path: f.path, blobKey: f.blobKey })) };
+}

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /**
  * The external-command trainer adapter: launches a real trainer (ms-swift, LLaMA-Factory, a cluster submit script
@@ -9,8 +9,8 @@ import { join } from 'node:path';
  *
  * | placeholder | value |
  * |---|---|
- * | `{dataset}` | path of the snapshot's `train.jsonl` (ms-swift / LLaMA-Factory `messages` + `images` layout) |
- * | `{dataset_dir}` | the folder holding it (with `manifest.json`) |
+ * | `{dataset}` | path of the snapshot's SFT training file, `sft/train.jsonl` (ms-swift / LLaMA-Factory `messages` + `images` layout) |
+ * | `{dataset_dir}` | the snapshot laid out whole (manifest, every format, `images/`), so relative image paths resolve |
  * | `{output_dir}` | an empty folder per candidate version: the trainer writes its checkpoint there |
  * | `{version}` / `{parent}` | the candidate version and the version it was trained from |
  *
@@ -41,8 +41,10 @@ export async function runExternalTrainer(opts: {
   spec: ExternalTrainerSpec;
   /** Local folder to put the snapshot in. */
   workDir: string;
-  trainJsonl: Uint8Array;
-  manifest: Uint8Array;
+  /** Every file of the snapshot (data, images, manifest) by its path relative to the snapshot. */
+  files: readonly { path: string; bytes: Uint8Array }[];
+  /** The training file among them (`sft/train.jsonl`). */
+  trainPath: string;
   version: string;
   parent: string;
   /** Called every `progressMs` while the trainer runs (activity heartbeats). */
@@ -53,9 +55,13 @@ export async function runExternalTrainer(opts: {
   const outputDir = join(opts.workDir, 'output');
   await mkdir(datasetDir, { recursive: true });
   await mkdir(outputDir, { recursive: true });
-  const dataset = join(datasetDir, 'train.jsonl');
-  await writeFile(dataset, opts.trainJsonl);
-  await writeFile(join(datasetDir, 'manifest.json'), opts.manifest);
+  // The whole snapshot, so relative image paths in the training file resolve inside `{dataset_dir}`.
+  for (const f of opts.files) {
+    if (f.path.split('/').some((part) => part === '..' || part === '') || f.path.startsWith('/')) throw new Error(`external trainer: unsafe snapshot path ${f.path}`);
+    await mkdir(dirname(join(datasetDir, f.path)), { recursive: true });
+    await writeFile(join(datasetDir, f.path), f.bytes);
+  }
+  const dataset = join(datasetDir, opts.trainPath);
   const [exe, ...args] = expandCommand(opts.spec.command, { dataset, dataset_dir: datasetDir, output_dir: outputDir, version: opts.version, parent: opts.parent });
   if (!exe) throw new Error('external trainer: empty command');
   const started = Date.now();

@@ -10,8 +10,8 @@ import { memoryKey, parseJsonl, trainMemory } from '../reference/trainer.js';
 export async function trainReferenceCandidate(opts: {
   blobs: BlobStore;
   ocr: OcrEngine;
-  /** Blob key of the snapshot's `train.jsonl`. */
-  trainKey: string;
+  /** Blob keys of the snapshot's SFT training files (storage/repos.ts datasetTrainingFiles). */
+  trainKeys: readonly string[];
   /** `name@version` of the snapshot (provenance). */
   dataset: string;
   version: string;
@@ -21,7 +21,7 @@ export async function trainReferenceCandidate(opts: {
   parsePrompt: Parameters<typeof trainMemory>[0]['parsePrompt'];
   onProgress?: () => void;
 }): Promise<{ memoryKey: string; samples: number; used: number; skipped: number; entries: number }> {
-  const text = Buffer.from(await opts.blobs.get(opts.trainKey)).toString('utf8');
+  const text = (await Promise.all(opts.trainKeys.map(async (k) => Buffer.from(await opts.blobs.get(k)).toString('utf8')))).join('\n');
   const samples = parseJsonl(text);
   const result = await trainMemory({
     samples,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,8 +73,12 @@ describe('external-command trainer adapter', () => {
     const r = await runExternalTrainer({
       spec: { command: [process.execPath, '-e', script, '{dataset}', '{output_dir}', '{version}'], timeoutMs: 30_000 },
       workDir: join(dir, 'a'),
-      trainJsonl: Buffer.from('{"a":1}\n{"a":2}\n'),
-      manifest: Buffer.from('{}'),
+      files: [
+        { path: 'sft/train.jsonl', bytes: Buffer.from('{"a":1,"images":["images/x.png"]}\n{"a":2}\n') },
+        { path: 'images/x.png', bytes: Buffer.from('png') },
+        { path: 'manifest.json', bytes: Buffer.from('{}') },
+      ],
+      trainPath: 'sft/train.jsonl',
       version: '0.1.5',
       parent: '0.1.4',
       onProgress: (p) => progress.push(p.elapsedMs),
@@ -83,6 +88,8 @@ describe('external-command trainer adapter', () => {
     expect(r.endpoint).toBe('http://gpu-node:8000/v1');
     expect(r.logTail).toContain('trained 0.1.5 on 2');
     expect(progress.length).toBeGreaterThan(0);
+    // The whole snapshot is laid out, so the training file's relative image paths resolve.
+    expect(existsSync(join(dir, 'a', 'dataset', 'images', 'x.png'))).toBe(true);
   });
 
   it('fails with the trainer output when the command fails', async () => {
@@ -90,8 +97,8 @@ describe('external-command trainer adapter', () => {
       runExternalTrainer({
         spec: { command: [process.execPath, '-e', "console.error('CUDA out of memory'); process.exit(3)"], timeoutMs: 30_000 },
         workDir: join(dir, 'b'),
-        trainJsonl: Buffer.from('{}\n'),
-        manifest: Buffer.from('{}'),
+        files: [{ path: 'sft/train.jsonl', bytes: Buffer.from('{}\n') }],
+        trainPath: 'sft/train.jsonl',
         version: '0.1.6',
         parent: '0.1.5',
         onProgress: () => undefined,

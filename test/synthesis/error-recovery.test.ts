@@ -8,6 +8,7 @@ import { createOcrEngine } from '../../models/ocr.js';
 import { inProcessModel } from '../../models/reference/in-process.js';
 import { referenceRoles } from '../../models/reference/roles.js';
 import * as repo from '../../storage/repos.js';
+import { exportSnapshot } from '../../export/snapshot.js';
 import { listErrorRecoverySamples, upsertErrorRecoverySamples } from '../../storage/error-recovery-repo.js';
 import { differingPixels, ERROR_RECOVERY_GENERATOR, ESCAPE_ACTION, promptStateAt, restoreState, synthesizeErrorRecovery, type ErrorRecoveryResult } from '../../synthesis/error-recovery.js';
 import type { ChatModel } from '../../domain/ports.js';
@@ -142,5 +143,20 @@ describe('error-recovery data by counterfactual execution (InfiGUI-R1 §3.2.3)',
     expect(stored.map((r) => r.kind)).toEqual(['error_escape', 'back_on_track']);
     expect(stored[0]).toMatchObject({ rolloutId: rollout.id, step: 1, seed: SEED, model: { name: 'ref-policy', version: '0.1.0' }, wrongAction: cf.wrongAction, replayVerified: true });
     expect(stored[1]!.messages).toEqual(result.built[1]!.messages);
+  });
+
+  it('a snapshot exports both samples of an accepted rollout in the error_recovery format, images beside them', async () => {
+    await repo.upsertTrajectoryVerdicts(db.pool, [{ rolloutId: rollout.id, criticVersion: 'c', channel: 'consensus', correct: true, reason: '', votes: [] }]);
+    const snap = await exportSnapshot({ db: db.pool, blobs }, { name: 'recovery', formats: ['error_recovery'] });
+    expect(snap?.rows.error_recovery).toBe(2);
+    const file = snap!.manifest.files.find((f) => f.path === 'error_recovery/train.jsonl')!;
+    const rows = Buffer.from(await blobs.get(file.blobKey)).toString().trim().split('\n').map((l) => JSON.parse(l) as { messages: { content: string }[]; images: string[]; meta: Record<string, unknown> });
+    expect(rows.map((r) => r.meta.kind)).toEqual(['error_escape', 'back_on_track']);
+    for (const r of rows) {
+      expect(r.meta).toMatchObject({ rollout_id: rollout.id, step: 1, acceptance_source: 'critics', seed: SEED });
+      expect(r.messages.map((m) => m.content).join('').split('<image>').length - 1).toBe(r.images.length);
+      // Portable: relative paths to images copied into the snapshot.
+      for (const ref of r.images) expect(snap!.manifest.files.some((f) => f.path === ref)).toBe(true);
+    }
   });
 });
