@@ -13,14 +13,19 @@ import { messageImages, messageText, type ChatMessage, type ChatRequest, type Co
 
 export const MAX_SCREENSHOTS = 3;
 
-export function mobileUseTool(screen: Screen): ToolSpec {
-  const point = (what: string) => ({
+/** A coordinate parameter of a tool: `[x, y]` in the pixels of the screenshot the model sees. */
+function pointParam(screen: Screen, what: string): Record<string, unknown> {
+  return {
     type: 'array',
     items: { type: 'number' },
     minItems: 2,
     maxItems: 2,
     description: `${what}: [x, y] in screenshot pixels, 0 <= x < ${screen.width}, 0 <= y < ${screen.height}.`,
-  });
+  };
+}
+
+export function mobileUseTool(screen: Screen): ToolSpec {
+  const point = (what: string) => pointParam(screen, what);
   return {
     type: 'function',
     function: {
@@ -71,13 +76,7 @@ export function mobileUseTool(screen: Screen): ToolSpec {
 
 /** GUI-Owl's desktop action space (Tab. 10) as the Qwen function-calling tool `computer_use`. */
 export function computerUseTool(screen: Screen): ToolSpec {
-  const point = (what: string) => ({
-    type: 'array',
-    items: { type: 'number' },
-    minItems: 2,
-    maxItems: 2,
-    description: `${what}: [x, y] in screenshot pixels, 0 <= x < ${screen.width}, 0 <= y < ${screen.height}.`,
-  });
+  const point = (what: string) => pointParam(screen, what);
   return {
     type: 'function',
     function: {
