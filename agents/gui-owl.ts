@@ -189,6 +189,22 @@ export function policySystemPrompt(screen: Screen, space: ActionSpace = 'mobile'
   ].join('\n');
 }
 
+/**
+ * The system prompt and tool of a screen size and action space, built once: every step of every exported sample
+ * rebuilds its prompt (training and inference formats cannot drift), and the tool spec's JSON dominated that cost.
+ */
+const systemCache = new Map<string, { prompt: string; tool: ToolSpec }>();
+function cachedSystem(screen: Screen, space: ActionSpace): { prompt: string; tool: ToolSpec } {
+  const key = `${space}:${screen.width}x${screen.height}`;
+  let hit = systemCache.get(key);
+  if (!hit) {
+    hit = { prompt: policySystemPrompt(screen, space), tool: toolFor(space, screen) };
+    if (systemCache.size > 64) systemCache.clear();
+    systemCache.set(key, hit);
+  }
+  return hit;
+}
+
 export function buildPolicyRequest(input: PolicyInput): Omit<ChatRequest, 'model'> {
   if (!input.instruction.trim()) throw new ValidationError('instruction is empty', 'instruction', 'buildPolicyRequest');
   const shots = input.screenshots.slice(-MAX_SCREENSHOTS);
@@ -210,10 +226,10 @@ export function buildPolicyRequest(input: PolicyInput): Omit<ChatRequest, 'model
   for (const s of shots) content.push({ type: 'image_url', image_url: { url: s.dataUrl } });
   return {
     messages: [
-      { role: 'system', content: policySystemPrompt(input.screen, input.actionSpace) },
+      { role: 'system', content: cachedSystem(input.screen, input.actionSpace ?? 'mobile').prompt },
       { role: 'user', content },
     ],
-    tools: [toolFor(input.actionSpace ?? 'mobile', input.screen)],
+    tools: [cachedSystem(input.screen, input.actionSpace ?? 'mobile').tool],
   };
 }
 

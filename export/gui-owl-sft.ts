@@ -62,6 +62,19 @@ export function cleanseReason(step: Step, judgement: StepJudgement | undefined, 
   return null;
 }
 
+/** JSON of a request's tools; the builder hands out one cached tool object per screen, so its JSON is kept too. */
+const toolJsonCache = new WeakMap<object, string>();
+function toolsJson(tools: readonly object[]): string {
+  if (tools.length !== 1) return JSON.stringify(tools);
+  const tool = tools[0]!;
+  let json = toolJsonCache.get(tool);
+  if (json === undefined) {
+    json = JSON.stringify(tools);
+    toolJsonCache.set(tool, json);
+  }
+  return json;
+}
+
 export function buildSamples(opts: {
   rollout: Rollout;
   query: Query;
@@ -121,7 +134,7 @@ export function buildSamples(opts: {
         messages: [...messages, { role: 'assistant', content: formatAssistantTurn(step) }],
         images: keys.map(opts.uri),
         image_keys: keys,
-        tools: JSON.stringify(request.tools ?? []),
+        tools: toolsJson(request.tools ?? []),
         meta: {
           ...opts.lineage,
           rollout_id: rollout.id,
