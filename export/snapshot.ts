@@ -183,7 +183,6 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
     const scrub = scrubberFor();
     const scrubbedQuery: Query = { ...query, instruction: scrub(query.instruction) };
     const rollout = scrubRollout(raw, scrub);
-    scrub.flush();
     const split = splitOf(sel.queryId, req.seed, req.split);
     const modelVersion = `${raw.model.name}@${raw.model.version}`;
     const configHash = configHashes.get(sel.cycleId) ?? '';
@@ -204,6 +203,8 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
       lineage: { cycleId: sel.cycleId, modelVersion, criticVersion: sel.criticVersion, dagVersion: query.dagVersion, configHash },
       uri: (k: string) => k,
     };
+    // Every text of the rollout is scrubbed by now (guidance included): its PII counts go to the manifest.
+    scrub.flush();
     const meta = (step: number): RowMeta => ({
       id: `${rollout.id}#${step}`,
       split,
