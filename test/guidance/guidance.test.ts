@@ -15,7 +15,8 @@ import { guideDescriberRole } from '../../models/reference/roles/guide-describer
 import { guideQcRole } from '../../models/reference/roles/guide-qc.js';
 import { guideSynthRole } from '../../models/reference/roles/guide-synth.js';
 import { guidanceGoals, guidanceLines } from '../../models/reference/roles/policy-guidance.js';
-import { parseGoals, policyRole } from '../../models/reference/roles/policy.js';
+import { policyRole } from '../../models/reference/roles/policy.js';
+import { parseGoals } from '../../models/reference/roles/policy-intent.js';
 import type { OcrEngine } from '../../models/reference/types.js';
 import { MARK_RADIUS } from '../../synthesis/annotate.js';
 import { describerRequest, synthesizeGuidance, type GuidanceModels, type ReferenceStep } from '../../synthesis/guidance.js';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decide, matchScore, parseGoals, planGoals, understandTask } from '../../models/reference/roles/policy.js';
+import { decide } from '../../models/reference/roles/policy.js';
+import { parseGoals, planGoals, understandTask } from '../../models/reference/roles/policy-intent.js';
+import { matchScore } from '../../models/reference/roles/policy-screen.js';
 import { mulberry32 } from '../../models/reference/server.js';
 import type { OcrLine } from '../../models/reference/types.js';
 

@@ -4,7 +4,9 @@ import type { MobileAction } from '../../../domain/action.js';
 import { messageImages, messageText, type ChatRequest } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleContext, RoleHandler } from '../types.js';
-import { decide, matchScore, parseGoals, planGoals, understandTask } from './policy.js';
+import { decide } from './policy.js';
+import { parseGoals, planGoals, understandTask } from './policy-intent.js';
+import { matchScore } from './policy-screen.js';
 
 /**
  * REFERENCE MULTI-AGENT ROLES — CPU heuristics standing in for the role models of Mobile-Agent-v3 (Manager,

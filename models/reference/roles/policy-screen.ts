@@ -1,0 +1,339 @@
+import type { OcrLine } from '../types.js';
+import type { Goal } from './policy-tasks.js';
+import type { SwitchBox } from './policy-vision.js';
+import { FOOD_APP, FOOD_TOPIC, NOT_NAMES, STREET_WORDS, readNotes, type TaskSpec } from './policy-intent.js';
+
+/**
+ * Screen evidence for the reference policy: matching OCR lines against targets, rows, fields, switches and
+ * steppers, page headers, cart counts, launcher detection and click points. Generic screen conventions only;
+ * no app names or data.
+ */
+
+export function normText(s: string): string {
+  return s.toLowerCase().replace(/[^\p{L}\p{N}+]/gu, '');
+}
+
+export function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length] ?? 0;
+}
+
+/**
+ * Similarity of an OCR line to a target in [0, 1]: exact (after normalisation) 1; containment 0.5..0.9;
+ * else 1 − edit ratio, capped at 0.9 so a near-duplicate ("Burger Place") never ties the exact name.
+ */
+export function matchScore(line: string, target: string): number {
+  const l = normText(line);
+  const t = normText(target);
+  if (!l || !t) return 0;
+  if (l === t) return 1;
+  const edit = 1 - levenshtein(l, t) / Math.max(l.length, t.length);
+  let contain = 0;
+  if (l.includes(t)) contain = 0.5 + 0.4 * (t.length / l.length);
+  else if (t.includes(l) && l.length >= 4) contain = 0.4 + 0.4 * (l.length / t.length);
+  return Math.min(0.9, Math.max(edit, contain));
+}
+
+export interface Candidate {
+  line: OcrLine;
+  score: number;
+}
+
+export function candidates(lines: OcrLine[], targets: string[], min = 0.6): Candidate[] {
+  const out: Candidate[] = [];
+  for (const line of lines) {
+    // Earlier targets are preferred alternatives ("Place order" over "Checkout").
+    const score = Math.max(...targets.map((t, rank) => matchScore(line.text, t) - 0.03 * rank));
+    if (score >= min) out.push({ line, score });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** argmax at T = 0; softmax(10·score/T) sample otherwise. `null` entries stand for "do something else". */
+export function pick<T extends { score: number }>(items: T[], temperature: number, random: () => number): T | undefined {
+  if (items.length === 0) return undefined;
+  if (temperature <= 0) return items.reduce((a, b) => (b.score > a.score ? b : a));
+  const max = Math.max(...items.map((i) => i.score));
+  const weights = items.map((i) => Math.exp((10 * (i.score - max)) / temperature));
+  const total = weights.reduce((a, b) => a + b, 0);
+  let r = random() * total;
+  for (const [i, w] of weights.entries()) {
+    r -= w;
+    if (r <= 0) return items[i];
+  }
+  return items[items.length - 1];
+}
+
+
+export const MONTH_HEADING = /^(January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{4}$/i;
+/** What a finished everyday task shows (a toast or a result page). */
+export const APP_RESULTS = ['deleted', 'archived', 'added to favourites', 'added to wishlist', 'verified', 'order confirmed', 'removed', 'pinned'];
+
+/** Lines that name a row: exact 1, "starts with the name" 0.85, else the usual similarity; at least 0.8. */
+export function rowCandidates(lines: OcrLine[], target: string, screen: { height: number }): Candidate[] {
+  const t = normText(target);
+  const out: Candidate[] = [];
+  for (const line of lines) {
+    if (isHeader(line, screen)) continue;
+    const l = normText(line.text);
+    // A comma-separated line ("Bluetooth, pairing") is a summary of a section, not a row's name.
+    if (line.text.includes(',') && l !== t) continue;
+    const score = l === t ? 1 : l.startsWith(t) && t.length >= 3 ? 0.85 : matchScore(line.text, target);
+    if (score >= 0.8) out.push({ line, score });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** Whole-word matches inside a longer OCR line (chips and grids are often read as one line: "XS S M L XL"). */
+export function tokenCandidates(lines: OcrLine[], targets: string[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const line of lines) {
+    const text = line.text;
+    const tokens = [...text.matchAll(/\S+/g)];
+    if (tokens.length < 2) continue;
+    const short = tokens.filter((t) => normText(t[0]).length <= 3).length / tokens.length;
+    for (const [rank, target] of targets.entries()) {
+      const tok = tokens.find((t) => normText(t[0]) === normText(target) && normText(target).length > 0);
+      if (!tok) continue;
+      const x = line.box.x + (line.box.w * (tok.index ?? 0)) / text.length;
+      const w = (line.box.w * tok[0].length) / text.length;
+      out.push({ line: { text: tok[0], box: { x, y: line.box.y, w, h: line.box.h }, confidence: line.confidence }, score: 0.95 + 0.04 * short - 0.01 * rank });
+      break;
+    }
+  }
+  return out;
+}
+
+/** Inputs named by a label or placeholder; exact names first (earlier words preferred), never a Save/Send button. */
+export function labelledFields(lines: OcrLine[], words: string[], screen: { height: number }): Candidate[] {
+  const out: Candidate[] = [];
+  for (const line of lines) {
+    if (isHeader(line, screen) || /^(save|send|done|cancel|delete)\b/i.test(line.text.trim())) continue;
+    const score = Math.max(...words.map((w, rank) => (normText(line.text) === normText(w) ? 1 : matchScore(line.text, w) * 0.9) - 0.02 * rank));
+    if (score >= 0.78) out.push({ line, score });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** A section line that should lead to the target (contains one of the hints); shorter lines (titles) first. */
+export function viaLine(lines: OcrLine[], hints: string[], screen: { height: number }): OcrLine | undefined {
+  let best: { line: OcrLine; score: number } | undefined;
+  for (const line of lines) {
+    if (isHeader(line, screen)) continue;
+    const l = normText(line.text);
+    for (const [rank, h] of hints.entries()) {
+      const t = normText(h);
+      if (t.length < 3 || !l.includes(t)) continue;
+      const score = 1 - 0.05 * rank + 0.3 * (t.length / l.length);
+      if (!best || score > best.score) best = { line, score };
+    }
+  }
+  return best?.line;
+}
+
+/** The switch on a row: the nearest one vertically, right of the row's label. */
+export function switchOf(label: OcrLine, switches: SwitchBox[]): SwitchBox | undefined {
+  const cy = label.box.y + label.box.h / 2;
+  return switches
+    .filter((s) => s.x > label.box.x + label.box.w * 0.5 && Math.abs(s.y + s.h / 2 - cy) < 45)
+    .sort((a, b) => Math.abs(a.y + a.h / 2 - cy) - Math.abs(b.y + b.h / 2 - cy))[0];
+}
+
+/** "−  60%  +" on the row of a label. */
+export function stepperOf(label: OcrLine, lines: OcrLine[]): { plus?: OcrLine; minus?: OcrLine; valueLine?: OcrLine; value?: number } | undefined {
+  const cy = label.box.y + label.box.h / 2;
+  const row = lines.filter((l) => l !== label && l.box.x > label.box.x + label.box.w && Math.abs(l.box.y + l.box.h / 2 - cy) < 44);
+  const plus = row.find((l) => /^\+$/.test(l.text.trim()));
+  const minus = row.find((l) => /^[-−–—_]$/.test(l.text.trim()));
+  if (!plus && !minus) {
+    // Read as one line: "− 60% +".
+    const one = row.find((l) => /^[-−–—_=~]?\s*\d+\s*%?\s*[+tf4]?$/.test(l.text.trim()) && /\d/.test(l.text));
+    if (!one) return undefined;
+    const v = Number(/\d+/.exec(one.text)![0]);
+    if (/^\d+\s*%?$/.test(one.text.trim())) {
+      // Only the value was read: the − and + buttons flank it.
+      const b = one.box;
+      return {
+        minus: { text: '−', box: { x: b.x - 40, y: b.y, w: 20, h: b.h }, confidence: one.confidence },
+        plus: { text: '+', box: { x: b.x + b.w + 20, y: b.y, w: 20, h: b.h }, confidence: one.confidence },
+        valueLine: one,
+        value: v,
+      };
+    }
+    const third = one.box.w / 3;
+    return {
+      minus: { text: '−', box: { x: one.box.x, y: one.box.y, w: third * 0.6, h: one.box.h }, confidence: one.confidence },
+      plus: { text: '+', box: { x: one.box.x + one.box.w - third * 0.6, y: one.box.y, w: third * 0.6, h: one.box.h }, confidence: one.confidence },
+      value: v,
+    };
+  }
+  const valueLine = row.find((l) => /^\d+\s*%?$/.test(l.text.trim()));
+  const out: { plus?: OcrLine; minus?: OcrLine; valueLine?: OcrLine; value?: number } = {};
+  if (plus) out.plus = plus;
+  if (minus) out.minus = minus;
+  if (valueLine) {
+    out.valueLine = valueLine;
+    out.value = Number(/\d+/.exec(valueLine.text)![0]);
+  }
+  return out;
+}
+
+/** The value a row shows: a stepper's number, or the line right under the label. */
+function rowValue(label: OcrLine, lines: OcrLine[]): string | undefined {
+  const st = stepperOf(label, lines);
+  if (st?.value !== undefined) return st.valueLine?.text ?? String(st.value);
+  const below = lines
+    .filter((l) => l !== label && l.box.y > label.box.y + label.box.h * 0.5 && l.box.y - (label.box.y + label.box.h) < 30 && Math.abs(l.box.x - label.box.x) < 40)
+    .sort((a, b) => a.box.y - b.box.y)[0];
+  return below?.text;
+}
+
+/** A value to remember from the screen: a 6-digit code (preferring a line that says "code"), or a street address. */
+export function readValue(lines: OcrLine[], what: 'code' | 'address'): string | undefined {
+  if (what === 'code') {
+    const withCode = lines.filter((l) => /\bcode\b/i.test(l.text));
+    for (const l of [...withCode, ...lines]) {
+      const m = /\b(\d{6})\b/.exec(l.text.replace(/(\d)\s(?=\d)/g, '$1'));
+      if (m) return m[1];
+    }
+    return undefined;
+  }
+  const joined = lines.map((l) => l.text).join(' ');
+  const m = new RegExp(`\\b(\\d+[A-Za-z]?\\s+(?:[A-Z][\\w'-]*\\s+){0,3}(?:${STREET_WORDS}))\\b`).exec(joined);
+  return m?.[1];
+}
+
+/** Words an input for this field is labelled with (placeholder or label). */
+export const FIELD_WORDS: Record<string, string[]> = { search: ['search'], address: ['address', 'street'] };
+
+/** Lines in the title bar (top ~9% of the screen, below the status bar): the page's name. */
+export function headerLines(lines: OcrLine[], screen: { width: number; height: number }): OcrLine[] {
+  return lines.filter((l) => isHeader(l, screen));
+}
+export function isHeader(l: OcrLine, screen: { height: number }): boolean {
+  const cy = l.box.y + l.box.h / 2;
+  return cy > screen.height * 0.035 && cy < screen.height * 0.09;
+}
+
+/** "View cart · 2 items", "Cart (2)", "3 items in your bag" → the count. */
+export function cartCount(lines: OcrLine[]): number | undefined {
+  for (const l of lines) {
+    const m = /(\d+)\s*items?\b/i.exec(l.text) ?? /\b(?:cart|basket|bag)\s*\((\d+)\)/i.exec(l.text);
+    if (m && !/^items?\s*\(/i.test(l.text.trim())) return Number(m[1]);
+  }
+  return undefined;
+}
+
+/** What on screen shows the task's goal state, if anything. */
+export function goalReached(spec: TaskSpec, lines: OcrLine[], header: OcrLine[]): string | undefined {
+  if (spec.intent === 'order') {
+    const s = lines.find((l) => /order (placed|confirmed|received)|thank(s| you) for your order/i.test(l.text));
+    return s ? `"${s.text}"` : undefined;
+  }
+  if (spec.intent === 'cart') {
+    const h = header.find((l) => /cart|basket|bag/i.test(l.text));
+    return h ? `the cart ("${h.text}")` : undefined;
+  }
+  // view / search: the entity's own page is open — its name is the page title. (A near-duplicate title fools this check.)
+  const h = header.find((l) => matchScore(l.text, spec.place!) >= 0.85);
+  return h ? `the page of "${h.text}"` : undefined;
+}
+
+/** Is goal `i` visibly done already (its screen is past)? Only navigation-like goals are skipped. */
+export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], header: OcrLine[], switches: SwitchBox[] = [], history: string[] = [], screen = { width: 412, height: 915 }): boolean {
+  const g = goals[i]!;
+  const later = goals.slice(i + 1);
+  const laterVisible = (): boolean =>
+    later.some((l) =>
+      l.kind === 'tap' && l.nav
+        ? candidates(lines, l.targets, 0.9).some((c) => !header.includes(c.line))
+        : l.kind === 'type' && l.field !== undefined
+          ? lines.some((x) => (FIELD_WORDS[l.field!] ?? [l.field!]).some((w) => normText(x.text).includes(normText(w)) && !header.includes(x)))
+          : false,
+    );
+  switch (g.kind) {
+    case 'open':
+      return false;
+    case 'menu':
+    case 'press':
+      return false;
+    case 'read':
+      return readNotes(history)[g.what] !== undefined;
+    case 'toggle': {
+      const row = rowCandidates(lines, g.target, screen)[0];
+      const sw = row && switchOf(row.line, switches);
+      return !!sw && sw.on === g.on;
+    }
+    case 'choose': {
+      const row = rowCandidates(lines, g.setting, screen)[0];
+      if (!row) return false;
+      const v = rowValue(row.line, lines);
+      return v !== undefined && normText(v) === normText(g.value);
+    }
+    case 'tap':
+      if (g.already && lines.some((l) => g.already!.some((a) => normText(l.text) === normText(a)))) return true;
+      if (g.optional && candidates(lines, g.targets, g.min ?? 0.6).length === 0) return true;
+      if (g.nav) return header.some((h) => g.nav!.some((k) => normText(h.text).includes(k))) || laterVisible();
+      if (g.entity) return header.some((h) => matchScore(h.text, g.targets[0]!) >= 0.85) && later.length > 0;
+      return false;
+    case 'add': {
+      const count = cartCount(lines);
+      return (count !== undefined && count >= g.qty) || header.some((h) => /cart|basket|checkout/i.test(h.text));
+    }
+    case 'type':
+      if (g.optional && g.words && !lines.some((l) => g.words!.some((w) => normText(l.text) === normText(w)))) return true;
+      return !g.submit && lines.some((l) => matchScore(l.text, g.value) >= 0.9);
+  }
+}
+
+/** A launcher label that fits a topic (a shopping app looks like "…Shop", "…Mart", "…Store"). */
+export function topicLabel(topic: RegExp, lines: OcrLine[]): string | undefined {
+  const l = lines.find((x) => topic.test(x.text) && /^[A-Z][\w&' -]{1,20}$/.test(x.text.trim()) && !/\s/.test(x.text.trim()));
+  return l?.text.trim();
+}
+
+/** A launcher: several short one-word labels on one row (app icons), no title bar. */
+export function looksLikeLauncher(lines: OcrLine[], screen: { width: number; height: number }): boolean {
+  const labels = lines.filter((l) => /^[A-Z][a-z]+$/.test(l.text.trim()) && l.box.y > screen.height * 0.2);
+  const rows = new Map<number, number>();
+  for (const l of labels) rows.set(Math.round(l.box.y / 20), (rows.get(Math.round(l.box.y / 20)) ?? 0) + 1);
+  return [...rows.values()].some((c) => c >= 3) && headerLines(lines, screen).length === 0;
+}
+
+/** The launcher label to open: the named app as spelled on screen, else an icon whose name fits the task's topic. */
+export function launcherLabel(target: string | undefined, instruction: string, lines: OcrLine[], temperature: number, random: () => number): string | undefined {
+  if (target) {
+    const label = pick(candidates(lines, [target], 0.8), temperature, random);
+    return label && label.score >= 0.9 ? label.line.text.trim() : target;
+  }
+  // Any capitalised word of the instruction that is a label on screen.
+  const words = new Set((instruction.match(/\b[A-Z][\w&'-]+/g) ?? []).map(normText));
+  const named = lines.find((l) => /^[A-Z][\w&' -]{1,20}$/.test(l.text.trim()) && words.has(normText(l.text)) && l.box.h < 30);
+  if (named && !NOT_NAMES.has(normText(named.text))) return named.text.trim();
+  if (FOOD_TOPIC.test(instruction)) {
+    const food = lines.find((l) => FOOD_APP.test(normText(l.text)) && l.text.trim().length <= 20);
+    if (food) return food.text.trim();
+  }
+  return undefined;
+}
+
+/** Box centre at T = 0; at T > 0 a point jittered inside the central part of the box. Clamped to the screen. */
+export function pointIn(line: OcrLine, screen: { width: number; height: number }, temperature: number, random: () => number): [number, number] {
+  const { x, y, w, h } = line.box;
+  let px = x + w / 2;
+  let py = y + h / 2;
+  if (temperature > 0) {
+    const spread = Math.min(1, temperature) * 0.6;
+    px += (random() - 0.5) * w * spread;
+    py += (random() - 0.5) * h * spread;
+  }
+  return [Math.max(0, Math.min(screen.width - 1, Math.round(px))), Math.max(0, Math.min(screen.height - 1, Math.round(py)))];
+}
