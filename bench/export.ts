@@ -93,10 +93,11 @@ try {
     const cpu = process.cpuUsage(cpu0);
     const cpuS = (cpu.user + cpu.system) / 1e6;
     const rows = Object.entries(res?.rows ?? {}).map(([k, v]) => `${k}=${v}`).join(' ');
+    const mb = (res?.manifest.files ?? []).filter((f) => !f.path.startsWith('images/')).reduce((n, f) => n + f.bytes, 0) / 2 ** 20;
     // Wall time depends on how busy the machine is; the exporter's own CPU time (this process, DuckDB included,
     // Postgres not) gives the throughput one free core would sustain.
     console.log(
-      `${label.padEnd(34)} wall ${s.toFixed(2).padStart(6)} s ${(steps / s).toFixed(0).padStart(6)} steps/s   cpu ${cpuS.toFixed(2).padStart(6)} s ${(steps / cpuS).toFixed(0).padStart(6)} steps/s  (${rows})`,
+      `${label.padEnd(34)} wall ${s.toFixed(2).padStart(6)} s ${(steps / s).toFixed(0).padStart(6)} steps/s   cpu ${cpuS.toFixed(2).padStart(6)} s ${(steps / cpuS).toFixed(0).padStart(6)} steps/s  ${mb.toFixed(0)} MiB (${rows})`,
     );
   };
   const split = [

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { encodeJsonl } from './jsonl.js';
 
 /**
  * Parquet through DuckDB: rows are staged as newline-delimited JSON and converted with one `COPY … TO (FORMAT
@@ -28,7 +29,7 @@ export class ParquetWriter {
     const stem = path.join(this.dir, `t${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`);
     const input = `${stem}.jsonl`;
     const output = `${stem}.parquet`;
-    await fs.writeFile(input, rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
+    await fs.writeFile(input, encodeJsonl(rows));
     const cols = Object.entries(columns)
       .map(([k, t]) => `${quoteString(k)}: ${quoteString(t)}`)
       .join(', ');

@@ -33,12 +33,13 @@ import {
 } from './formats.js';
 import { buildSamples, type SftSample, type StepJudgement } from './gui-owl-sft.js';
 import { ImageResolver, type ImageLocation } from './images.js';
+import { encodeJsonl } from './jsonl.js';
 import { SNAPSHOT_SCHEMA, type SnapshotManifest } from './manifest.js';
 import { ParquetWriter } from './parquet.js';
 import { buildRoleSamples, rebalanceReflector, type RoleDrops, type RoleSample } from './roles.js';
 import { createScrubber, noPii, type PiiCounts } from './scrub.js';
-import { listErrorRecoverySamples } from '../storage/error-recovery-repo.js';
-import { rolloutGuidance } from '../storage/guidance-repo.js';
+import { listErrorRecoverySamples, type ErrorRecoverySampleRow } from '../storage/error-recovery-repo.js';
+import { rolloutGuidanceMany } from '../storage/guidance-repo.js';
 import { SelectionFilters, selectRollouts, selectionQuery } from './selection.js';
 import { ALL_TRAIN, SplitSpec, splitOf } from './splits.js';
 
@@ -90,6 +91,7 @@ const UiTree = z.object({ nodes: z.array(z.object({ bounds: z.array(z.number()) 
 interface OutFile {
   path: string;
   bytes: Uint8Array;
+  sha256: string;
   rows?: number;
   contentType: string;
 }
@@ -154,22 +156,32 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
   let loadedCycle: string | undefined;
   let rollouts = new Map<string, Rollout>();
   let verdicts = new Map<string, Map<number, StepJudgement>>();
+  let guidances = new Map<string, { version: number; text: string }>();
+  let recoveries = new Map<string, ErrorRecoverySampleRow[]>();
   for (const sel of selected) {
     deps.progress?.();
     if (sel.cycleId !== loadedCycle) {
       loadedCycle = sel.cycleId;
+      const inCycle = selected.filter((s) => s.cycleId === sel.cycleId);
+      const accepted = inCycle.filter((s) => s.accepted).map((s) => s.rolloutId);
       rollouts = new Map((await repo.listRollouts(db, sel.cycleId)).map((r) => [r.id, r]));
-      const ids = selected.filter((s) => s.cycleId === sel.cycleId && s.accepted).map((s) => s.rolloutId);
-      verdicts = await stepVerdictsOf(db, ids, sel.criticVersion);
+      verdicts = await stepVerdictsOf(db, accepted, sel.criticVersion);
+      guidances = await rolloutGuidanceMany(db, inCycle.map((s) => s.rolloutId));
+      const missing = [...new Set(inCycle.map((s) => s.queryId))].filter((id) => !queries.has(id));
+      for (const [id, q] of await repo.getQueries(db, missing)) queries.set(id, q);
+      recoveries = new Map();
+      if (formats.has('error_recovery')) {
+        for (const e of await listErrorRecoverySamples(db, { rolloutIds: accepted })) {
+          const list = recoveries.get(e.rolloutId) ?? [];
+          list.push(e);
+          recoveries.set(e.rolloutId, list);
+        }
+      }
     }
     const raw = rollouts.get(sel.rolloutId);
     if (!raw) continue;
-    let query = queries.get(sel.queryId);
-    if (!query) {
-      query = await repo.getQuery(db, sel.queryId);
-      if (!query) continue;
-      queries.set(sel.queryId, query);
-    }
+    const query = queries.get(sel.queryId);
+    if (!query) continue;
     const keys = raw.steps.flatMap((s) => [s.before.screenshotKey, ...(s.after ? [s.after.screenshotKey] : [])]);
     const hit = guard.check({ instruction: query.instruction, screenshotKeys: keys });
     if (hit) {
@@ -194,7 +206,7 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
     dags.add(query.dagVersion);
     lineage.dags.set(query.app, dags);
     // A guided attempt's guidance: its version always (lineage), its text only when asked (`keepGuidance`).
-    const guidance = await rolloutGuidance(db, rollout.id, query.id);
+    const guidance = guidances.get(rollout.id);
     const base = {
       rollout,
       query: scrubbedQuery,
@@ -233,7 +245,7 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
       replay.push({ task_id: query.id, rollout_id: rollout.id, cycle_id: sel.cycleId, split, instruction: scrubbedQuery.instruction, num_steps: rollout.steps.length, reward: 1 });
       if (formats.has('error_recovery')) {
         // InfiGUI-R1 error-recovery samples built from this accepted rollout (synthesis/error-recovery.ts).
-        for (const e of await listErrorRecoverySamples(db, { rolloutIds: [rollout.id] })) {
+        for (const e of recoveries.get(rollout.id) ?? []) {
           if (humanDropped.has(e.step)) continue;
           recovery.push({
             split,
@@ -295,14 +307,16 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
   const files: OutFile[] = [];
   const items: Omit<SnapshotItemInput, 'itemIdx'>[] = [];
   const splits = req.split.map((s) => s.name);
-  const jsonl = (rows: unknown[]): Uint8Array => Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const jsonl = (rows: unknown[]): Uint8Array => encodeJsonl(rows);
   const rowCounts: Record<string, number> = {};
   const addFile = (format: string, path: string, bytes: Uint8Array, rows: number, contentType: string): void => {
-    files.push({ path, bytes, rows, contentType });
+    files.push({ path, bytes, sha256: sha256(bytes), rows, contentType });
     rowCounts[format] = (rowCounts[format] ?? 0) + rows;
     count(`rows_${path.replace(/\.[a-z]+$/, '').replace(/\//g, '_')}`, rows);
   };
   const parquet = formats.has('grpo') || formats.has('trpo') ? await ParquetWriter.open() : undefined;
+  // UI trees by blob key, parsed once (many steps share a screen's tree).
+  const trees = new Map<string, Promise<z.infer<typeof UiTree> | undefined>>();
   try {
     if (formats.has('sft') || formats.has('sharegpt')) {
       const shareFiles: { split: string; path: string }[] = [];
@@ -322,7 +336,8 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
         }
       }
       if (formats.has('sharegpt') && shareFiles.length > 0) {
-        files.push({ path: 'dataset_info.json', bytes: Buffer.from(JSON.stringify(llamaFactoryDatasetInfo(req.name, shareFiles), null, 2) + '\n'), contentType: 'application/json' });
+        const bytes = Buffer.from(JSON.stringify(llamaFactoryDatasetInfo(req.name, shareFiles), null, 2) + '\n');
+        files.push({ path: 'dataset_info.json', bytes, sha256: sha256(bytes), contentType: 'application/json' });
       }
     }
     if (formats.has('grpo') && parquet) {
@@ -330,7 +345,7 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
         const rows = sft.filter((s) => s.split === split);
         if (rows.length === 0) continue;
         const out: GrpoRow[] = [];
-        for (const [index, r] of rows.entries()) out.push(await grpoRow(blobs, images, r.sample, r.meta, index, r.step));
+        for (const [index, r] of rows.entries()) out.push(await grpoRow(blobs, images, r.sample, r.meta, index, r.step, trees));
         addFile('grpo', `grpo/${split}.parquet`, await parquet.write(out, GRPO_COLUMNS, GRPO_SELECT), out.length, 'application/vnd.apache.parquet');
         items.push(...rows.map((r) => ({ rolloutId: r.meta.rollout_id, stepIdx: r.meta.step, sampleKey: r.sample.id, format: 'grpo', split })));
       }
@@ -389,7 +404,7 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
   if (files.length === 0) return null;
   const imageFiles = images.files();
   const fingerprint = sha256(
-    [`${SNAPSHOT_SCHEMA}\n${req.name}`, ...files.map((f) => `${f.path} ${sha256(f.bytes)}`), ...imageFiles.map((f) => `${f.path} ${f.sha256}`)].join('\n'),
+    [`${SNAPSHOT_SCHEMA}\n${req.name}`, ...files.map((f) => `${f.path} ${f.sha256}`), ...imageFiles.map((f) => `${f.path} ${f.sha256}`)].join('\n'),
   );
   const existing = await repo.getDatasetByFingerprint(db, fingerprint);
   if (existing) {
@@ -429,7 +444,7 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
     pii: { text: textPii, image: images.stats.pii, imagesScanned: images.stats.scanned, imagesBlurred: images.stats.blurred, regions: images.stats.regions },
     contamination: { evalSets: [...guard.evalSets], dropped: contamination },
     files: [
-      ...files.map((f) => ({ path: f.path, blobKey: `${prefix}/${f.path}`, sha256: sha256(f.bytes), bytes: f.bytes.length, ...(f.rows !== undefined ? { rows: f.rows } : {}) })),
+      ...files.map((f) => ({ path: f.path, blobKey: `${prefix}/${f.path}`, sha256: f.sha256, bytes: f.bytes.length, ...(f.rows !== undefined ? { rows: f.rows } : {}) })),
       ...imageFiles.map((f) => ({ path: f.path, blobKey: `${prefix}/${f.path}`, sha256: f.sha256, bytes: f.bytes })),
     ],
   };
@@ -469,7 +484,15 @@ async function imageCells(images: ImageResolver, keys: readonly string[]): Promi
   return cells;
 }
 
-async function grpoRow(blobs: BlobStore, images: ImageResolver, sample: SftSample, meta: RowMeta, index: number, step: Step | undefined): Promise<GrpoRow> {
+async function grpoRow(
+  blobs: BlobStore,
+  images: ImageResolver,
+  sample: SftSample,
+  meta: RowMeta,
+  index: number,
+  step: Step | undefined,
+  trees: Map<string, Promise<z.infer<typeof UiTree> | undefined>>,
+): Promise<GrpoRow> {
   const action = step?.action;
   if (!step || !action) throw new Error(`sample ${sample.id} has no stored step action`);
   const gt: GroundTruth = {
@@ -478,15 +501,25 @@ async function grpoRow(blobs: BlobStore, images: ImageResolver, sample: SftSampl
     tolerance: CLICK_TOLERANCE,
     text_f1: TEXT_F1_THRESHOLD,
   };
-  if ('coordinate' in action && action.coordinate && step.before.uiTreeKey) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(Buffer.from(await blobs.get(step.before.uiTreeKey)).toString('utf8'));
-    } catch {
-      parsed = undefined; // an unreadable tree only loses the box: the 14% tolerance still applies
+  const treeKey = step.before.uiTreeKey;
+  if ('coordinate' in action && action.coordinate && treeKey) {
+    let tree = trees.get(treeKey);
+    if (!tree) {
+      tree = blobs.get(treeKey).then(
+        (bytes) => {
+          try {
+            const parsed = UiTree.safeParse(JSON.parse(Buffer.from(bytes).toString('utf8')));
+            return parsed.success ? parsed.data : undefined;
+          } catch {
+            return undefined;
+          }
+        },
+        () => undefined, // an unreadable tree only loses the box: the 14% tolerance still applies
+      );
+      trees.set(treeKey, tree);
     }
-    const tree = UiTree.safeParse(parsed);
-    const box = tree.success ? smallestEnclosingBox(tree.data, action.coordinate) : undefined;
+    const parsed = await tree;
+    const box = parsed ? smallestEnclosingBox(parsed, action.coordinate) : undefined;
     if (box) gt.box = box;
   }
   return {

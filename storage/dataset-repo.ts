@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { many, type Queryable } from './db.js';
 
-const BATCH = 2000;
+const BATCH = 10_000;
 
 /** One registered row of a snapshot: which rollout/step it came from, and the format file and split it is in. */
 export interface SnapshotItemInput {
@@ -20,12 +20,22 @@ export interface SnapshotItemInput {
 export async function insertSnapshotItems(db: Queryable, name: string, version: number, items: readonly SnapshotItemInput[]): Promise<void> {
   for (let i = 0; i < items.length; i += BATCH) {
     const batch = items.slice(i, i + BATCH);
+    // Column arrays (unnest) parse far faster in Postgres than a JSON document of the same rows.
     await db.query(
       `insert into dataset_items (dataset_name, dataset_version, item_idx, rollout_id, step_idx, sample_key, format, split)
-       select $1, $2, x."itemIdx", x."rolloutId", x."stepIdx", x."sampleKey", x.format, x.split
-       from jsonb_to_recordset($3::jsonb) as x("itemIdx" int, "rolloutId" text, "stepIdx" int, "sampleKey" text, format text, split text)
+       select $1, $2, x.item_idx, x.rollout_id, x.step_idx, x.sample_key, x.format, x.split
+       from unnest($3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[]) as x(item_idx, rollout_id, step_idx, sample_key, format, split)
        on conflict (dataset_name, dataset_version, item_idx) do nothing`,
-      [name, version, JSON.stringify(batch)],
+      [
+        name,
+        version,
+        batch.map((b) => b.itemIdx),
+        batch.map((b) => b.rolloutId),
+        batch.map((b) => b.stepIdx),
+        batch.map((b) => b.sampleKey),
+        batch.map((b) => b.format),
+        batch.map((b) => b.split),
+      ],
     );
   }
 }

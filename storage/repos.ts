@@ -204,6 +204,13 @@ export async function getQuery(db: Queryable, id: string): Promise<Query | undef
   return maybeOne(db, 'select * from queries where id = $1', [id], QueryRow);
 }
 
+/** These queries, by id (ids not stored are absent): one round trip for many. */
+export async function getQueries(db: Queryable, ids: readonly string[]): Promise<Map<string, Query>> {
+  if (ids.length === 0) return new Map();
+  const rows = await many(db, 'select * from queries where id = any($1::text[])', [ids], QueryRow);
+  return new Map(rows.map((q) => [q.id, q]));
+}
+
 /** The queries linked to a cycle, by id. */
 export async function listCycleQueries(db: Queryable, cycleId: string): Promise<Query[]> {
   return many(
