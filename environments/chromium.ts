@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Request } from 'playwright-core';
 import type { Action, MobileAction } from '../domain/action.js';
 import type { CheckerSpec, ObservationRef } from '../domain/entities.js';
 import { EnvError, type BlobStore, type EnvSession } from '../domain/ports.js';
@@ -485,19 +485,20 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
       p.on('crash', () => breakSession('the page renderer crashed'));
       inflight = 0;
       lastNet = Date.now();
-      p.on('request', () => {
+      // Requests in flight keep the page unsettled. A finished subresource request (an image, an XHR) restarts the
+      // quiet window, as its handler may still change the page. A navigation's own start, finish and commit do not:
+      // the new document's readiness and DOM quiet are measured in the page (SETTLE_INIT), and the Node-side events
+      // arrive late on a loaded machine, which cost a second settle probe on most navigations.
+      p.on('request', (request) => {
         inflight++;
-        lastNet = Date.now();
+        if (!request.isNavigationRequest()) lastNet = Date.now();
       });
-      const done = (): void => {
+      const done = (request: Request): void => {
         inflight = Math.max(0, inflight - 1);
-        lastNet = Date.now();
+        if (!request.isNavigationRequest()) lastNet = Date.now();
       };
       p.on('requestfinished', done);
       p.on('requestfailed', done);
-      p.on('framenavigated', () => {
-        lastNet = Date.now();
-      });
       page = p;
       cdp = await context.newCDPSession(p);
       return p;
