@@ -3,8 +3,9 @@
  *
  * Prints, in one run:
  * 1. step latency p50/p95 (action → settled screenshot stored, the `EnvSession.step` wall time) over a fixed tour
- *    of the food app, with the per-phase breakdown from `StepMetrics` (action, settle, observe = the rest), for the
- *    default configuration and for variants (JPEG screenshots, no UI tree) so the cost of each is visible;
+ *    of the food app, with the per-phase breakdown from `StepMetrics` (action, settle — which includes reading the UI
+ *    tree, done in the settle probe's round trip —, observe = screenshot and stores), for the default configuration
+ *    and for variants (JPEG screenshots, no UI tree, route interception) so the cost of each is visible;
  * 2. resident memory per session: the Chromium process tree's RSS and PSS (browser, zygotes, renderers, utility
  *    processes, from /proc) with N sessions open on the food app minus the idle browser, divided by N;
  * 3. sessions sustainable on this machine: 1, 2, 4, 8 sessions stepping in parallel; aggregate steps/s and p95 per
@@ -171,6 +172,8 @@ async function main(): Promise<void> {
     const variants: [string, Partial<ChromiumEnvOptions>][] = [
       // The settle window before the pending-timer signal existed: shows what the shorter window saves.
       ['quiet 50 ms (old)', { quietMs: 50 }],
+      // Outbound network refused by intercepting every request (before: a round trip to Node per page load).
+      ['route interception', { outboundBlock: 'route' }],
       ['JPEG screenshots', { screenshotFormat: 'jpeg' }],
       ['no UI tree', { uiTree: false }],
       ['JPEG, no UI tree', { screenshotFormat: 'jpeg', uiTree: false }],

@@ -3,7 +3,11 @@
  * several worker processes on the same task queues.
  *
  *   npx tsx bench/scale.ts [--latency lognormal:400] [--sessions 1,2,4,8] [--processes 1,2] [--process-sessions 4]
- *                          [--per-session 3] [--max-steps 10]
+ *                          [--per-session 3] [--max-steps 10] [--quick] [--cpu-prof DIR]
+ *
+ * `--quick`: the 2-workers ÷ 1 comparison alone (`--sessions 4 --processes 1,2 --per-session 2`) — the smallest run
+ * that answers "does a second worker process double the rate". `--cpu-prof DIR`: every worker process writes a V8
+ * CPU profile there when it stops (summarise with bench/profile-summary.ts).
  *
  * Every level is one production cycle on Temporal + Postgres whose `env` and `cpu` queues are served by separate
  * `trajforge worker --queues env,cpu` processes (each with its own reference server answering after the simulated
@@ -12,7 +16,12 @@
  * Rate = judged trajectories ÷ the rollout phase's minutes (cycle wall time minus query generation, which does not
  * scale with sessions). While a level runs, the machine's CPU busy share (/proc/stat) and the resident memory of the
  * worker processes and their browsers (/proc/<pid>/status VmRSS over the process trees) are sampled every second,
- * so the resource that saturates is named with numbers. The load average is printed at the start and the end.
+ * so the resource that saturates is named with numbers. The CPU time each part of the line spends per env step is
+ * accounted from /proc (utime + stime of every process seen in the tree, sampled each second, so a renderer that
+ * exits between samples loses at most its last second): worker Node processes, their Chromium trees, and this
+ * process (the `main` queue: workflows). CPU seconds per step do not depend much on other load on the machine, so
+ * `cores ÷ (CPU s per step)` is the step rate at which CPU saturates, whatever the load while measuring.
+ * The load average is printed at the start and the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,8 +44,15 @@ const { values } = parseArgs({
     'process-sessions': { type: 'string', default: '4' },
     'per-session': { type: 'string', default: '3' },
     'max-steps': { type: 'string', default: '10' },
+    quick: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
   },
 });
+if (values.quick) {
+  values.sessions = '4';
+  values.processes = '1,2';
+  values['per-session'] = '2';
+}
 const LATENCY = values.latency;
 const latencySpec = parseLatencySpec(LATENCY);
 const SESSION_LEVELS = values.sessions.split(',').filter(Boolean).map(Number);
@@ -44,6 +60,9 @@ const PROCESS_LEVELS = values.processes.split(',').filter(Boolean).map(Number);
 const PROCESS_SESSIONS = Number(values['process-sessions']);
 const PER_SESSION = Number(values['per-session']);
 const MAX_STEPS = Number(values['max-steps']);
+
+/** Digits that make this run's cycle ids unique on a Temporal server that outlives the bench. */
+const RUN_STAMP = String(Date.now() % 1e9);
 
 const load = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
@@ -84,12 +103,72 @@ function treeRssKb(roots: number[]): number {
   return kb;
 }
 
+const TICKS_PER_S = 100; // USER_HZ on Linux
+
+/** utime + stime (ticks) of every process, and each one's parent, from /proc. */
+function processTable(): Map<number, { ppid: number; ticks: number; comm: string }> {
+  const out = new Map<number, { ppid: number; ticks: number; comm: string }>();
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const f = stat.slice(close + 2).split(' ');
+      out.set(Number(e), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), comm: stat.slice(stat.indexOf('(') + 1, close) });
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * CPU seconds spent by the worker processes (Node), their descendants (Chromium, esbuild, …) and this process during a
+ * level. Every pid is remembered with the most ticks seen, so processes that exit before the end still count.
+ */
+function cpuAccount(roots: () => number[]): { sample(): void; result(): { workersS: number; browsersS: number; mainS: number } } {
+  const seen = new Map<number, { role: 'worker' | 'child' | 'main'; first: number; last: number }>();
+  let initial = true;
+  const sample = (): void => {
+    const table = processTable();
+    const rootSet = new Set(roots());
+    const roleOf = (pid: number): 'worker' | 'child' | 'main' | undefined => {
+      if (pid === process.pid) return 'main';
+      if (rootSet.has(pid)) return 'worker';
+      for (let p = table.get(pid)?.ppid, hops = 0; p !== undefined && p > 1 && hops < 64; p = table.get(p)?.ppid, hops++) if (rootSet.has(p)) return 'child';
+      return undefined;
+    };
+    for (const [pid, row] of table) {
+      const known = seen.get(pid);
+      if (known) {
+        known.last = Math.max(known.last, row.ticks);
+        continue;
+      }
+      const role = roleOf(pid);
+      // A process already running at the first sample counts from there; one born later from zero.
+      if (role) seen.set(pid, { role, first: initial ? row.ticks : 0, last: row.ticks });
+    }
+    initial = false;
+  };
+  return {
+    sample,
+    result() {
+      const sum = (role: string): number => [...seen.values()].filter((v) => v.role === role).reduce((a, v) => a + v.last - v.first, 0) / TICKS_PER_S;
+      return { workersS: sum('worker'), browsersS: sum('child'), mainS: sum('main') };
+    },
+  };
+}
+
 /** Samples CPU share and worker-tree memory every second until stopped. */
-function sampler(roots: () => number[]): { stop(): { cpuBusyPct: number; peakRssMb: number; memAvailableMinMb: number } } {
+function sampler(roots: () => number[]): {
+  stop(): { cpuBusyPct: number; peakRssMb: number; memAvailableMinMb: number; workersS: number; browsersS: number; mainS: number };
+} {
   const start = cpuTicks();
+  const account = cpuAccount(roots);
   let peakKb = 0;
   let minAvailKb = Infinity;
   const tick = (): void => {
+    account.sample();
     peakKb = Math.max(peakKb, treeRssKb(roots()));
     const m = /MemAvailable:\s+(\d+)/.exec(fs.readFileSync('/proc/meminfo', 'utf8'));
     minAvailKb = Math.min(minAvailKb, Number(m?.[1] ?? Infinity));
@@ -99,8 +178,14 @@ function sampler(roots: () => number[]): { stop(): { cpuBusyPct: number; peakRss
   return {
     stop() {
       clearInterval(timer);
+      account.sample();
       const end = cpuTicks();
-      return { cpuBusyPct: (100 * (end.busy - start.busy)) / Math.max(1, end.total - start.total), peakRssMb: peakKb / 1024, memAvailableMinMb: minAvailKb / 1024 };
+      return {
+        cpuBusyPct: (100 * (end.busy - start.busy)) / Math.max(1, end.total - start.total),
+        peakRssMb: peakKb / 1024,
+        memAvailableMinMb: minAvailKb / 1024,
+        ...account.result(),
+      };
     },
   };
 }
@@ -116,6 +201,10 @@ interface Level {
   cpuBusyPct: number;
   peakRssMb: number;
   memAvailableMinMb: number;
+  /** CPU seconds over the level: worker Node processes, their child processes (Chromium), this process (main queue). */
+  workersS: number;
+  browsersS: number;
+  mainS: number;
 }
 
 async function runLevel(services: Runtime, databaseUrl: string, blobDir: string, sessions: number, processes: number, n: number): Promise<Level> {
@@ -134,7 +223,8 @@ async function runLevel(services: Runtime, databaseUrl: string, blobDir: string,
   };
   const procs: ChildProcess[] = [];
   const started = Array.from({ length: processes }, (_, i) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'cli/main.ts'), 'worker', '--queues', 'env,cpu'], {
+    const prof = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof'], '--cpu-prof-name', `${prefix}-w${i}.cpuprofile`] : [];
+    const proc = spawn(process.execPath, [...prof, '--import', 'tsx', join(REPO_ROOT, 'cli/main.ts'), 'worker', '--queues', 'env,cpu'], {
       cwd: REPO_ROOT,
       env: { ...env, TRAJFORGE_HOME: join(home, `w${i}`) },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -154,7 +244,8 @@ async function runLevel(services: Runtime, databaseUrl: string, blobDir: string,
   try {
     await Promise.all(started);
     const queries = PER_SESSION * sessions * processes;
-    const cycleId = `cycle-${n}`;
+    // Unique per run: child workflow ids derive from it, and a Temporal server kept from an earlier run still has them.
+    const cycleId = `cycle-${RUN_STAMP}${String(n).padStart(2, '0')}`;
     const s = sampler(() => procs.map((p) => p.pid!).filter(Boolean));
     const t0 = performance.now();
     const handle = await services.temporal.client.workflow.start('productionCycle', {
@@ -196,6 +287,13 @@ async function runLevel(services: Runtime, databaseUrl: string, blobDir: string,
   }
 }
 
+const perStep = (seconds: number, l: Level): string => (l.steps ? ((1000 * seconds) / l.steps).toFixed(0) : '–');
+/** The env-step rate at which this machine's cores would be busy with this line's own work alone. */
+const saturation = (l: Level): string => {
+  const cpuPerStep = (l.workersS + l.browsersS + l.mainS) / Math.max(1, l.steps);
+  return cpuPerStep > 0 ? `${(os.cpus().length / cpuPerStep).toFixed(1)}` : '–';
+};
+
 async function main(): Promise<void> {
   const loadStart = load();
   const base = loadConfig();
@@ -212,12 +310,17 @@ async function main(): Promise<void> {
   let n = 0;
   const report = (l: Level): void =>
     console.log(
-      `| ${l.label} | ${l.judged} | ${l.steps} | ${l.rolloutSeconds.toFixed(1)} | ${l.perMin.toFixed(1)} | ${l.cpuBusyPct.toFixed(0)}% | ${l.peakRssMb.toFixed(0)} MB | ${l.memAvailableMinMb.toFixed(0)} MB | load ${load()} |`,
+      `| ${l.label} | ${l.judged} | ${l.steps} | ${l.rolloutSeconds.toFixed(1)} | ${l.perMin.toFixed(1)} | ${l.cpuBusyPct.toFixed(0)}% | ` +
+        `${perStep(l.workersS, l)} / ${perStep(l.browsersS, l)} / ${perStep(l.mainS, l)} | ${saturation(l)} | ` +
+        `${l.peakRssMb.toFixed(0)} MB | ${l.memAvailableMinMb.toFixed(0)} MB | load ${load()} |`,
     );
   try {
     console.log(`scale bench: model latency ${describeLatency(latencySpec)}, ${PER_SESSION} queries per session, ≤${MAX_STEPS} steps, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; load average at start ${loadStart}`);
-    console.log('| sessions × processes | judged | env steps | rollout phase s | judged/min | CPU busy (machine) | peak RSS (workers + browsers) | min MemAvailable | |');
-    console.log('|---|---|---|---|---|---|---|---|---|');
+    console.log(
+      '| sessions × processes | judged | env steps | rollout phase s | judged/min | CPU busy (machine) | CPU ms per env step: workers / browsers / main | ' +
+        'steps/s at CPU saturation | peak RSS (workers + browsers) | min MemAvailable | |',
+    );
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const s of SESSION_LEVELS) {
       const l = await runLevel(services, databaseUrl, blobDir, s, 1, ++n);
       levels.push(l);

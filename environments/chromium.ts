@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import net from 'node:net';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Request } from 'playwright-core';
 import type { Action, MobileAction } from '../domain/action.js';
 import type { CheckerSpec, ObservationRef } from '../domain/entities.js';
 import { EnvError, type BlobStore, type EnvSession } from '../domain/ports.js';
@@ -54,6 +55,13 @@ export interface ChromiumEnvOptions {
   probeTimeoutMs?: number;
   /** Screenshot format. PNG is lossless and the default; JPEG (quality 80) is smaller and faster to encode. */
   screenshotFormat?: 'png' | 'jpeg';
+  /**
+   * How requests to anything but the app server are refused (the phone has no outbound network). `proxy` (default):
+   * the context's proxy is a local socket that closes every connection and only the app server's host:port bypasses
+   * it — Chromium refuses by itself, no request waits on Node. `route`: Playwright request interception, which pauses
+   * every request (the app's own included) for a round trip to Node; kept for comparison (bench/env-farm.ts).
+   */
+  outboundBlock?: 'proxy' | 'route';
 }
 
 /** The runner-side session: an `EnvSession` plus ground-truth access that agents never get. */
@@ -183,6 +191,11 @@ interface SettleProbe {
   domQuietMs: number;
   ready: boolean;
   animations: number;
+  /** The visual viewport's offset in the document (CSS pixels): the screenshot's clip origin. */
+  scroll?: [number, number];
+  /** The UI tree, read in the same round trip the moment the page counted as settled (when asked for). */
+  tree?: unknown;
+  treeError?: string;
 }
 
 /**
@@ -239,25 +252,35 @@ const BACK_PROBE_JS = `(() => {
 })()`;
 
 /**
- * Settle wait, as JS source for the same reason: after two frames (the action's effects are rendered), waits in the
- * page until the DOM and scroll have been quiet for `quietMs`, the document is loaded and no animation runs — or the
- * budget is spent — and reports what it saw. One round trip instead of a polling loop from Node.
+ * Settle wait, as JS source for the same reason: after `frames` animation frames (2 after an action: its effects are
+ * rendered), waits in the page until the DOM and scroll have been quiet for `quietMs`, the document is loaded and no
+ * animation runs — or the budget is spent — and reports what it saw, with the visual viewport's scroll offset (the
+ * screenshot's clip) and, when `treeDsf` > 0, the UI tree read at that moment. One round trip for the settle wait,
+ * the tree and the layout metrics instead of three.
  */
-const SETTLE_WAIT_JS = `(quietMs, budgetMs) => new Promise((resolve) => {
+const SETTLE_WAIT_JS = `(quietMs, budgetMs, frames, treeDsf) => new Promise((resolve) => {
   const t0 = performance.now();
   const report = () => ({
     domQuietMs: (window.__tfPending || 0) > 0 || (window.__tfTimers ? window.__tfTimers.size : 0) > 0 ? 0 : performance.now() - (window.__tfLast || 0),
     ready: document.readyState === 'complete',
     animations: document.getAnimations().filter((a) => a.playState === 'running').length,
   });
+  const done = (r) => {
+    const vv = window.visualViewport;
+    r.scroll = vv ? [vv.pageLeft, vv.pageTop] : [scrollX, scrollY];
+    if (treeDsf > 0) { try { r.tree = (${UI_TREE_JS})(treeDsf); } catch (e) { r.treeError = String(e); } }
+    resolve(r);
+  };
   const tick = () => {
     const r = report();
     const spent = performance.now() - t0;
-    if ((r.ready && r.animations === 0 && r.domQuietMs >= quietMs) || spent >= budgetMs) return resolve(r);
+    if ((r.ready && r.animations === 0 && r.domQuietMs >= quietMs) || spent >= budgetMs) return done(r);
     const wait = r.animations === 0 && r.ready ? quietMs - r.domQuietMs : 16;
     (window.__tfSetTimeout || setTimeout)(tick, Math.max(4, Math.min(wait, budgetMs - spent, 50)));
   };
-  requestAnimationFrame(() => requestAnimationFrame(tick));
+  if (frames >= 2) requestAnimationFrame(() => requestAnimationFrame(tick));
+  else if (frames === 1) requestAnimationFrame(tick);
+  else tick();
 })`;
 
 /** Finishes finite animations and cancels infinite ones (remembered for resuming) before a capture. */
@@ -339,7 +362,21 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
   const resetTimeoutMs = opts.resetTimeoutMs ?? Math.max(30_000, actionTimeoutMs);
   const format = opts.screenshotFormat ?? 'png';
   const ownBrowser = !opts.browser;
+  const outboundBlock = opts.outboundBlock ?? 'proxy';
   const { appServer, blobs } = opts;
+  const appHost = new URL(appServer.baseUrl).host;
+  /** The refusing proxy (outboundBlock 'proxy'): accepts TCP connections and closes them at once. */
+  let refuser: net.Server | undefined;
+  if (outboundBlock === 'proxy') {
+    const server = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    server.unref();
+    refuser = server;
+  }
+  const proxy = refuser ? { server: `http://127.0.0.1:${(refuser.address() as net.AddressInfo).port}`, bypass: `<-loopback>,${appHost}` } : undefined;
   const sessions = new Set<ChromiumSession>();
 
   let marker = '';
@@ -390,6 +427,7 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
       locale: 'en-US',
       timezoneId: 'UTC',
       baseURL: appServer.baseUrl,
+      ...(proxy ? { proxy } : {}),
     }), resetTimeoutMs, 'opening a browser context');
     let contextClosed = false;
     /** Why the session can do no more work (hung, crashed, browser gone); undefined while it is usable. */
@@ -413,15 +451,18 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
     context.setDefaultNavigationTimeout(actionTimeoutMs);
     try {
       await bounded(context.addInitScript(SETTLE_INIT), resetTimeoutMs, 'addInitScript');
-      // Only the app server is reachable; anything else is refused (no outbound network from the phone).
-      await bounded(
-        context.route(
-          (url) => !url.href.startsWith(appServer.baseUrl),
-          (route) => route.abort('blockedbyclient'),
-        ),
-        resetTimeoutMs,
-        'route',
-      );
+      // Only the app server is reachable; anything else is refused (no outbound network from the phone): by the
+      // refusing proxy, or (outboundBlock 'route') by intercepting every request.
+      if (outboundBlock === 'route') {
+        await bounded(
+          context.route(
+            (url) => !url.href.startsWith(appServer.baseUrl),
+            (route) => route.abort('blockedbyclient'),
+          ),
+          resetTimeoutMs,
+          'route',
+        );
+      }
     } catch (err) {
       void context.close().catch(() => undefined);
       throw err;
@@ -444,19 +485,20 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
       p.on('crash', () => breakSession('the page renderer crashed'));
       inflight = 0;
       lastNet = Date.now();
-      p.on('request', () => {
+      // Requests in flight keep the page unsettled. A finished subresource request (an image, an XHR) restarts the
+      // quiet window, as its handler may still change the page. A navigation's own start, finish and commit do not:
+      // the new document's readiness and DOM quiet are measured in the page (SETTLE_INIT), and the Node-side events
+      // arrive late on a loaded machine, which cost a second settle probe on most navigations.
+      p.on('request', (request) => {
         inflight++;
-        lastNet = Date.now();
+        if (!request.isNavigationRequest()) lastNet = Date.now();
       });
-      const done = (): void => {
+      const done = (request: Request): void => {
         inflight = Math.max(0, inflight - 1);
-        lastNet = Date.now();
+        if (!request.isNavigationRequest()) lastNet = Date.now();
       };
       p.on('requestfinished', done);
       p.on('requestfailed', done);
-      p.on('framenavigated', () => {
-        lastNet = Date.now();
-      });
       page = p;
       cdp = await context.newCDPSession(p);
       return p;
@@ -468,25 +510,39 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
       return page;
     };
 
-    async function settle(): Promise<void> {
+    /**
+     * Waits for the page to settle (see SETTLE_WAIT_JS) and returns the final probe — with the UI tree when
+     * `withTree` — or undefined when the budget ran out while the document was navigating.
+     */
+    async function settle(withTree: boolean): Promise<SettleProbe | undefined> {
       const p = live();
       const deadline = Date.now() + settleTimeoutMs;
       calm = false;
+      // The first probe waits two frames (the action's effects are rendered); a repeat probe right after one that
+      // saw the page quiet needs none.
+      let frames = 2;
+      let last: SettleProbe | undefined;
       while (Date.now() < deadline) {
         let probe: SettleProbe | undefined;
+        const budget = Math.max(1, deadline - Date.now());
         try {
-          probe = (await p.evaluate(`(${SETTLE_WAIT_JS})(${quietMs}, ${Math.max(1, deadline - Date.now())})`)) as SettleProbe;
+          probe = (await p.evaluate(`(${SETTLE_WAIT_JS})(${quietMs}, ${budget}, ${frames}, ${withTree ? dsf : 0})`)) as SettleProbe;
         } catch {
           // The document is navigating away; wait for the next one to exist.
+          last = undefined;
+          frames = 2;
           await p.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
           continue;
         }
+        last = probe;
         const netQuiet = inflight === 0 ? Date.now() - lastNet : 0;
         const quiet = Math.min(probe.domQuietMs, netQuiet);
         calm = probe.ready && probe.animations === 0;
-        if (calm && quiet >= quietMs) return;
+        if (calm && quiet >= quietMs) return probe;
+        frames = 0;
         await delay(Math.max(5, Math.min(quietMs - quiet, deadline - Date.now(), 25)));
       }
+      return last;
     }
 
     const screenSize = { width: Math.round(viewport.width * dsf), height: Math.round(viewport.height * dsf) };
@@ -499,20 +555,25 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
      * script. When animations still run, finite ones are finished and infinite ones cancelled for the capture (then
      * resumed), like Playwright's `animations: 'disabled'`. Headless Chromium occasionally never answers a capture
      * when no frame is pending: after a short bound, two animation frames are forced and the capture retried.
+     * `scroll` is the visual viewport's offset when the settle probe just read it; otherwise it is asked for.
      */
-    async function capture(p: Page): Promise<Buffer> {
+    async function capture(p: Page, scroll?: [number, number]): Promise<Buffer> {
       if (!cdp) throw new EnvError('no CDP session', false);
       const session = cdp;
       // The clip is in document coordinates: it must start at the visual viewport's scroll offset, or a
       // scrolled page is captured from the wrong place. `scale` gives device pixels at any deviceScaleFactor.
       // Bounded by the caller's guard (the action timeout), not by FAST_CAPTURE_MS: the metrics need no new frame, and
       // on an overloaded machine a 1.5 s bound here declared healthy sessions hung and degraded their episodes.
-      const { cssVisualViewport: vv } = await session.send('Page.getLayoutMetrics');
+      let [x, y] = scroll ?? [0, 0];
+      if (!scroll) {
+        const { cssVisualViewport: vv } = await session.send('Page.getLayoutMetrics');
+        [x, y] = [vv.pageX, vv.pageY];
+      }
       const params = {
         format,
         ...(format === 'jpeg' ? { quality: 80 } : {}),
         optimizeForSpeed: true,
-        clip: { x: vv.pageX, y: vv.pageY, width: viewport.width, height: viewport.height, scale: dsf },
+        clip: { x, y, width: viewport.width, height: viewport.height, scale: dsf },
       };
       if (!calm) await p.evaluate(FREEZE_ANIMATIONS_JS);
       try {
@@ -530,22 +591,33 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
       }
     }
 
-    async function observe(): Promise<{ observation: ObservationRef; screenshotBytes: number; uiTreeBytes?: number }> {
+    /**
+     * Stores the screenshot and the UI tree. `settled` is the probe that ended the settle wait: its scroll offset and
+     * tree (read in that same round trip) are used; without it (an action that changes nothing) the tree is read
+     * concurrently with the screenshot.
+     */
+    async function observe(settled?: SettleProbe): Promise<{ observation: ObservationRef; screenshotBytes: number; uiTreeBytes?: number }> {
       const p = live();
-      // Screenshot and UI tree are independent reads of the settled page: run them concurrently.
-      const treeWork = wantTree ? guard(p.evaluate(`(${UI_TREE_JS})(${dsf})`), 'UI tree').catch((err: unknown) => {
-        if (err instanceof EnvError) throw err;
-        return undefined;
-      }) : Promise.resolve(undefined);
+      const haveTree = settled?.tree !== undefined;
+      const treeWork: Promise<unknown> = !wantTree
+        ? Promise.resolve(undefined)
+        : haveTree
+          ? Promise.resolve(settled.tree)
+          : guard(p.evaluate(`(${UI_TREE_JS})(${dsf})`), 'UI tree').catch((err: unknown) => {
+              if (err instanceof EnvError) throw err;
+              return undefined;
+            });
       treeWork.catch(() => undefined); // awaited below unless the screenshot fails first
 
-      const shot = await guard(capture(p), 'screenshot');
+      const shot = await guard(capture(p, settled?.scroll), 'screenshot');
       const { width, height } = format === 'png' ? pngSize(shot) : screenSize;
-      const screenshotKey = await blobs.put(shot, format === 'png' ? { ext: '.png', contentType: 'image/png' } : { ext: '.jpg', contentType: 'image/jpeg' });
+      const shotPut = blobs.put(shot, format === 'png' ? { ext: '.png', contentType: 'image/png' } : { ext: '.jpg', contentType: 'image/jpeg' });
+      shotPut.catch(() => undefined);
       const tree: unknown = await treeWork;
-      if (tree === undefined) return { observation: { screenshotKey, width, height }, screenshotBytes: shot.byteLength };
+      if (tree === undefined) return { observation: { screenshotKey: await shotPut, width, height }, screenshotBytes: shot.byteLength };
       const treeBytes = new TextEncoder().encode(JSON.stringify(tree));
-      const uiTreeKey = await blobs.put(treeBytes, { ext: '.json', contentType: 'application/json' });
+      // Both objects are written at once (two round trips to an S3 store overlap).
+      const [screenshotKey, uiTreeKey] = await Promise.all([shotPut, blobs.put(treeBytes, { ext: '.json', contentType: 'application/json' })]);
       return { observation: { screenshotKey, width, height, uiTreeKey }, screenshotBytes: shot.byteLength, uiTreeBytes: treeBytes.byteLength };
     }
 
@@ -665,8 +737,8 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
           await guard(openPage(), 'opening a page', 0, resetTimeoutMs);
           isReset = true;
           await guard(goto(appServer.launcherUrl(id)), 'loading the launcher', 0, resetTimeoutMs);
-          await guard(settle(), 'settling', settleTimeoutMs);
-          return (await observe()).observation;
+          const settled = await guard(settle(wantTree), 'settling', settleTimeoutMs);
+          return (await observe(settled)).observation;
         } catch (err) {
           throw toEnvError('reset', err);
         }
@@ -683,9 +755,9 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
             action.action === 'wait' ? Math.min(action.time * 1000, maxWaitMs) : action.action === 'long_press' ? Math.min(action.time, 10) * 1000 : action.action === 'swipe' ? 500 : 0;
           const changes = await guard(execute(action), action.action, intendedMs);
           const acted = performance.now();
-          if (changes) await guard(settle(), 'settling', settleTimeoutMs);
+          const probe = changes ? await guard(settle(wantTree), 'settling', settleTimeoutMs) : undefined;
           const settled = performance.now();
-          const { observation, screenshotBytes, uiTreeBytes } = await observe();
+          const { observation, screenshotBytes, uiTreeBytes } = await observe(probe);
           return {
             observation,
             // Historical meaning: action start → settled observation stored (the whole step).
@@ -747,6 +819,7 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
       closed = true;
       await Promise.all([...sessions].map((s) => s.close()));
       if (ownBrowser) await bounded(browser.close(), actionTimeoutMs, 'closing the browser').catch(() => undefined);
+      refuser?.close();
     },
   };
 }

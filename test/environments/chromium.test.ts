@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import type { MobileAction } from '../../domain/action.js';
@@ -238,6 +240,9 @@ describe('Chromium phone environment', () => {
     const w = await s.step({ action: 'wait', time: 0.25 });
     expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
     expect(w.observation.screenshotKey).toBe(obs.screenshotKey);
+    // The tree read in the settle probe (reset) and the one read beside the screenshot (wait settles nothing) agree.
+    expect(w.observation.uiTreeKey).toBeDefined();
+    expect(w.observation.uiTreeKey).toBe(obs.uiTreeKey);
     const t1 = Date.now();
     await s.step({ action: 'wait', time: 30 });
     expect(Date.now() - t1).toBeLessThan(2000); // capped by maxWaitMs: 400
@@ -250,6 +255,26 @@ describe('Chromium phone environment', () => {
     expect(await s.checkerState()).toEqual(before);
     expect(s.page.url()).toBe(url);
     await s.close();
+  });
+
+  it('the phone reaches the app server only: other hosts and other local ports are refused', async () => {
+    const other = createServer((_req, res) => res.end('reachable'));
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}/`;
+    const { s } = await freshInApp(1);
+    try {
+      const status = (url: string): Promise<string> =>
+        s.page.evaluate((u) => fetch(u).then((r) => `ok ${r.status}`, () => 'refused'), url);
+      expect(await status(server.baseUrl + '/s/x/')).toMatch(/^ok /);
+      expect(await status(otherUrl)).toBe('refused');
+      expect(await status('http://example.com/')).toBe('refused');
+      // The session still works after refused requests.
+      const r = await s.step({ action: 'system_button', button: 'Home' });
+      expect(await visibleTexts(r.observation)).toContain('Foodie');
+    } finally {
+      await s.close();
+      await new Promise<void>((r) => other.close(() => r()));
+    }
   });
 
   async function orderThroughUi(s: ChromiumSession, restaurant: string, dish: string, qty: number, address: string, payment: string): Promise<ObservationRef> {
