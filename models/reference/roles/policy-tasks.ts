@@ -37,6 +37,10 @@ export type BaseGoal =
       lowest?: boolean;
       /** Skip this step when its target is not on screen (an optional confirmation). */
       optional?: boolean;
+      /** Skip this step when a line matches (the result it would bring about is already reported). */
+      doneWhen?: RegExp;
+      /** A button, never the page title (which may carry the same word). */
+      notTitle?: boolean;
     }
   | { kind: 'add'; target: string; qty: number; text: string }
   | {
@@ -49,6 +53,8 @@ export type BaseGoal =
       words?: string[];
       /** Skip when no such input is on screen. */
       optional?: boolean;
+      /** Skip when this text is already on screen (search only for what is not listed). */
+      unlessVisible?: string;
     }
   ;
 /** Every step kind the policy can carry out. */
@@ -58,7 +64,9 @@ export type Goal =
   | { kind: 'toggle'; target: string; on: boolean; text: string; via?: string[] }
   | { kind: 'choose'; setting: string; value: string; text: string; via?: string[] }
   | { kind: 'read'; what: 'code' | 'address'; source: string; text: string }
-  | { kind: 'menu'; text: string };
+  | { kind: 'menu'; text: string }
+  /** A value for a form field whose label shares a word with `hints`: opens the field (or its picker) and picks the value. */
+  | { kind: 'fill'; value: string; hints: string[]; text: string };
 
 /** Launcher names of common apps (generic), and the topic words that point to them. */
 const APPS: { name: string; topic: RegExp }[] = [
