@@ -13,7 +13,7 @@
  * the verb in the past tense ("… borrowed", "Renewed until …").
  */
 import type { Goal } from './policy-tasks.js';
-import { instructionEntities, namesTheApp } from './intent.js';
+import { instructionEntities } from './intent.js';
 
 /** Words that carry no content for matching labels. */
 const STOP = new Set(
@@ -81,7 +81,7 @@ export function understandAction(request: string): ActPlan | undefined {
   // The app the request names ("in Library", "in the Library app", "using Wallet").
   const named = /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
   // Names after the verb: the first is the thing to act on, the others are values to fill in.
-  const entities = instructionEntities(`then ${rest}`).filter((e) => !/^\d/.test(e) && e !== named && !(named === undefined && namesTheApp(text, e) && /^\S+$/.test(e)));
+  const entities = instructionEntities(`then ${rest}`).filter((e) => !/^\d/.test(e) && e !== named);
   const read = entities[0];
   if (!read) return undefined;
   // The name as written (instructionEntities drops brackets: "The Hobbit (Illustrated)").
@@ -114,6 +114,8 @@ export function understandAction(request: string): ActPlan | undefined {
       min: 0.7,
       optional: true,
       notTitle: true,
+      // A dialog's button over a page that shows the same label: the dialog's sits lower.
+      lowest: true,
       doneWhen: new RegExp(`\\b(?:${[verb, ...syn].map(past).join('|')})\\b`, 'i'),
     },
   ];

@@ -220,6 +220,8 @@ export function understandTask(instruction: string): TaskSpec | undefined {
           ? 'view'
           : undefined;
   if (!intent || !place) return undefined;
+  // A possessive names the place ("Sushi Zen's menu" → "Sushi Zen").
+  place = place.replace(/['’]s$/, '');
   const spec: TaskSpec = { intent, place, qty };
   if (app) spec.app = app;
   if (item) spec.item = item;

@@ -294,7 +294,8 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
       return (count !== undefined && count >= g.qty) || header.some((h) => /cart|basket|checkout/i.test(h.text));
     }
     case 'type':
-      if (g.unlessVisible && lines.some((l) => !header.includes(l) && matchScore(l.text, g.unlessVisible!) >= 0.95)) return true;
+      // (Not once this goal has typed it: the search box itself then shows the text.)
+      if (g.unlessVisible && !history.some((c) => c.includes(`Typed "${g.value}"`)) && lines.some((l) => !header.includes(l) && matchScore(l.text, g.unlessVisible!) >= 0.95)) return true;
       if (g.optional && !g.words && g.field && !lines.some((l) => normText(l.text).startsWith(normText(g.field!)) && normText(l.text).length > normText(g.field!).length)) return true;
       if (g.optional && g.words && !lines.some((l) => g.words!.some((w) => normText(l.text) === normText(w)))) return true;
       return !g.submit && lines.some((l) => matchScore(l.text, g.value) >= 0.9);

@@ -369,6 +369,13 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   }
 
   // Switches: "turn/switch X on/off", "turn on X".
+  // A verbless request names the switch and its position: "Dark mode off", "Bluetooth on, please".
+  if ((m = /^(?:my\s+|the\s+)?([A-Z][\w-]*(?:\s+[\w-]+){0,3}?)\s+(on|off)(?:,?\s+please)?[.!]?$/.exec(unq)) && !/^(?:turn|switch|set|put|keep)\b/i.test(unq)) {
+    return [
+      { kind: 'open', target: 'Settings', text: 'open Settings' },
+      { kind: 'toggle', target: m[1]!, on: m[2] === 'on', text: `switch ${m[1]} ${m[2]}`, via: sectionsFor(m[1]!) },
+    ];
+  }
   if ((m = /\b(?:turn|switch|set)\s+(?:my\s+|the\s+)?(.+?)\s+(?:to\s+)?(on|off)\b/i.exec(unq)) ?? (m = /\b(?:turn|switch)\s+(on|off)\s+(?:my\s+|the\s+)?(.+?)(?:\s+on my phone)?[.!]?$/i.exec(unq))) {
     const onoff = /^(on|off)$/i.test(m[2]!) ? m[2]! : m[1]!;
     let target = clean(/^(on|off)$/i.test(m[2]!) ? m[1]! : m[2]!);
