@@ -48,6 +48,9 @@ describe('reference policy: the generic verb-and-thing reading (apps it was not 
     expect(f?.label.text).toBe('Pickup branch');
     expect(f?.value?.text).toBe('Central Library');
     expect(fieldOf(lines, ['wallet'], 'Riverside Branch', screen)).toBeUndefined();
+    // A card title that shares a word with the request is not the field when it is the thing itself.
+    const card = [line('The Midnight Library', 24, 150), line('Pickup branch', 24, 300), line('Central Library', 30, 340)];
+    expect(fieldOf(card, ['library', 'riverside', 'branch'], 'Riverside Branch', screen, ['The Midnight Library'])?.label.text).toBe('Pickup branch');
   });
 
   it('fills a value: opens the field under its label, then picks the option; a field already showing it is skipped', () => {

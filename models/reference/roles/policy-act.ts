@@ -106,7 +106,7 @@ export function understandAction(request: string): ActPlan | undefined {
     { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
     { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75 },
     { kind: 'tap', targets: actionTargets, text: `tap ${actionTargets[0]}`, min: 0.8, via: all.filter((w) => w !== verb), notTitle: true },
-    ...values.map((v): Goal => ({ kind: 'fill', value: v, hints: [...all, ...contentWords(v)], text: `fill in ${v}` })),
+    ...values.map((v): Goal => ({ kind: 'fill', value: v, hints: [...all, ...contentWords(v)], text: `fill in ${v}`, avoid: [thing] })),
     {
       kind: 'tap',
       targets: ['Confirm', 'OK', 'Yes', 'Done', 'Save', 'Submit', ...actionTargets],

@@ -279,7 +279,7 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
       return v !== undefined && normText(v) === normText(g.value);
     }
     case 'fill': {
-      const f = fieldOf(lines, g.hints, g.value, screen);
+      const f = fieldOf(lines, g.hints, g.value, screen, g.avoid);
       return !!f?.value && matchScore(f.value.text, g.value) >= 0.95;
     }
     case 'tap':
@@ -306,12 +306,13 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
  * A form field for a value: a short label line (not the title bar, not the value itself) that shares a content
  * word with `hints`, and the line right under it (the field's current value, or the control that opens its picker).
  */
-export function fieldOf(lines: OcrLine[], hints: string[], value: string, screen: { height: number }): { label: OcrLine; value?: OcrLine } | undefined {
+export function fieldOf(lines: OcrLine[], hints: string[], value: string, screen: { height: number }, avoid: readonly string[] = []): { label: OcrLine; value?: OcrLine } | undefined {
   const stem = (w: string): string => w.toLowerCase().replace(/(?<=[^s])s$/, '');
   const want = new Set(hints.map(stem));
   let best: { label: OcrLine; score: number } | undefined;
   for (const l of lines) {
-    if (isHeader(l, screen) || matchScore(l.text, value) >= 0.8) continue;
+    // Not the value itself, nor the thing the request is about (a card title that happens to share a word).
+    if (isHeader(l, screen) || matchScore(l.text, value) >= 0.8 || avoid.some((a) => matchScore(l.text, a) >= 0.8)) continue;
     const ws = (l.text.match(/[A-Za-z][A-Za-z'-]+/g) ?? []).map(stem);
     if (ws.length === 0 || ws.length > 4) continue;
     const shared = ws.filter((w) => w.length > 2 && want.has(w)).length;

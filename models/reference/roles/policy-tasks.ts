@@ -66,7 +66,7 @@ export type Goal =
   | { kind: 'read'; what: 'code' | 'address'; source: string; text: string }
   | { kind: 'menu'; text: string }
   /** A value for a form field whose label shares a word with `hints`: opens the field (or its picker) and picks the value. */
-  | { kind: 'fill'; value: string; hints: string[]; text: string };
+  | { kind: 'fill'; value: string; hints: string[]; text: string; avoid?: string[] };
 
 /** Launcher names of common apps (generic), and the topic words that point to them. */
 const APPS: { name: string; topic: RegExp }[] = [

@@ -576,7 +576,7 @@ export function decide(input: DecideInput): Decision {
       };
     }
     case 'fill': {
-      const f = fieldOf(lines, goal.hints, goal.value, screen);
+      const f = fieldOf(lines, goal.hints, goal.value, screen, goal.avoid);
       const options = lines.filter((l) => !isHeader(l, screen) && l !== f?.value && matchScore(l.text, goal.value) >= 0.95);
       const opt = options.sort((a, b) => b.box.y - a.box.y)[0];
       if (opt && (sub.opened || !f)) return clickOn(opt, `Step ${gi + 1} of ${n} ("${goal.text}"): "${opt.text}" is offered; choosing it.`, `Chose "${opt.text}". ${tag('done')}`);
