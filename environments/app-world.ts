@@ -5,6 +5,7 @@ import { calendarApp } from './apps/calendar/index.js';
 import { clockApp } from './apps/clock/index.js';
 import { contactsApp } from './apps/contacts/index.js';
 import { foodApp } from './apps/food/index.js';
+import { libraryApp } from './apps/library/index.js';
 import { mailApp } from './apps/mail/index.js';
 import { messagesApp } from './apps/messages/index.js';
 import { notesApp } from './apps/notes/index.js';
@@ -24,6 +25,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   contactsApp as AppModule,
   messagesApp as AppModule,
   calendarApp as AppModule,
+  libraryApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */

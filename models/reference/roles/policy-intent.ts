@@ -101,6 +101,8 @@ function toGoal(piece: string): BaseGoal | undefined {
   if ((m = /^(?:enter|type|input|fill in|write)\s+(?:the\s+|my\s+|a\s+)?((?:delivery\s+|shipping\s+|billing\s+|email\s+|phone\s+|user\s*)?(?:address|name|note|notes|email|phone(?: number)?|comment|message|coupon|promo code|code|instructions|username|password|title|city|zip(?: code)?|postcode))\s*(?::|as|of)?\s+(.+)$/i.exec(p)))
     return { kind: 'type', field: fieldWord(m[1]!), value: stripQuotes(m[2]!), submit: false, text: p };
   if ((m = /^(?:enter|type|input|write)\s+(.+)$/i.exec(p))) return { kind: 'type', field: undefined, value: stripQuotes(m[1]!), submit: false, text: p };
+  // "confirm with Delete", "confirm by tapping Borrow": the confirming button is named.
+  if ((m = /^confirm\s+(?:with|by tapping|by pressing|using)\s+(.+)$/i.exec(p))) return { kind: 'tap', targets: [cleanTarget(m[1]!)], text: p };
   if (/^(?:place|submit|confirm|complete)\s+(?:the\s+|my\s+)?order$|^check\s*out$|^(?:place|confirm)\s+it$/i.test(p))
     return { kind: 'tap', targets: PLACE_ORDER_TARGETS, text: p };
   if ((m = /^(?:pay|checkout|check out)\s+(?:with|using|by)\s+(.+)$/i.exec(p))) return { kind: 'tap', targets: [cleanTarget(m[1]!)], text: p };
@@ -218,6 +220,8 @@ export function understandTask(instruction: string): TaskSpec | undefined {
           ? 'view'
           : undefined;
   if (!intent || !place) return undefined;
+  // A possessive names the place ("Sushi Zen's menu" → "Sushi Zen").
+  place = place.replace(/['’]s$/, '');
   const spec: TaskSpec = { intent, place, qty };
   if (app) spec.app = app;
   if (item) spec.item = item;

@@ -278,7 +278,12 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
       const v = rowValue(row.line, lines);
       return v !== undefined && normText(v) === normText(g.value);
     }
+    case 'fill': {
+      const f = fieldOf(lines, g.hints, g.value, screen, g.avoid);
+      return !!f?.value && matchScore(f.value.text, g.value) >= 0.95;
+    }
     case 'tap':
+      if (g.doneWhen && lines.some((l) => g.doneWhen!.test(l.text))) return true;
       if (g.already && lines.some((l) => g.already!.some((a) => normText(l.text) === normText(a)))) return true;
       if (g.optional && candidates(lines, g.targets, g.min ?? 0.6).length === 0) return true;
       if (g.nav) return header.some((h) => g.nav!.some((k) => normText(h.text).includes(k))) || laterVisible();
@@ -289,9 +294,36 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
       return (count !== undefined && count >= g.qty) || header.some((h) => /cart|basket|checkout/i.test(h.text));
     }
     case 'type':
+      // (Not once this goal has typed it: the search box itself then shows the text.)
+      if (g.unlessVisible && !history.some((c) => c.includes(`Typed "${g.value}"`)) && lines.some((l) => !header.includes(l) && matchScore(l.text, g.unlessVisible!) >= 0.95)) return true;
+      if (g.optional && !g.words && g.field && !lines.some((l) => normText(l.text).startsWith(normText(g.field!)) && normText(l.text).length > normText(g.field!).length)) return true;
       if (g.optional && g.words && !lines.some((l) => g.words!.some((w) => normText(l.text) === normText(w)))) return true;
       return !g.submit && lines.some((l) => matchScore(l.text, g.value) >= 0.9);
   }
+}
+
+/**
+ * A form field for a value: a short label line (not the title bar, not the value itself) that shares a content
+ * word with `hints`, and the line right under it (the field's current value, or the control that opens its picker).
+ */
+export function fieldOf(lines: OcrLine[], hints: string[], value: string, screen: { height: number }, avoid: readonly string[] = []): { label: OcrLine; value?: OcrLine } | undefined {
+  const stem = (w: string): string => w.toLowerCase().replace(/(?<=[^s])s$/, '');
+  const want = new Set(hints.map(stem));
+  let best: { label: OcrLine; score: number } | undefined;
+  for (const l of lines) {
+    // Not the value itself, nor the thing the request is about (a card title that happens to share a word).
+    if (isHeader(l, screen) || matchScore(l.text, value) >= 0.8 || avoid.some((a) => matchScore(l.text, a) >= 0.8)) continue;
+    const ws = (l.text.match(/[A-Za-z][A-Za-z'-]+/g) ?? []).map(stem);
+    if (ws.length === 0 || ws.length > 4) continue;
+    const shared = ws.filter((w) => w.length > 2 && want.has(w)).length;
+    if (shared > 0 && (!best || shared > best.score)) best = { label: l, score: shared };
+  }
+  if (!best) return undefined;
+  const label = best.label;
+  const below = lines
+    .filter((l) => l !== label && l.box.y > label.box.y + label.box.h * 0.5 && l.box.y - (label.box.y + label.box.h) < 40 && Math.abs(l.box.x - label.box.x) < 60)
+    .sort((a, b) => a.box.y - b.box.y)[0];
+  return below ? { label, value: below } : { label };
 }
 
 /** A launcher label that fits a topic (a shopping app looks like "…Shop", "…Mart", "…Store"). */

@@ -37,6 +37,10 @@ export type BaseGoal =
       lowest?: boolean;
       /** Skip this step when its target is not on screen (an optional confirmation). */
       optional?: boolean;
+      /** Skip this step when a line matches (the result it would bring about is already reported). */
+      doneWhen?: RegExp;
+      /** A button, never the page title (which may carry the same word). */
+      notTitle?: boolean;
     }
   | { kind: 'add'; target: string; qty: number; text: string }
   | {
@@ -49,6 +53,8 @@ export type BaseGoal =
       words?: string[];
       /** Skip when no such input is on screen. */
       optional?: boolean;
+      /** Skip when this text is already on screen (search only for what is not listed). */
+      unlessVisible?: string;
     }
   ;
 /** Every step kind the policy can carry out. */
@@ -58,7 +64,9 @@ export type Goal =
   | { kind: 'toggle'; target: string; on: boolean; text: string; via?: string[] }
   | { kind: 'choose'; setting: string; value: string; text: string; via?: string[] }
   | { kind: 'read'; what: 'code' | 'address'; source: string; text: string }
-  | { kind: 'menu'; text: string };
+  | { kind: 'menu'; text: string }
+  /** A value for a form field whose label shares a word with `hints`: opens the field (or its picker) and picks the value. */
+  | { kind: 'fill'; value: string; hints: string[]; text: string; avoid?: string[] };
 
 /** Launcher names of common apps (generic), and the topic words that point to them. */
 const APPS: { name: string; topic: RegExp }[] = [
@@ -361,6 +369,13 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   }
 
   // Switches: "turn/switch X on/off", "turn on X".
+  // A verbless request names the switch and its position: "Dark mode off", "Bluetooth on, please".
+  if ((m = /^(?:my\s+|the\s+)?([A-Z][\w-]*(?:\s+[\w-]+){0,3}?)\s+(on|off)(?:,?\s+please)?[.!]?$/.exec(unq)) && !/^(?:turn|switch|set|put|keep)\b/i.test(unq)) {
+    return [
+      { kind: 'open', target: 'Settings', text: 'open Settings' },
+      { kind: 'toggle', target: m[1]!, on: m[2] === 'on', text: `switch ${m[1]} ${m[2]}`, via: sectionsFor(m[1]!) },
+    ];
+  }
   if ((m = /\b(?:turn|switch|set)\s+(?:my\s+|the\s+)?(.+?)\s+(?:to\s+)?(on|off)\b/i.exec(unq)) ?? (m = /\b(?:turn|switch)\s+(on|off)\s+(?:my\s+|the\s+)?(.+?)(?:\s+on my phone)?[.!]?$/i.exec(unq))) {
     const onoff = /^(on|off)$/i.test(m[2]!) ? m[2]! : m[1]!;
     let target = clean(/^(on|off)$/i.test(m[2]!) ? m[1]! : m[2]!);

@@ -5,10 +5,11 @@ import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { requestCore } from './intent.js';
+import { understandAction } from './policy-act.js';
 import { detectSwitches, type SwitchBox } from './policy-vision.js';
 import { guidanceGoals } from './policy-guidance.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
-import { APP_RESULTS, FIELD_WORDS, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, pick, pointIn, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
+import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, pick, pointIn, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
 export type { BaseGoal, Goal } from './policy-tasks.js';
 
@@ -248,7 +249,7 @@ export interface DecideInput {
 /** Values noted in earlier conclusions ("[noted code=482913]"): the policy's only memory across apps. */
 
 /** The goal list for an instruction: guidance steps, else an everyday app task, else a food order, else explicit steps. */
-export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec?: TaskSpec; app: boolean } {
+export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec?: TaskSpec; app: boolean; result?: RegExp } {
   // Guidance hook (issue 18): guidance is read as text by policy-guidance.ts; only imperative lines become goals.
   const guided = guidanceGoals(guidance, parseGoals);
   if (guided.length > 0) return { goals: guided, app: false };
@@ -271,6 +272,10 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   if (appGoals) return { goals: appGoals, app: true };
   const spec = understandTask(instruction);
   if (spec) return { goals: planGoals(spec), spec, app: false };
+  // A request that is one clause with a verb the step reader does not know ("Borrow X", "Place a hold on X …"):
+  // the generic verb-and-thing reading (policy-act.ts).
+  const act = understandAction(instruction);
+  if (act) return { goals: act.goals, app: true, result: act.result };
   return { goals: parseGoals(instruction), app: false };
 }
 
@@ -324,7 +329,7 @@ export function decide(input: DecideInput): Decision {
     if (plan.app && (last.kind === 'toggle' || last.kind === 'choose') && satisfiedOnScreen(goals, n - 1, lines, header, switches, history, screen)) {
       return { thought: `The screen shows that "${last.text}" is in effect: the task is done.`, conclusion: `Task complete: ${last.text}. [all goals done]`, action: { action: 'terminate', status: 'success' } };
     }
-    const success = lines.find((l) => (plan.app ? [...SUCCESS, ...APP_RESULTS] : SUCCESS).some((s) => normText(l.text).includes(normText(s))));
+    const success = lines.find((l) => (plan.app ? [...SUCCESS, ...APP_RESULTS] : SUCCESS).some((s) => normText(l.text).includes(normText(s))) || (plan.result?.test(l.text) ?? false));
     if (success) {
       return { thought: `All ${n} steps are done and the screen says "${success.text}".`, conclusion: `Task complete: the screen shows "${success.text}". [all goals done]`, action: { action: 'terminate', status: 'success' } };
     }
@@ -422,7 +427,7 @@ export function decide(input: DecideInput): Decision {
       const inSearchBox = (l: OcrLine): boolean => searchRow.some((b) => Math.abs(b.box.y + b.box.h / 2 - (l.box.y + l.box.h / 2)) < 20 && b !== l);
       const min = goal.min ?? 0.6;
       const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, goal.targets, min), ...(min >= 0.95 ? tokenCandidates(lines, goal.targets) : [])]
-        .filter((c) => !((goal.nav || spec || goal.entity) && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)))
+        .filter((c) => !((goal.nav || spec || goal.entity || goal.notTitle) && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)))
         .sort((a, b) => b.score - a.score);
       if (goal.lowest && cands.length > 1) {
         const top = cands[0]!.score;
@@ -569,6 +574,17 @@ export function decide(input: DecideInput): Decision {
         conclusion: `Tapped the switch of "${row.line.text}" to turn it ${want}. ${tag('done')}`,
         action: { action: 'click', coordinate: at },
       };
+    }
+    case 'fill': {
+      const f = fieldOf(lines, goal.hints, goal.value, screen, goal.avoid);
+      const options = lines.filter((l) => !isHeader(l, screen) && l !== f?.value && matchScore(l.text, goal.value) >= 0.95);
+      const opt = options.sort((a, b) => b.box.y - a.box.y)[0];
+      if (opt && (sub.opened || !f)) return clickOn(opt, `Step ${gi + 1} of ${n} ("${goal.text}"): "${opt.text}" is offered; choosing it.`, `Chose "${opt.text}". ${tag('done')}`);
+      if (f && !sub.opened) {
+        const target = f.value ?? f.label;
+        return clickOn(target, `Step ${gi + 1} of ${n} ("${goal.text}"): the field "${f.label.text}" takes this value${f.value ? ` (now "${f.value.text}")` : ''}; opening it.`, `Opened the field "${f.label.text}". ${tag('opened item')}`);
+      }
+      return notFound(`the value "${goal.value}"`);
     }
     case 'choose': {
       if (sub.opened) {

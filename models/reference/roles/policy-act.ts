@@ -1,0 +1,123 @@
+/**
+ * Reference policy — the generic reading of a request no other reader understood: "<verb> <thing> [… <value>]"
+ * ("Borrow Dune from the library", "Place a hold on X for pickup at Y", "Extend the due date of X in Z"). Written
+ * after the Library app was added (issue 17) and kept free of any app's names, labels or data: it reads the
+ * request's structure only — its first word is the verb (English imperatives start with one), the capitalised
+ * names after it are the thing to act on and the values to fill in, the remaining content words are what the
+ * buttons, tabs and field labels of an unknown app are matched against.
+ *
+ * Plan: open the app (named "in/on/using X", else the launcher icon whose label is a word of the request) → the
+ * thing (typed into the screen's search box first when it is not on screen) → the button named by the verb
+ * (or a common synonym of it) → each further value into the field whose label shares a word with the request
+ * → a confirming button (the verb again in a dialog, Confirm, OK, Save, Done …) unless the screen already reports
+ * the verb in the past tense ("… borrowed", "Renewed until …").
+ */
+import type { Goal } from './policy-tasks.js';
+import { instructionEntities } from './intent.js';
+
+/** Words that carry no content for matching labels. */
+const STOP = new Set(
+  ('a an the my your our their his her its this that these those me i you it them of on in at to for from with by via into onto ' +
+    'and or but then so please now for me up out off over back down some any all just also have has had be is are was get let ' +
+    'app application thing one ones').split(' '),
+);
+
+/** Verbs the explicit step reader (policy-intent.ts) already handles: not read here. */
+const STEP_VERBS = /^(open|launch|start|tap|click|press|select|choose|pick|go|navigate|view|add|enter|type|input|fill|set|search|find|pay|place order|checkout|confirm|submit|order|buy|turn|switch|apply|use|in|on|using|then)$/i;
+
+/**
+ * Common equivalences between a request's verb and an app's button (generic English, both directions):
+ * the button that carries out "check out" is often "Borrow", "reserve" is often "Hold" or "Book".
+ */
+const SYNONYMS: readonly (readonly string[])[] = [
+  ['borrow', 'check out', 'loan'],
+  ['reserve', 'hold', 'place hold', 'book'],
+  ['extend', 'renew'],
+  ['remove', 'delete'],
+  ['cancel', 'cancel booking', 'remove'],
+  ['purchase', 'buy'],
+  ['share', 'send'],
+  ['keep', 'save'],
+  ['follow', 'subscribe'],
+  ['return', 'check in'],
+  ['transfer', 'send money', 'send'],
+  ['freeze', 'lock'],
+  ['unfreeze', 'unlock'],
+  ['like', 'favourite', 'favorite'],
+];
+
+const PARTICLE = /^(out|up|in|off|back|over|down)$/i;
+
+/** Past tense of a verb for result messages ("renew" → "renewed", "place" → "placed"). */
+function past(verb: string): string {
+  const w = verb.toLowerCase().split(/\s+/)[0] ?? verb;
+  if (w.endsWith('e')) return `${w}d`;
+  if (/[^aeiou]y$/.test(w)) return `${w.slice(0, -1)}ied`;
+  return `${w}ed`;
+}
+
+const cap = (s: string): string => s.replace(/\b\w/g, (c) => c.toUpperCase()).replace(/\b(Of|And|The|A|An)\b(?!$)/g, (w, _x, i: number) => (i === 0 ? w : w.toLowerCase()));
+
+export interface ActPlan {
+  goals: Goal[];
+  /** A line saying the verb was carried out ("… borrowed", "Renewed until …"). */
+  result: RegExp;
+}
+
+/** Content words of a text (lower-case, no stop words, plural "s" dropped). */
+export function contentWords(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).filter((w) => !STOP.has(w) && w.length > 2).map((w) => w.replace(/(?<=[^s])s$/, ''));
+}
+
+/** The generic "<verb> <thing>" plan, or undefined when the request does not read as one. */
+export function understandAction(request: string): ActPlan | undefined {
+  const text = request.replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
+  if (!text || /[.;?]\s/.test(text)) return undefined;
+  const words = text.split(' ');
+  const first = words[0]!.replace(/[^A-Za-z'-]/g, '');
+  if (!first || STEP_VERBS.test(first) || !/^[A-Z]?[a-z'-]+$/.test(first)) return undefined;
+  const verb = PARTICLE.test(words[1] ?? '') ? `${first} ${words[1]}`.toLowerCase() : first.toLowerCase();
+  const rest = words.slice(verb.split(' ').length).join(' ');
+  // The app the request names ("in Library", "in the Library app", "using Wallet").
+  const named = /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
+  // Names after the verb: the first is the thing to act on, the others are values to fill in.
+  const entities = instructionEntities(`then ${rest}`).filter((e) => !/^\d/.test(e) && e !== named);
+  const read = entities[0];
+  if (!read) return undefined;
+  // The name as written (instructionEntities drops brackets: "The Hobbit (Illustrated)").
+  const ws = read.split(/\s+/);
+  const span = new RegExp(`${ws[0]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*?${ws[ws.length - 1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)?`).exec(rest)?.[0];
+  const thing = span && /\(/.test(span) === /\)/.test(span) ? span : read;
+  const values = entities.slice(1);
+  const at = rest.indexOf(thing.split(/\s+/)[0]!);
+  const object = contentWords(at > 0 ? rest.slice(0, at) : '');
+  const all = contentWords(text.replace(thing, ' '));
+  const syn = SYNONYMS.filter((g) => g.includes(verb)).flat().filter((w) => w !== verb);
+  const verbLabel = cap(verb);
+  const actionTargets = [...(object.length ? [cap(`${verb} ${object.slice(0, 2).join(' ')}`)] : []), verbLabel, ...syn.map(cap)];
+  const mine = contentWords(/\bmy\s+((?:[a-z]+\s+){0,2}[a-z]+)/.exec(rest)?.[1] ?? '').reverse().map((w) => `My ${w}`);
+  const appWords = contentWords(text).filter((w) => w.length >= 4);
+  const goals: Goal[] = [
+    named
+      ? { kind: 'open', target: named, text: `open ${named}` }
+      : { kind: 'open', target: undefined, text: 'open the app the request names', topic: new RegExp(`^(?:${appWords.join('|') || '(?!)'})s?$`, 'i') },
+    // Things that are the user's own ("my library loan of X") are listed in a "My …" section: open it when it shows.
+    ...(mine.length ? [{ kind: 'tap', targets: mine, text: `open ${mine[0]}`, min: 0.8, optional: true, notTitle: true } satisfies Goal] : []),
+    { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
+    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75 },
+    { kind: 'tap', targets: actionTargets, text: `tap ${actionTargets[0]}`, min: 0.8, via: all.filter((w) => w !== verb), notTitle: true },
+    ...values.map((v): Goal => ({ kind: 'fill', value: v, hints: [...all, ...contentWords(v)], text: `fill in ${v}`, avoid: [thing] })),
+    {
+      kind: 'tap',
+      targets: ['Confirm', 'OK', 'Yes', 'Done', 'Save', 'Submit', ...actionTargets],
+      text: 'confirm',
+      min: 0.7,
+      optional: true,
+      notTitle: true,
+      // A dialog's button over a page that shows the same label: the dialog's sits lower.
+      lowest: true,
+      doneWhen: new RegExp(`\\b(?:${[verb, ...syn].map(past).join('|')})\\b`, 'i'),
+    },
+  ];
+  return { goals, result: new RegExp(`\\b(?:${[verb, ...syn].map(past).join('|')})\\b`, 'i') };
+}
