@@ -17,7 +17,7 @@ import { REVIEW_USAGE, reviewCommand } from './review.js';
 import { LINE_USAGE, lineCommand } from './line.js';
 import { MODELS_USAGE, modelsCommand } from './models.js';
 import { REPORT_USAGE, reportCommand } from './report.js';
-import { guidanceLines } from './guidance.js';
+import { guidanceLines, reasoningLines } from './guidance.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -172,6 +172,7 @@ function printResult(r: CycleResult, seconds: number): void {
     out(`                           held-out report split (${g.reportRollouts}): precision ${pct1(g.reportPrecision)}, recall ${pct1(g.reportRecall)}  (apply τc with critic.trajectoryTauC)`);
   }
   if (r.guidance) for (const line of guidanceLines(r.guidance)) out(line);
+  if (r.reasoning) for (const line of reasoningLines(r.reasoning)) out(line);
   if (r.dataset) {
     out(`  dataset                  ${r.dataset.name} v${r.dataset.version}, ${r.dataset.samples} samples`);
     out(`  manifest                 ${r.dataset.manifestUri}`);
