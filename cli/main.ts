@@ -30,6 +30,7 @@ Usage:
   trajforge status               embedded services (owned or orphaned), running and unfinished cycles with progress
   trajforge stop [--force]       shut this home's embedded Temporal dev server and Postgres down cleanly
                   [--guidance N|off] [--keep-guidance]   guidance for at most N hard queries (default 2); keep its text in exports
+                  [--reasoning N|off]   reasoning data from at most N accepted rollouts (default 2)
                                  run one full production cycle on the configured services
   trajforge worker [--queues main,env,cpu]
                                  run workers for these task queues (default all three) until interrupted
@@ -75,6 +76,7 @@ async function cycle(args: string[]): Promise<void> {
       'resume-only': { type: 'boolean' },
       guidance: { type: 'string' },
       'keep-guidance': { type: 'boolean' },
+      reasoning: { type: 'string' },
     },
   });
   const config = loadConfig();
@@ -107,6 +109,11 @@ async function cycle(args: string[]): Promise<void> {
         ...(values.guidance === 'off' ? { enabled: false } : values.guidance !== undefined ? { maxQueries: Number(values.guidance) } : {}),
         ...(values['keep-guidance'] ? { keepInExport: true } : {}),
       },
+    });
+  }
+  if (values.reasoning !== undefined) {
+    Object.assign(overrides, {
+      reasoning: { ...config.cycle.reasoning, ...(values.reasoning === 'off' ? { enabled: false } : { maxRollouts: Number(values.reasoning) }) },
     });
   }
   config.cycle = parseOrThrow(CycleConfig, overrides, 'command line');

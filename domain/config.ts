@@ -171,8 +171,8 @@ export const CycleConfig = z.object({
       enabled: z.boolean().default(true),
       /** Accepted rollouts processed per cycle (the first by id). */
       maxRollouts: z.number().int().min(0).max(10_000).default(2),
-      /** Hint styles tried per step (domain/guidance.ts HINT_STYLES). */
-      styles: z.array(z.enum(['cot-template', 'simplest', 'screen-first', 'goal-first'])).min(1).default(['cot-template', 'simplest', 'screen-first', 'goal-first']),
+      /** Hint styles tried per step (domain/guidance.ts HINT_STYLES; two by default to keep a cycle's cost down). */
+      styles: z.array(z.enum(['cot-template', 'simplest', 'screen-first', 'goal-first'])).min(1).default(['cot-template', 'simplest']),
     })
     .strict()
     .prefault({}),
