@@ -12,6 +12,19 @@ import {
 } from '../synthesis/error-recovery.js';
 import { listProbedSteps, upsertErrorRecoveryProbe, upsertErrorRecoverySamples } from '../storage/error-recovery-repo.js';
 import * as repo from '../storage/repos.js';
+import { recordFilterDecisions, rolloutGuidance, upsertReasoningSamples } from '../storage/guidance-repo.js';
+import { HintStyle } from '../domain/guidance.js';
+import { reasoningForRollout, type ReasoningCounts } from '../synthesis/reasoning-stage.js';
+
+/** Version of the reasoning stage's filters in `filter_decisions` (bump when a rule changes its meaning). */
+export const REASONING_FILTER_VERSION = 'reasoning-stage@1';
+
+export const ReasoningInput = z.object({
+  cycleId: z.string().min(1),
+  rolloutId: z.string().min(1),
+  styles: z.array(HintStyle).min(1),
+});
+export type ReasoningInput = z.input<typeof ReasoningInput>;
 
 export const ErrorRecoveryInput = z.object({
   rolloutId: z.string().min(1),
@@ -42,6 +55,34 @@ export function createSynthesisActivities(deps: ActivityDeps) {
       const cycle = await repo.getCycle(deps.db, input.cycleId);
       if (!cycle) throw ApplicationFailure.nonRetryable(`cycle ${input.cycleId} not found`, 'NotFound');
       return repo.listAcceptedRollouts(deps.db, input.cycleId, cycle.criticVersion);
+    },
+
+    /**
+     * Reasoning data from one accepted rollout (synthesis/reasoning-stage.ts): the thought–action consistency rule on
+     * every executed step, hint-guided rejection sampling on the consistent non-terminal ones. Every decision goes to
+     * `filter_decisions` with its reason, every kept trace to `reasoning_samples` (both upserts on natural keys: a
+     * retry rewrites the same rows). Returns counts only.
+     */
+    async synthesizeReasoning(raw: ReasoningInput): Promise<ReasoningCounts> {
+      const parsed = ReasoningInput.safeParse(raw);
+      if (!parsed.success) throw ApplicationFailure.nonRetryable(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), 'InvalidInput');
+      const input = parsed.data;
+      const rollout = await loadRollout(input.rolloutId);
+      const query = await loadQuery(rollout.queryId);
+      const guided = await rolloutGuidance(deps.db, rollout.id, query.id);
+      const r = await reasoningForRollout({ reasoner: deps.models.reasoner, policy: deps.models.policy }, deps.blobs, {
+        cycleId: input.cycleId,
+        rolloutId: rollout.id,
+        instruction: query.instruction,
+        steps: rollout.steps,
+        styles: input.styles,
+        reasonerModel: deps.models.reasoner.name,
+        ...(guided ? { guidanceVersion: guided.version } : {}),
+      });
+      await upsertReasoningSamples(deps.db, r.samples);
+      await recordFilterDecisions(deps.db, REASONING_FILTER_VERSION, r.decisions);
+      heartbeatSafely({ rollout: rollout.id });
+      return r.counts;
     },
 
     /**

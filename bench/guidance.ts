@@ -2,19 +2,24 @@
  * Guidance uplift on hard queries (GUI-Owl §6.4; AgentTrek's 3.3× is the goal).
  *
  *   npx tsx bench/guidance.ts [--queries 6] [--k 4] [--seeds 1,2,3] [--apps clock,contacts,settings]
- *                             [--ref-attempts 3] [--max-steps 15] [--sessions 2]
+ *                             [--families create_alarm,…] [--ref-sources scripted,mobile-agent-v3,explore]
+ *                             [--ref-attempts 1] [--max-steps 15] [--sessions 2]
  *
- * Per seed: `generateQueries` draws the tasks; every query gets K unguided attempts (attempt 0 at T=0, the rest at
- * T=0.7, as a cycle does). Queries with 0/K checker successes are HARD. For each hard query a reference trajectory
- * is sought from other configurations — the Mobile-Agent-v3 role mode, then the end-to-end policy at T=1.0 —
- * `--ref-attempts` tries each; the checker stands in for the person who verifies a demonstration before it is used.
- * Guidance is synthesised from the reference through the gateway roles (describer on circled screenshots, QC,
- * synthesiser: synthesis/guidance.ts). Then, on FRESH seeds (not the ones that selected the query as hard, so
- * regression to the mean does not pass for uplift), every hard query with guidance gets K unguided and K guided
- * attempts on the same seeds. The policy reads the guidance only as text in its prompt.
+ * Per seed: `generateQueries` draws the tasks (with --families: only those families); every query gets K unguided
+ * attempts (attempt 0 at T=0, the rest at T=0.7, as a cycle does). Queries with 0/K checker successes are HARD. For
+ * each hard query a reference trajectory is sought from the sources in order — `scripted` (bench/demos.ts: a
+ * demonstration standing in for a person in the browser, verified by the checker as that person would), the
+ * Mobile-Agent-v3 role mode, the end-to-end policy at T=1.0 (`explore`). Guidance is synthesised from the reference
+ * through the gateway roles (describer on circled screenshots, QC, synthesiser: synthesis/guidance.ts). Then, on
+ * FRESH seeds (not the ones that selected the query as hard, so regression to the mean does not pass for uplift),
+ * every hard query with guidance gets K unguided and K guided attempts on the same seeds. The policy reads the
+ * guidance only as text in its prompt (models/reference/roles/policy-guidance.ts).
  *
- * Output: per app and overall, per seed and mean ± sd over seeds: hard queries, references found, success on the
- * fresh seeds without and with guidance, and the ratio with ÷ without.
+ * Output: per app and overall, per seed and mean ± sd over seeds: hard queries, references found, success rates on
+ * the fresh seeds without and with guidance, and the uplift. Unguided success on hard queries is ~0, so a plain
+ * quotient is mostly undefined; the uplift is reported as
+ *   ratio = guided successes ÷ max(unguided successes, 1)   per seed (same queries, same fresh seeds),
+ * a lower bound of the rate quotient whenever the unguided arm has no success (a floor of one success per seed).
  * Everything runs in-process: app server, Chromium, OCR, reference server through the gateway.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -35,7 +40,8 @@ import { startReferenceServer } from '../models/reference/server.js';
 import { generateQueries } from '../query-gen/sample.js';
 import { createLocalBlobStore } from '../storage/blob-local.js';
 import { referenceSteps } from '../activities/guidance.js';
-import { synthesizeGuidance } from '../synthesis/guidance.js';
+import { synthesizeGuidance, type ReferenceStep } from '../synthesis/guidance.js';
+import { demonstrate } from './demos.js';
 
 const { values } = parseArgs({
   options: {
@@ -43,7 +49,9 @@ const { values } = parseArgs({
     k: { type: 'string', default: '4' },
     seeds: { type: 'string', default: '1,2,3' },
     apps: { type: 'string', default: 'clock,contacts,settings' },
-    'ref-attempts': { type: 'string', default: '3' },
+    families: { type: 'string', default: '' },
+    'ref-sources': { type: 'string', default: 'scripted,mobile-agent-v3,explore' },
+    'ref-attempts': { type: 'string', default: '1' },
     'max-steps': { type: 'string', default: '15' },
     sessions: { type: 'string', default: '2' },
   },
@@ -55,6 +63,8 @@ const APPS = values.apps.split(',').map((s) => s.trim()).filter(Boolean);
 const REF = Number(values['ref-attempts']);
 const MAX_STEPS = Number(values['max-steps']);
 const SESSIONS = Math.max(1, Number(values.sessions));
+const FAMILIES = values.families.split(',').map((s) => s.trim()).filter(Boolean);
+const SOURCES = values['ref-sources'].split(',').map((s) => s.trim()).filter(Boolean);
 if (!(N > 0) || !(K >= 1) || SEEDS.length === 0) {
   console.error('usage: npx tsx bench/guidance.ts [--queries N] [--k K] [--seeds 1,2,3] [--apps a,b]');
   process.exit(2);
@@ -66,8 +76,10 @@ interface Row {
   query: string;
   hard: boolean;
   reference?: string;
+  /** Successes out of K on the fresh seeds. */
   unguided?: number;
   guided?: number;
+  source?: string;
 }
 
 const meanSd = (xs: number[]): string => {
@@ -109,7 +121,8 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   try {
     for (const seed of SEEDS) {
-      const { queries } = generateQueries({ dags: loadDags(), count: N, seed, apps: APPS });
+      const drawn = generateQueries({ dags: loadDags(), count: FAMILIES.length ? N * 12 : N, seed, apps: APPS }).queries;
+      const queries = (FAMILIES.length ? drawn.filter((q) => FAMILIES.includes(q.family) && q.feasible !== false) : drawn).slice(0, N);
       await Promise.all(
         queries.map(async (q, i) => {
           const base = seed * 100_000 + i * 100;
@@ -117,26 +130,43 @@ async function main(): Promise<void> {
           const row: Row = { seed, app: q.app, query: q.id, hard: attempts.every((a) => !a.ok) };
           rows.push(row);
           if (!row.hard) return;
-          // Reference: another role configuration first, then exploration at T=1.0.
-          let reference;
-          for (const [mode, temp] of [['mobile-agent-v3', 0.7], ['gui-owl', 1.0]] as const) {
+          // Reference: the sources in order (a demonstration, another role configuration, exploration at T=1.0).
+          let reference: { id: string; source: 'model' | 'scripted'; steps: ReferenceStep[] } | undefined;
+          for (const src of SOURCES) {
             for (let r = 0; r < REF && !reference; r++) {
-              const e = await episode(q, mode, base + 50 + r + (mode === 'gui-owl' ? 10 : 0), temp);
-              if (e.ok) reference = { id: `${seed}/${q.id}/${mode}/${r}`, steps: e.result };
+              if (src === 'scripted') {
+                const s = await lease();
+                try {
+                  const title = loadDags().find((d) => d.app === q.app)?.title ?? q.app;
+                  const d = await demonstrate(s, q, title, base + 50 + r);
+                  if (d?.ok) reference = { id: `${seed}/${q.id}/scripted/${r}`, source: 'scripted', steps: d.steps };
+                  if (!d) break;
+                } finally {
+                  release(s);
+                }
+                continue;
+              }
+              const [mode, temp] = src === 'explore' ? (['gui-owl', 1.0] as const) : ([src as AgentMode, 0.7] as const);
+              const e = await episode(q, mode, base + 60 + r + (src === 'explore' ? 10 : 0), temp);
+              if (e.ok) {
+                const id = `${seed}/${q.id}/${src}/${r}`;
+                reference = { id, source: 'model', steps: referenceSteps({ id, cycleId: 'bench', queryId: q.id, attempt: 0, agentMode: mode, actionSpace: 'mobile', model: { name: 'x', version: '0' }, status: e.result.status, steps: e.result.steps }) };
+              }
             }
+            if (reference) break;
           }
           if (!reference) {
             console.log(`HARD seed ${seed} ${q.app.padEnd(9)} ${JSON.stringify(q.instruction)}: no reference found`);
             return;
           }
-          const steps = referenceSteps({ id: reference.id, cycleId: 'bench', queryId: q.id, attempt: 0, agentMode: 'gui-owl', actionSpace: 'mobile', model: { name: 'x', version: '0' }, status: reference.steps.status, steps: reference.steps.steps });
           let g;
           try {
-            g = await synthesizeGuidance({ describer: models.guideDescriber!, qc: models.guideQc!, synth: models.guideSynth! }, blobs, { id: reference.id, source: 'model', instruction: q.instruction, steps });
+            g = await synthesizeGuidance({ describer: models.guideDescriber!, qc: models.guideQc!, synth: models.guideSynth! }, blobs, { id: reference.id, source: reference.source, instruction: q.instruction, steps: reference.steps });
           } catch (e) {
             console.log(`HARD seed ${seed} ${q.app.padEnd(9)} ${JSON.stringify(q.instruction)}: guidance failed: ${(e as Error).message}`);
             return;
           }
+          row.source = reference.source;
           row.reference = reference.id;
           // Fresh seeds, same for both arms.
           const fresh = Array.from({ length: K }, (_, j) => base + 80 + j);
@@ -144,9 +174,9 @@ async function main(): Promise<void> {
             Promise.all(fresh.map((s, j) => episode(q, 'gui-owl', s, j === 0 ? 0 : 0.7))),
             Promise.all(fresh.map((s, j) => episode(q, 'gui-owl', s, j === 0 ? 0 : 0.7, g.text))),
           ]);
-          row.unguided = un.filter((x) => x.ok).length / K;
-          row.guided = gd.filter((x) => x.ok).length / K;
-          console.log(`HARD seed ${seed} ${q.app.padEnd(9)} ${JSON.stringify(q.instruction)}: guided ${row.guided.toFixed(2)} vs unguided ${row.unguided.toFixed(2)}; guidance: ${g.steps.join(' | ')}`);
+          row.unguided = un.filter((x) => x.ok).length;
+          row.guided = gd.filter((x) => x.ok).length;
+          console.log(`HARD seed ${seed} ${q.app.padEnd(9)} ${q.family.padEnd(16)} ${JSON.stringify(q.instruction)}: guided ${row.guided}/${K} vs unguided ${row.unguided}/${K} (reference: ${reference.source}); guidance: ${g.steps.join(' | ')}`);
         }),
       );
     }
@@ -158,17 +188,21 @@ async function main(): Promise<void> {
     await rm(blobDir, { recursive: true, force: true });
   }
 
-  console.log(`\nguidance uplift: ${rows.length} queries × K=${K}, seeds ${SEEDS.join(',')}, apps ${APPS.join(',')}, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-  console.log(`${'app'.padEnd(10)} ${'hard'.padStart(5)} ${'refs'.padStart(5)}  ${'unguided (fresh seeds)'.padEnd(24)} ${'guided'.padEnd(16)} with ÷ without`);
+  const load = (await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ');
+  console.log(`\nguidance uplift: ${rows.length} queries × K=${K}, seeds ${SEEDS.join(',')}, apps ${APPS.join(',')}${FAMILIES.length ? `, families ${FAMILIES.join(',')}` : ''}, ${((performance.now() - t0) / 1000).toFixed(0)} s, load average ${load}`);
+  console.log('ratio = guided successes ÷ max(unguided successes, 1) per seed on the same hard queries and fresh seeds');
+  console.log(`${'app'.padEnd(10)} ${'hard'.padStart(5)} ${'refs'.padStart(5)}  ${'unguided rate'.padEnd(14)} ${'guided rate'.padEnd(14)} ${'successes u/g (n)'.padEnd(20)} ratio mean ± sd (per seed)`);
   for (const app of [...new Set(rows.map((r) => r.app)).values()].sort().concat('ALL')) {
     const sel = rows.filter((r) => app === 'ALL' || r.app === app);
-    const perSeed = SEEDS.map((seed) => sel.filter((r) => r.seed === seed && r.guided !== undefined));
-    const un = perSeed.filter((p) => p.length).map((p) => p.reduce((a, r) => a + r.unguided!, 0) / p.length);
-    const gd = perSeed.filter((p) => p.length).map((p) => p.reduce((a, r) => a + r.guided!, 0) / p.length);
-    const ratios = un.map((u, i) => (u > 0 ? gd[i]! / u : Number.NaN)).filter((x) => Number.isFinite(x));
-    const ratio = ratios.length ? meanSd(ratios) : gd.some((x) => x > 0) ? '∞ (0 unguided successes)' : '—';
+    const perSeed = SEEDS.map((seed) => sel.filter((r) => r.seed === seed && r.guided !== undefined)).filter((p) => p.length > 0);
+    const sum = (p: Row[], k: 'guided' | 'unguided'): number => p.reduce((a, r) => a + r[k]!, 0);
+    const un = perSeed.map((p) => sum(p, 'unguided') / (p.length * K));
+    const gd = perSeed.map((p) => sum(p, 'guided') / (p.length * K));
+    const ratios = perSeed.map((p) => sum(p, 'guided') / Math.max(sum(p, 'unguided'), 1));
+    const n = perSeed.reduce((a, p) => a + p.length * K, 0);
+    const tot = `${perSeed.reduce((a, p) => a + sum(p, 'unguided'), 0)}/${perSeed.reduce((a, p) => a + sum(p, 'guided'), 0)} (${n})`;
     console.log(
-      `${app.padEnd(10)} ${String(sel.filter((r) => r.hard).length).padStart(5)} ${String(sel.filter((r) => r.reference).length).padStart(5)}  ${meanSd(un).padEnd(24)} ${meanSd(gd).padEnd(16)} ${ratio}`,
+      `${app.padEnd(10)} ${String(sel.filter((r) => r.hard).length).padStart(5)} ${String(sel.filter((r) => r.reference).length).padStart(5)}  ${meanSd(un).padEnd(14)} ${meanSd(gd).padEnd(14)} ${tot.padEnd(20)} ${ratios.length ? `${meanSd(ratios)} (${ratios.map((r) => r.toFixed(2)).join(', ')})` : '—'}`,
     );
   }
 }

@@ -17,7 +17,7 @@ import { REVIEW_USAGE, reviewCommand } from './review.js';
 import { LINE_USAGE, lineCommand } from './line.js';
 import { MODELS_USAGE, modelsCommand } from './models.js';
 import { REPORT_USAGE, reportCommand } from './report.js';
-import { guidanceLines } from './guidance.js';
+import { guidanceLines, reasoningLines } from './guidance.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -30,6 +30,7 @@ Usage:
   trajforge status               embedded services (owned or orphaned), running and unfinished cycles with progress
   trajforge stop [--force]       shut this home's embedded Temporal dev server and Postgres down cleanly
                   [--guidance N|off] [--keep-guidance]   guidance for at most N hard queries (default 2); keep its text in exports
+                  [--reasoning N|off]   reasoning data from at most N accepted rollouts (default 2)
                                  run one full production cycle on the configured services
   trajforge worker [--queues main,env,cpu]
                                  run workers for these task queues (default all three) until interrupted
@@ -75,6 +76,7 @@ async function cycle(args: string[]): Promise<void> {
       'resume-only': { type: 'boolean' },
       guidance: { type: 'string' },
       'keep-guidance': { type: 'boolean' },
+      reasoning: { type: 'string' },
     },
   });
   const config = loadConfig();
@@ -107,6 +109,11 @@ async function cycle(args: string[]): Promise<void> {
         ...(values.guidance === 'off' ? { enabled: false } : values.guidance !== undefined ? { maxQueries: Number(values.guidance) } : {}),
         ...(values['keep-guidance'] ? { keepInExport: true } : {}),
       },
+    });
+  }
+  if (values.reasoning !== undefined) {
+    Object.assign(overrides, {
+      reasoning: { ...config.cycle.reasoning, ...(values.reasoning === 'off' ? { enabled: false } : { maxRollouts: Number(values.reasoning) }) },
     });
   }
   config.cycle = parseOrThrow(CycleConfig, overrides, 'command line');
@@ -172,6 +179,7 @@ function printResult(r: CycleResult, seconds: number): void {
     out(`                           held-out report split (${g.reportRollouts}): precision ${pct1(g.reportPrecision)}, recall ${pct1(g.reportRecall)}  (apply τc with critic.trajectoryTauC)`);
   }
   if (r.guidance) for (const line of guidanceLines(r.guidance)) out(line);
+  if (r.reasoning) for (const line of reasoningLines(r.reasoning)) out(line);
   if (r.dataset) {
     out(`  dataset                  ${r.dataset.name} v${r.dataset.version}, ${r.dataset.samples} samples`);
     out(`  manifest                 ${r.dataset.manifestUri}`);

@@ -162,6 +162,20 @@ export const CycleConfig = z.object({
     })
     .strict()
     .prefault({}),
+  /**
+   * Reasoning data stage (workflows/reasoning.ts): after judging and guidance, on accepted rollouts — the
+   * thought–action consistency filter and hint-guided rejection sampling, every decision recorded with its reason.
+   */
+  reasoning: z
+    .object({
+      enabled: z.boolean().default(true),
+      /** Accepted rollouts processed per cycle (the first by id). */
+      maxRollouts: z.number().int().min(0).max(10_000).default(2),
+      /** Hint styles tried per step (domain/guidance.ts HINT_STYLES; two by default to keep a cycle's cost down). */
+      styles: z.array(z.enum(['cot-template', 'simplest', 'screen-first', 'goal-first'])).min(1).default(['cot-template', 'simplest']),
+    })
+    .strict()
+    .prefault({}),
 });
 export type CycleConfig = z.infer<typeof CycleConfig>;
 

@@ -71,6 +71,22 @@ export interface CycleResult {
   dataset: { name: string; version: number; manifestUri: string; samples: number } | null;
   /** The guidance stage (absent when disabled or from cycles run before it existed). */
   guidance?: GuidanceSummary;
+  /** The reasoning-data stage (absent when disabled or from cycles run before it existed). */
+  reasoning?: ReasoningSummary;
+}
+
+/** Reasoning data from a cycle's accepted rollouts (workflows/reasoning.ts; decisions in `filter_decisions`). */
+export interface ReasoningSummary {
+  rollouts: number;
+  steps: number;
+  /** Executed steps the thought–action consistency rule rejected. */
+  consistencyRejected: number;
+  /** Hint-style traces tried, kept (stored in `reasoning_samples`) and rejected (predicted action did not match). */
+  traces: number;
+  kept: number;
+  rejected: number;
+  /** Steps no hint style reproduced. */
+  needsHuman: number;
 }
 
 export interface RolloutInput {

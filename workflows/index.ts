@@ -5,3 +5,4 @@ export { productionLine } from './line.js';
 export { retrain } from './retrain.js';
 export { evaluatePolicy } from './evaluate.js';
 export { synthesizeGuidance } from './guidance.js';
+export { synthesizeReasoningData } from './reasoning.js';

@@ -1,6 +1,7 @@
 import { ApplicationFailure, executeChild, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import { synthesizeGuidance } from './guidance.js';
+import { synthesizeReasoningData } from './reasoning.js';
 import { CycleInput, queueNames, type CycleResult, type RolloutInput, type RolloutResult } from './contracts.js';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -82,6 +83,10 @@ export async function productionCycle(raw: unknown): Promise<CycleResult> {
   const guidance = input.config.guidance.enabled && input.config.guidance.maxQueries > 0
     ? await executeChild(synthesizeGuidance, { workflowId: `${input.cycleId}/guidance`, taskQueue: queueNames(input.taskQueuePrefix).main, args: [input] })
     : undefined;
+  // Reasoning data from the accepted rollouts (workflows/reasoning.ts): consistency filter + hint-guided rejection sampling.
+  const reasoning = input.config.reasoning.enabled && input.config.reasoning.maxRollouts > 0
+    ? await executeChild(synthesizeReasoningData, { workflowId: `${input.cycleId}/reasoning`, taskQueue: queueNames(input.taskQueuePrefix).main, args: [input] })
+    : undefined;
   // Critic calibration against checker ground truth (stored per critic version; the summary goes in the result).
   const calibration = await main.calibrateCritics({ cycleId: input.cycleId, config: input.config });
 
@@ -91,7 +96,7 @@ export async function productionCycle(raw: unknown): Promise<CycleResult> {
     args: [{ cycleId: input.cycleId, config: input.config, createdAt: started.startedAt, taskQueuePrefix: input.taskQueuePrefix }],
   });
   const counts = await main.finishCycle({ cycleId: input.cycleId, exportedSamples: dataset?.samples ?? 0 });
-  return { cycleId: input.cycleId, configHash: started.configHash, counts, calibration, dataset, ...(guidance ? { guidance } : {}) };
+  return { cycleId: input.cycleId, configHash: started.configHash, counts, calibration, dataset, ...(guidance ? { guidance } : {}), ...(reasoning ? { reasoning } : {}) };
 }
 
 /** Samples, validates and persists this cycle's queries; returns their ids. */

@@ -143,6 +143,12 @@ describe('the reference policy reads guidance as text', () => {
     expect(goals.map((g) => g.kind)).toEqual(['tap', 'press']);
   });
 
+  it('asks a close match of a guidance tap and finds an entered field by its whole label', () => {
+    const goals = guidanceGoals(['tap 00', 'enter "Call Mom" into the Alarm name field'], parseGoals);
+    expect(goals[0]).toMatchObject({ kind: 'tap', targets: ['00'], min: 0.9 });
+    expect(goals[1]).toMatchObject({ kind: 'type', value: 'Call Mom', words: ['Alarm name'] });
+  });
+
   it('follows a guidance step to the named row (not the near-duplicate) on a real screen', async () => {
     const policy = inProcessModel('ref-policy', policyRole, ocr);
     const shot = Buffer.from(await blobs.get(keys.list)).toString('base64');

@@ -68,6 +68,14 @@ function changedShare(a: Raw, b: Raw, mask: Uint8Array): number {
 export function lineAt(lines: OcrLine[], [x, y]: [number, number]): OcrLine | undefined {
   const inside = lines.filter((l) => x >= l.box.x - 8 && x <= l.box.x + l.box.w + 8 && y >= l.box.y - 8 && y <= l.box.y + l.box.h + 8);
   if (inside.length) return inside.sort((p, q) => p.box.w * p.box.h - q.box.w * q.box.h)[0];
+  // A tap on a full-width row (a list option, an input box) far from its text: the text on the same row, nearest
+  // horizontally (a row's label or an input's placeholder sits on the row's centre line).
+  const row = lines
+    .filter((l) => y >= l.box.y - 12 && y <= l.box.y + l.box.h + 12 && (l.text.trim().length >= 2 || /^\p{N}$/u.test(l.text.trim())))
+    .map((l) => ({ l, d: x < l.box.x ? l.box.x - x : x > l.box.x + l.box.w ? x - l.box.x - l.box.w : 0 }))
+    .filter((c) => c.d <= 200)
+    .sort((a, b) => a.d - b.d)[0];
+  if (row) return row.l;
   let best: OcrLine | undefined;
   let bestD = 48; // px: a tap further than this from any text touched an unlabelled control
   for (const l of lines) {
@@ -102,9 +110,11 @@ export const guideDescriberRole: RoleHandler = async (request, ctx) => {
   const [beforeRaw, afterRaw] = await Promise.all([raw(beforePng), raw(afterPng)]);
   const [beforeLines, afterLines] = await Promise.all([ctx.ocr.recognize(beforePng), ctx.ocr.recognize(afterPng)]);
   const share = changedShare(beforeRaw, afterRaw, mask);
-  const changed = share > 0.002;
   const beforeTexts = new Set(beforeLines.map((l) => l.text.trim()));
   const appeared = afterLines.map((l) => l.text.trim()).filter((t) => t && !beforeTexts.has(t));
+  // Typing a short value changes few pixels: the typed text appearing on the after screen is a visible change too.
+  const typedText = /^type "(.*)"$/.exec(action)?.[1]?.trim().toLowerCase();
+  const changed = share > 0.002 || (!!typedText && appeared.some((t) => t.toLowerCase().includes(typedText)));
   const shows = appeared.length ? `; the screen now shows ${appeared.slice(0, 3).map((t) => `"${t}"`).join(', ')}` : changed ? '; the screen changed' : '; nothing visibly changed';
 
   let target = '';

@@ -24,6 +24,15 @@ export function guidanceGoals(guidance: readonly string[], parse: (line: string)
   return guidanceLines(guidance).flatMap((line): Goal[] => {
     const m = /^long[- ]press\s+(?:on\s+)?["']?(.+?)["']?$/i.exec(line);
     if (m) return [{ kind: 'press', target: m[1]!.trim(), text: line }];
-    return parse(line);
+    // "enter "V" into the <label> field": the label is what the screen shows (a placeholder or a field label), so
+    // the field is found by that whole label, not by its last word.
+    const f = /^(?:enter|type|input|fill in|write)\s+"([^"]*)"\s+(?:in|into)\s+(?:the\s+)?(.+?)\s+(?:field|box)$/i.exec(line);
+    return parse(line).map((g): Goal => {
+      // A guidance step names the exact label the demonstration touched: a near match ("LTE 100%" for "00") is
+      // another control, so taps need a close match (the policy's own plans allow looser ones).
+      if (g.kind === 'tap') return { ...g, min: Math.max(g.min ?? 0, 0.9) };
+      if (g.kind === 'type' && f && g.value === f[1]) return { ...g, words: [f[2]!.replace(/^["']|["']$/g, '')] };
+      return g;
+    });
   });
 }

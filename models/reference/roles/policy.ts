@@ -8,6 +8,7 @@ import { requestCore } from './intent.js';
 import { understandAction } from './policy-act.js';
 import { detectSwitches, type SwitchBox } from './policy-vision.js';
 import { guidanceGoals } from './policy-guidance.js';
+import { recallNotDone } from './policy-memory-use.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
 import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, pick, pointIn, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
@@ -203,7 +204,7 @@ export const policyRole: RoleHandler = async (request, ctx) => {
   // screen, re-grounded on the current OCR. At T > 0 it is skipped with probability min(0.5, T/2) so sampling
   // still explores; on a miss the heuristic decides.
   const remembered = ctx.memory && !(temperature > 0 && ctx.random() < Math.min(0.5, temperature / 2))
-    ? ctx.memory.lookup(prompt.instruction, lines, { width, height })
+    ? recallNotDone(ctx.memory, prompt.instruction, prompt.history, lines, { width, height })
     : undefined;
   const d: Decision = remembered
     ? {
