@@ -281,14 +281,14 @@ export async function startWorkers(
   };
 }
 
-/** How often `keepAlive` heartbeats a running activity; the workflows' heartbeat timeouts are 30 s. */
+/** How often `keepAlive` heartbeats a running activity; the workflows' heartbeat timeouts are 20 s. */
 export const KEEPALIVE_MS = 5000;
 
 /**
  * Heartbeats every running activity every `intervalMs` for as long as this process runs it, on top of the
- * activities' own progress heartbeats (after each step, each judged step). So Temporal's heartbeat timeout (30 s)
+ * activities' own progress heartbeats (after each step, each judged step). So Temporal's heartbeat timeout (20 s)
  * measures whether the *worker* is alive — a `kill -9`, a frozen (SIGSTOP) process or an event loop blocked for
- * longer than the timeout are all noticed within 30 s — independently of how long one step takes under load. A hung
+ * longer than the timeout are all noticed within 20 s — independently of how long one step takes under load. A hung
  * page or browser inside a live worker is bounded by the environment itself (the action timeout, 10 s by default:
  * environments/chromium.ts), a hung model endpoint by the gateway's timeout.
  */

@@ -7,7 +7,7 @@ type Activities = ReturnType<typeof createActivities>;
 const dbOptions: ActivityOptions = { startToCloseTimeout: '2m', retry: { maximumAttempts: 10, maximumInterval: '30s' } };
 const cpuOptions: ActivityOptions = {
   startToCloseTimeout: '15m',
-  heartbeatTimeout: '30s',
+  heartbeatTimeout: '20s',
   retry: { maximumAttempts: 10, maximumInterval: '30s', nonRetryableErrorTypes: ['InvalidInput', 'NotFound'] },
 };
 

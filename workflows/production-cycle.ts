@@ -13,19 +13,19 @@ const dbOptions: ActivityOptions = { startToCloseTimeout: '2m', retry: { maximum
 /**
  * One episode = one activity on the environment queue (see README: why). Workers heartbeat every running activity
  * every 5 s (cli/runtime.ts `keepAlive`) and after every step, so a killed or frozen worker is noticed within the
- * 30 s heartbeat timeout and the episode retried elsewhere; a hung page or browser is bounded inside the
+ * 20 s heartbeat timeout and the episode retried elsewhere; a hung page or browser is bounded inside the
  * environment (the action timeout). Ten attempts: a crashing worker fleet (bench/chaos.ts kills one every few
  * seconds) must not fail the cycle.
  */
 const episodeOptions: ActivityOptions = {
   startToCloseTimeout: '20m',
-  heartbeatTimeout: '30s',
+  heartbeatTimeout: '20s',
   retry: { maximumAttempts: 10, maximumInterval: '30s', nonRetryableErrorTypes: ['InvalidInput', 'NotFound'] },
 };
 /** Critics, OCR and export: CPU-bound, on their own queue so they scale separately from environments. */
 const cpuOptions: ActivityOptions = {
   startToCloseTimeout: '15m',
-  heartbeatTimeout: '30s',
+  heartbeatTimeout: '20s',
   retry: { maximumAttempts: 10, maximumInterval: '30s', nonRetryableErrorTypes: ['InvalidInput', 'NotFound'] },
 };
 
