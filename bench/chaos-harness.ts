@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readdirSync, readFileSync, type WriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { REPO_ROOT } from '../cli/config.js';
@@ -76,7 +77,7 @@ export async function startFaultProxy(opts: { target: string; seed: number; kind
   let rate = 0;
   let total = 0;
   let requests = 0;
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
 
   const errorBody = (status: number): { body: string; type: string } =>
     opts.style === 's3'
@@ -166,7 +167,7 @@ export async function startFaultProxy(opts: { target: string; seed: number; kind
     s.on('close', () => sockets.delete(s));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const addr = server.address() as import('node:net').AddressInfo;
+  const addr = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${addr.port}`,
     injected,
