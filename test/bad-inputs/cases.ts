@@ -37,6 +37,8 @@ export const CONFIG_CASES: BadCase<Record<string, string>>[] = [
   ...['0', '65', 'x'].map((v) => ({ name: `TRAJFORGE_ATTEMPTS=${v}`, input: { TRAJFORGE_ATTEMPTS: v }, field: 'ATTEMPTS' })),
   ...['0', '101', 'many'].map((v) => ({ name: `TRAJFORGE_MAX_STEPS=${v}`, input: { TRAJFORGE_MAX_STEPS: v }, field: 'MAX_STEPS' })),
   ...['1.5', 'abc'].map((v) => ({ name: `TRAJFORGE_SEED=${v}`, input: { TRAJFORGE_SEED: v }, field: 'SEED' })),
+  ...['0', '-5', '1.5', 'abc'].map((v) => ({ name: `TRAJFORGE_MODEL_TIMEOUT_MS=${v}`, input: { TRAJFORGE_MODEL_TIMEOUT_MS: v }, field: 'TIMEOUT_MS' })),
+  { name: 'TRAJFORGE_POLICY_TIMEOUT_MS=0.5', input: { TRAJFORGE_POLICY_TIMEOUT_MS: '0.5' }, field: 'TRAJFORGE_POLICY_TIMEOUT_MS' },
   ...['hot', '-1', '3'].map((v) => ({ name: `TRAJFORGE_POLICY_TEMPERATURE=${v}`, input: { TRAJFORGE_POLICY_TEMPERATURE: v }, field: 'POLICY_TEMPERATURE' })),
   { name: 'price in without out', input: { TRAJFORGE_POLICY_BASE_URL: 'http://127.0.0.1:9/v1', TRAJFORGE_POLICY_PRICE_IN: '1' }, field: 'PRICE_OUT' },
   { name: 'price without endpoint', input: { TRAJFORGE_POLICY_PRICE_IN: '1', TRAJFORGE_POLICY_PRICE_OUT: '2' }, field: 'BASE_URL' },
