@@ -97,6 +97,8 @@ const Env = z.object({
   TRAJFORGE_MODEL_API_KEY: optionalString,
   TRAJFORGE_MODEL_PRICE_IN: optionalNumber,
   TRAJFORGE_MODEL_PRICE_OUT: optionalNumber,
+  /** Per-request timeout of every model call in ms (default 120 000); `TRAJFORGE_<ROLE>_TIMEOUT_MS` per role. */
+  TRAJFORGE_MODEL_TIMEOUT_MS: optionalNumber,
   TRAJFORGE_QUERIES: optionalNumber,
   TRAJFORGE_ATTEMPTS: optionalNumber,
   TRAJFORGE_MAX_STEPS: optionalNumber,
@@ -127,6 +129,7 @@ const Env = z.object({
         [`${p}_TEMPERATURE`, optionalNumber],
         [`${p}_PRICE_IN`, optionalNumber],
         [`${p}_PRICE_OUT`, optionalNumber],
+        [`${p}_TIMEOUT_MS`, optionalNumber],
       ];
     }),
   ),
@@ -226,6 +229,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const baseUrl = str(`${p}_BASE_URL`) ?? str('TRAJFORGE_MODEL_BASE_URL');
     const model = str(`${p}_MODEL`);
     const temperature = num(`${p}_TEMPERATURE`);
+    const timeoutMs = num(`${p}_TIMEOUT_MS`) ?? num('TRAJFORGE_MODEL_TIMEOUT_MS');
     const apiKey = str(`${p}_API_KEY`) ?? str('TRAJFORGE_MODEL_API_KEY');
     // Prices apply only to configured endpoints (the reference server costs nothing); both or neither.
     const priceIn = num(`${p}_PRICE_IN`) ?? (str(`${p}_BASE_URL`) === undefined ? num('TRAJFORGE_MODEL_PRICE_IN') : undefined);
@@ -244,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: model ?? REFERENCE_MODEL_NAMES[role],
       ...(apiKey ? { apiKey } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     };
     const checked = RoleEndpointConfig.partial({ baseUrl: true }).safeParse(endpoint);
     if (!checked.success) {

@@ -8,6 +8,7 @@ import {
   Runtime as TemporalRuntime,
   Worker,
   bundleWorkflowCode,
+  type ActivityInterceptorsFactory,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import type { Pool } from 'pg';
@@ -260,7 +261,8 @@ export async function startWorkers(
     connection,
     namespace: rt.config.temporal.namespace,
     activities,
-    ...(obs ? { interceptors: { activity: obs.activityInterceptors }, ...(obs.sinks ? { sinks: obs.sinks } : {}) } : {}),
+    interceptors: { activity: [keepAlive(), ...(obs?.activityInterceptors ?? [])] },
+    ...(obs?.sinks ? { sinks: obs.sinks } : {}),
   };
   const workers = await Promise.all([
     ...(queues.has('main') ? [Worker.create({ ...common, taskQueue: q.main, workflowBundle: await workflowBundle(obs?.workflowInterceptorModules) })] : []),
@@ -277,6 +279,39 @@ export async function startWorkers(
       for (const c of closers.reverse()) await c().catch(() => undefined);
     },
   };
+}
+
+/** How often `keepAlive` heartbeats a running activity; the workflows' heartbeat timeouts are 20 s. */
+export const KEEPALIVE_MS = 5000;
+
+/**
+ * Heartbeats every running activity every `intervalMs` for as long as this process runs it, on top of the
+ * activities' own progress heartbeats (after each step, each judged step). So Temporal's heartbeat timeout (20 s)
+ * measures whether the *worker* is alive — a `kill -9`, a frozen (SIGSTOP) process or an event loop blocked for
+ * longer than the timeout are all noticed within 20 s — independently of how long one step takes under load. A hung
+ * page or browser inside a live worker is bounded by the environment itself (the action timeout, 10 s by default:
+ * environments/chromium.ts), a hung model endpoint by the gateway's timeout.
+ */
+export function keepAlive(intervalMs = KEEPALIVE_MS): ActivityInterceptorsFactory {
+  return (ctx) => ({
+    inbound: {
+      async execute(input, next) {
+        const timer = setInterval(() => {
+          try {
+            // Details stay those of the activity's last own heartbeat (nothing reads them back today).
+            ctx.heartbeat();
+          } catch {
+            // The activity is finishing or cancelled: nothing to keep alive.
+          }
+        }, intervalMs);
+        try {
+          return await next(input);
+        } finally {
+          clearInterval(timer);
+        }
+      },
+    },
+  });
 }
 
 /**

@@ -326,8 +326,10 @@ export function createChatModel(cfg: RoleEndpoint, deps: GatewayDeps = {}): Chat
     try {
       json = JSON.parse(text);
     } catch {
+      // A body that is not JSON at all (cut short by a dropped connection or a proxy, an HTML error page in front of
+      // the server) is a transport fault, retried like one; JSON of the wrong shape (below) is the server's answer.
       throw new Attempt(
-        new ModelError(`response is not JSON: ${text.slice(0, 200)}`, 'invalid_response', false, res.status, 0, url),
+        new ModelError(`response is not JSON: ${text.slice(0, 200)}`, 'invalid_response', true, res.status, 0, url),
       );
     }
     const parsed = ChatResponse.safeParse(json);

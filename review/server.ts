@@ -87,12 +87,6 @@ const FilterInput = z.object({
   critic: z.string().max(512).optional(),
 });
 
-function toFilter(raw: unknown): QueueFilter {
-  const f = FilterInput.parse(raw ?? {});
-  const v = (s: string | undefined): string | undefined => (s ? s : undefined);
-  return { app: v(f.app), kind: f.kind ? f.kind : undefined, cycleId: v(f.cycle), criticVersion: v(f.critic) };
-}
-
 class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -107,6 +101,12 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
   throw new HttpError(400, `${issue.path.join('.') || 'body'}: ${issue.message}`);
+}
+
+function toFilter(raw: unknown): QueueFilter {
+  const f = parse(FilterInput, raw ?? {});
+  const v = (s: string | undefined): string | undefined => (s ? s : undefined);
+  return { app: v(f.app), kind: f.kind ? f.kind : undefined, cycleId: v(f.cycle), criticVersion: v(f.critic) };
 }
 
 export interface ReviewServer {
@@ -249,8 +249,10 @@ export async function buildReviewServer(opts: ReviewServerOptions): Promise<Revi
     const result = await withTransaction(db, async (tx) => {
       const holder = await claimHolder(tx, body.id);
       if (holder !== null && holder !== me) throw new HttpError(409, `rollout ${body.id} is claimed by ${holder}`);
-      const exists = await tx.query('select 1 from rollouts where id = $1', [body.id]);
+      const exists = await tx.query<{ n: number }>('select step_count as n from rollouts where id = $1', [body.id]);
       if (exists.rowCount === 0) throw new HttpError(404, `rollout ${body.id}: not found`);
+      const outside = body.steps.find((i) => !Number.isSafeInteger(i) || i >= Number(exists.rows[0]!.n));
+      if (outside !== undefined) throw new HttpError(400, `steps: ${outside} is not a step of rollout ${body.id} (it has ${exists.rows[0]!.n})`);
       return recordVerdict(tx, {
         rolloutId: body.id,
         reviewer: me,
@@ -265,6 +267,8 @@ export async function buildReviewServer(opts: ReviewServerOptions): Promise<Revi
   });
   app.post('/rollout/skip', async (req, reply) => {
     const { id } = parse(RolloutBody, req.body);
+    const exists = await db.query('select 1 from rollouts where id = $1', [id]);
+    if (exists.rowCount === 0) throw new HttpError(404, `rollout ${id}: not found`);
     await recordSkip(db, req.session.user!.name, id);
     return goNext(req, reply);
   });

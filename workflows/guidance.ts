@@ -4,11 +4,11 @@ import { queueNames, type CycleInput, type GuidanceSummary, type RolloutInput, t
 
 type Activities = ReturnType<typeof createActivities>;
 
-const dbOptions: ActivityOptions = { startToCloseTimeout: '2m', retry: { maximumAttempts: 5 } };
+const dbOptions: ActivityOptions = { startToCloseTimeout: '2m', retry: { maximumAttempts: 10, maximumInterval: '30s' } };
 const cpuOptions: ActivityOptions = {
   startToCloseTimeout: '15m',
-  heartbeatTimeout: '2m',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['InvalidInput', 'NotFound'] },
+  heartbeatTimeout: '20s',
+  retry: { maximumAttempts: 10, maximumInterval: '30s', nonRetryableErrorTypes: ['InvalidInput', 'NotFound'] },
 };
 
 /**

@@ -6,19 +6,28 @@ import { CycleInput, queueNames, type CycleResult, type RolloutInput, type Rollo
 
 type Activities = ReturnType<typeof createActivities>;
 
-/** Database and light bookkeeping work. */
-const dbOptions: ActivityOptions = { startToCloseTimeout: '2m', retry: { maximumAttempts: 5 } };
-/** One episode = one activity on the environment queue, heartbeating per step (see README: why). */
+/**
+ * Database and light bookkeeping work. Ten attempts (backoff 1 s doubling, capped at 30 s: about 3 minutes in all)
+ * outlast a database or Temporal restart; every activity is an idempotent upsert, so a retry is safe.
+ */
+const dbOptions: ActivityOptions = { startToCloseTimeout: '2m', retry: { maximumAttempts: 10, maximumInterval: '30s' } };
+/**
+ * One episode = one activity on the environment queue (see README: why). Workers heartbeat every running activity
+ * every 5 s (cli/runtime.ts `keepAlive`) and after every step, so a killed or frozen worker is noticed within the
+ * 20 s heartbeat timeout and the episode retried elsewhere; a hung page or browser is bounded inside the
+ * environment (the action timeout). Ten attempts: a crashing worker fleet (bench/chaos.ts kills one every few
+ * seconds) must not fail the cycle.
+ */
 const episodeOptions: ActivityOptions = {
   startToCloseTimeout: '20m',
-  heartbeatTimeout: '2m',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['InvalidInput', 'NotFound'] },
+  heartbeatTimeout: '20s',
+  retry: { maximumAttempts: 10, maximumInterval: '30s', nonRetryableErrorTypes: ['InvalidInput', 'NotFound'] },
 };
 /** Critics, OCR and export: CPU-bound, on their own queue so they scale separately from environments. */
 const cpuOptions: ActivityOptions = {
   startToCloseTimeout: '15m',
-  heartbeatTimeout: '2m',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['InvalidInput', 'NotFound'] },
+  heartbeatTimeout: '20s',
+  retry: { maximumAttempts: 10, maximumInterval: '30s', nonRetryableErrorTypes: ['InvalidInput', 'NotFound'] },
 };
 
 function activitiesFor(prefix: string): { main: Activities; env: Activities; cpu: Activities } {

@@ -19,6 +19,10 @@ import { startReferenceServer, type ReferenceServer } from '../../models/referen
 import { BlobKeyError, createLocalBlobStore } from '../../storage/blob.js';
 import * as repo from '../../storage/repos.js';
 import { CycleInput } from '../../workflows/contracts.js';
+import { addReviewUser } from '../../cli/review.js';
+import { buildReviewServer, type ReviewServer } from '../../review/server.js';
+import { ReviewClient } from '../review/http-client.js';
+import { seedReviewData } from '../review/seed.js';
 import { CASES as POLICY_REPLY_CASES, SCREEN } from '../agents/malformed-replies.js';
 import { testDatabase, type TestDatabase } from '../helpers/services.js';
 import {
@@ -30,6 +34,7 @@ import {
   DATASET_NAME_CASES,
   MODEL_REPLY_CASES,
   QUERY_CASES,
+  REVIEW_ROUTE_CASES,
   SQL_STRINGS,
   WORKFLOW_CASES,
   imageCases,
@@ -244,6 +249,56 @@ describe('bad inputs, per boundary', () => {
       expect(tablesAfter).toBe(tablesBefore);
       expect((await db.pool.query(`select count(*)::int as n from queries`)).rows[0].n).toBe(SQL_STRINGS.length);
     }, 60_000);
+  });
+
+  describe('review server routes (typed 4xx naming the field, nothing written)', () => {
+    let rdb: TestDatabase;
+    let dir: string;
+    let server: ReviewServer | undefined;
+    let client: ReviewClient;
+    let rolloutId: string;
+    beforeAll(async () => {
+      rdb = await testDatabase();
+      dir = await mkdtemp(path.join(tmpdir(), 'trajforge-bad-review-'));
+      const blobs = createLocalBlobStore(path.join(dir, 'blobs'));
+      const seeded = await seedReviewData(rdb.pool, blobs, { cycleId: 'cycle-1', criticVersion: 'critic@1', rollouts: 2, steps: 3 });
+      rolloutId = seeded.rolloutIds[0]!;
+      await addReviewUser(rdb.pool, 'root', 'admin', 'correct horse battery');
+      server = await buildReviewServer({ db: rdb.pool, blobs, sessionSecret: 's'.repeat(40), secureCookies: false });
+      client = new ReviewClient(await server.app.listen({ port: 0, host: '127.0.0.1' }));
+      expect((await client.login('root', 'correct horse battery')).status).toBe(303);
+    }, 60_000);
+    afterAll(async () => {
+      await server?.app.close();
+      await rdb?.drop();
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    /** Everything a review route may write, as one comparable string. */
+    const written = async (): Promise<string> => {
+      const q = async (sql: string): Promise<unknown> => (await rdb.pool.query(sql)).rows;
+      return JSON.stringify([
+        await q(`select rollout_id, reviewer, verdict, steps, note from review_verdicts order by 1, 2`),
+        await q(`select count(*)::int as n from review_audit`),
+        await q(`select rollout_id, reviewer from review_claims order by 1`),
+        await q(`select rollout_id, kind, status, reviewer_verdict from review_candidates order by 1, 2`),
+        await q(`select count(*)::int as n from rollouts`),
+        await q(`select count(*)::int as n from pg_tables where schemaname = 'public'`),
+      ]);
+    };
+
+    it.each(REVIEW_ROUTE_CASES.map((c) => ({ ...c })))('$name', async ({ input, field }) => {
+      const before = await written();
+      const path = input.path.replace('ROLLOUT', encodeURIComponent(rolloutId));
+      const form = input.form ? Object.fromEntries(Object.entries(input.form).map(([k, v]) => [k, v === 'ROLLOUT' ? rolloutId : v])) : undefined;
+      const token = input.method === 'POST' ? await client.csrf('/queue') : undefined;
+      const res = await client.request(input.method, path, form ? { ...form, _csrf: token! } : input.method === 'POST' ? { _csrf: token! } : undefined);
+      const body = await res.text();
+      expect(res.status, body).toBe(input.status);
+      expect(body).toContain(field);
+      expect(await written()).toBe(before);
+      count('review server routes');
+    });
   });
 
   afterAll(() => {

@@ -37,6 +37,8 @@ export const CONFIG_CASES: BadCase<Record<string, string>>[] = [
   ...['0', '65', 'x'].map((v) => ({ name: `TRAJFORGE_ATTEMPTS=${v}`, input: { TRAJFORGE_ATTEMPTS: v }, field: 'ATTEMPTS' })),
   ...['0', '101', 'many'].map((v) => ({ name: `TRAJFORGE_MAX_STEPS=${v}`, input: { TRAJFORGE_MAX_STEPS: v }, field: 'MAX_STEPS' })),
   ...['1.5', 'abc'].map((v) => ({ name: `TRAJFORGE_SEED=${v}`, input: { TRAJFORGE_SEED: v }, field: 'SEED' })),
+  ...['0', '-5', '1.5', 'abc'].map((v) => ({ name: `TRAJFORGE_MODEL_TIMEOUT_MS=${v}`, input: { TRAJFORGE_MODEL_TIMEOUT_MS: v }, field: 'TIMEOUT_MS' })),
+  { name: 'TRAJFORGE_POLICY_TIMEOUT_MS=0.5', input: { TRAJFORGE_POLICY_TIMEOUT_MS: '0.5' }, field: 'TRAJFORGE_POLICY_TIMEOUT_MS' },
   ...['hot', '-1', '3'].map((v) => ({ name: `TRAJFORGE_POLICY_TEMPERATURE=${v}`, input: { TRAJFORGE_POLICY_TEMPERATURE: v }, field: 'POLICY_TEMPERATURE' })),
   { name: 'price in without out', input: { TRAJFORGE_POLICY_BASE_URL: 'http://127.0.0.1:9/v1', TRAJFORGE_POLICY_PRICE_IN: '1' }, field: 'PRICE_OUT' },
   { name: 'price without endpoint', input: { TRAJFORGE_POLICY_PRICE_IN: '1', TRAJFORGE_POLICY_PRICE_OUT: '2' }, field: 'BASE_URL' },
@@ -263,4 +265,64 @@ export const MODEL_REPLY_CASES: BadCase<{ status: number; body: string; contentT
   { name: 'HTTP 400 invalid request', input: { status: 400, body: '{"error":{"message":"bad","type":"invalid_request_error"}}' }, field: 'HTTP 400' },
   { name: 'HTTP 401 bad key', input: { status: 401, body: '{"error":{"message":"bad key"}}' }, field: 'HTTP 401' },
   { name: 'HTTP 404 no model', input: { status: 404, body: 'not found' }, field: 'HTTP 404' },
+];
+
+/**
+ * Requests to the review server's routes (review/server.ts) by a logged-in admin with a valid CSRF token: bad ids, bad
+ * form fields and query strings, SQL-looking strings, path traversal. `status` is the 4xx the route must answer,
+ * `field` a substring of its body (the field it names). `ROLLOUT` in a path or form is replaced by a real rollout id.
+ * Login failures deliberately answer one uniform 401 (no hint which of name and password was wrong).
+ */
+export interface ReviewRouteCase {
+  method: 'GET' | 'POST';
+  path: string;
+  form?: Record<string, string>;
+  status: number;
+}
+const LONG = 'x'.repeat(5000);
+const TRAVERSAL = ['../../etc/passwd', '..%2F..%2Fetc%2Fpasswd', '/etc/passwd', 'sha256/../../../etc/passwd', 'sha256/ab/%2e%2e%2f%2e%2e%2fsecret.png', 'a\\..\\..\\b'];
+export const REVIEW_ROUTE_CASES: BadCase<ReviewRouteCase>[] = [
+  // GET /rollout?id=…: the id is validated (400 naming `id`), unknown ids are 404 and claim nothing.
+  { name: 'GET /rollout without id', input: { method: 'GET', path: '/rollout', status: 400 }, field: 'id' },
+  { name: 'GET /rollout with empty id', input: { method: 'GET', path: '/rollout?id=', status: 400 }, field: 'id' },
+  { name: 'GET /rollout with two ids', input: { method: 'GET', path: '/rollout?id=a&id=b', status: 400 }, field: 'id' },
+  { name: 'GET /rollout with a 600-char id', input: { method: 'GET', path: `/rollout?id=${'y'.repeat(600)}`, status: 400 }, field: 'id' },
+  ...[...SQL, ...TRAVERSAL].map((id) => ({ name: `GET /rollout?id=${id}`, input: { method: 'GET' as const, path: `/rollout?id=${encodeURIComponent(id)}`, status: 404 }, field: 'not found' })),
+  // GET /queue filters.
+  ...['bogus', `x${SQL[0]}`, 'HUMAN'].map((kind) => ({ name: `GET /queue?kind=${kind}`, input: { method: 'GET' as const, path: `/queue?kind=${encodeURIComponent(kind)}`, status: 400 }, field: 'kind' })),
+  { name: 'GET /queue with a 100-char app', input: { method: 'GET', path: `/queue?app=${'a'.repeat(100)}`, status: 400 }, field: 'app' },
+  { name: 'GET /queue with two apps', input: { method: 'GET', path: '/queue?app=food&app=shop', status: 400 }, field: 'app' },
+  { name: 'GET /queue with a 200-char cycle', input: { method: 'GET', path: `/queue?cycle=${'c'.repeat(200)}`, status: 400 }, field: 'cycle' },
+  { name: 'GET /queue with a 600-char critic', input: { method: 'GET', path: `/queue?critic=${'k'.repeat(600)}`, status: 400 }, field: 'critic' },
+  // POST /queue/next filters.
+  ...['bogus', SQL[1]!].map((kind) => ({ name: `POST /queue/next kind=${kind}`, input: { method: 'POST' as const, path: '/queue/next', form: { kind }, status: 400 }, field: 'kind' })),
+  { name: 'POST /queue/next with a 100-char app', input: { method: 'POST', path: '/queue/next', form: { app: 'a'.repeat(100) }, status: 400 }, field: 'app' },
+  // POST /rollout/verdict: every field.
+  { name: 'verdict without id', input: { method: 'POST', path: '/rollout/verdict', form: { verdict: 'accept' }, status: 400 }, field: 'id' },
+  { name: 'verdict with empty id', input: { method: 'POST', path: '/rollout/verdict', form: { id: '', verdict: 'accept' }, status: 400 }, field: 'id' },
+  { name: 'verdict with a 600-char id', input: { method: 'POST', path: '/rollout/verdict', form: { id: 'z'.repeat(600), verdict: 'accept' }, status: 400 }, field: 'id' },
+  ...[...SQL, ...TRAVERSAL].map((id) => ({ name: `verdict on id ${id}`, input: { method: 'POST' as const, path: '/rollout/verdict', form: { id, verdict: 'reject' }, status: 404 }, field: 'not found' })),
+  ...['', 'maybe', 'ACCEPT', 'true', SQL[2]!].map((verdict) => ({ name: `verdict=${verdict || '(empty)'}`, input: { method: 'POST' as const, path: '/rollout/verdict', form: { id: 'ROLLOUT', verdict }, status: 400 }, field: 'verdict' })),
+  { name: 'verdict missing', input: { method: 'POST', path: '/rollout/verdict', form: { id: 'ROLLOUT' }, status: 400 }, field: 'verdict' },
+  ...['x', '1,,2', '-1', '1.5', '1;2', `0${SQL[1]}`, '0x1', ' 1'].map((steps) => ({ name: `steps=${steps}`, input: { method: 'POST' as const, path: '/rollout/verdict', form: { id: 'ROLLOUT', verdict: 'reject', steps }, status: 400 }, field: 'steps' })),
+  ...['999', '0,5', '99999999999999999999'].map((steps) => ({ name: `steps=${steps} (not steps of the rollout)`, input: { method: 'POST' as const, path: '/rollout/verdict', form: { id: 'ROLLOUT', verdict: 'reject', steps }, status: 400 }, field: 'steps' })),
+  { name: 'steps longer than 4096 chars', input: { method: 'POST', path: '/rollout/verdict', form: { id: 'ROLLOUT', verdict: 'reject', steps: Array.from({ length: 2100 }, () => '1').join(',') }, status: 400 }, field: 'steps' },
+  { name: 'note of 5000 chars', input: { method: 'POST', path: '/rollout/verdict', form: { id: 'ROLLOUT', verdict: 'accept', note: LONG }, status: 400 }, field: 'note' },
+  // POST /rollout/skip.
+  { name: 'skip without id', input: { method: 'POST', path: '/rollout/skip', form: {}, status: 400 }, field: 'id' },
+  ...[...SQL, ...TRAVERSAL].map((id) => ({ name: `skip id ${id}`, input: { method: 'POST' as const, path: '/rollout/skip', form: { id }, status: 404 }, field: 'not found' })),
+  // GET /blob/*: screenshots by content-addressed key only.
+  ...[...TRAVERSAL, 'sha256/ab/' + 'f'.repeat(64) + '.json', 'datasets/x/v1/manifest.json', `sha256/ab/${'0'.repeat(64)}.png`, 'sha256/AB/' + 'F'.repeat(64) + '.png'].map((key) => ({
+    name: `GET /blob/${key}`,
+    input: { method: 'GET' as const, path: `/blob/${key}`, status: 404 },
+    field: 'not',
+  })),
+  // POST /admin/unmask.
+  ...['', '2', 'yes', SQL[0]!].map((on) => ({ name: `unmask on=${on || '(empty)'}`, input: { method: 'POST' as const, path: '/admin/unmask', form: { on }, status: 400 }, field: 'on' })),
+  // POST /login: uniform 401.
+  ...[{ name: 'a'.repeat(65), password: 'x' }, { name: SQL[1]!, password: SQL[1]! }, { name: 'root', password: 'p'.repeat(1025) }, { name: '', password: '' }, { name: 'root', password: SQL[0]! }].map((form) => ({
+    name: `login name=${form.name.slice(0, 20)} password=${form.password.slice(0, 20)}`,
+    input: { method: 'POST' as const, path: '/login', form, status: 401 },
+    field: 'Wrong name or password',
+  })),
 ];

@@ -142,11 +142,18 @@ describe('gateway: retries', () => {
 });
 
 describe('gateway: invalid responses', () => {
-  it('invalid JSON → invalid_response, not retried', async () => {
-    fx.script({ body: '{"id": "x", "choices": [' });
-    const err = await rejection(createChatModel(cfg()).complete(ask()));
-    expect(err).toMatchObject({ kind: 'invalid_response', retryable: false, status: 200 });
-    expect(fx.requests).toHaveLength(1);
+  it('a body that is not JSON (cut short) is retried like a transport fault; invalid_response once retries run out', async () => {
+    fx.script({ body: '{"id": "x", "choices": [' }, { body: '{"id": "x", "choices": [' }, { body: '{"id": "x", "choices": [' });
+    const err = await rejection(createChatModel(cfg({ maxRetries: 2 })).complete(ask()));
+    expect(err).toMatchObject({ kind: 'invalid_response', retryable: true, status: 200, attempts: 3 });
+    expect(fx.requests).toHaveLength(3);
+  });
+
+  it('a truncated body followed by a whole one succeeds', async () => {
+    fx.script({ body: '{"id": "x", "choices": [' }, { body: textResponse('ok') });
+    const res = await createChatModel(cfg()).complete(ask());
+    expect(res.response.choices[0]!.message.content).toBe('ok');
+    expect(fx.requests).toHaveLength(2);
   });
 
   it('JSON that is not a chat response → invalid_response naming the field', async () => {
