@@ -73,7 +73,8 @@ function gridReader(lines: readonly OcrLine[]): ((col: string, row: number) => s
   const centreX = (l: OcrLine): number => l.box.x + l.box.w / 2;
   const centreY = (l: OcrLine): number => l.box.y + l.box.h / 2;
   // Headers: ≥ 4 single-letter lines at about the same height, left to right in alphabetical order.
-  const letters = lines.filter((l) => /^[A-Z]$/.test(l.text.trim()));
+  // (OCR reads a header "C" as "c" and "O" as "0" at times: letters are taken case-insensitively.)
+  const letters = lines.filter((l) => /^[A-Za-z]$/.test(l.text.trim()));
   const rows = new Map<number, OcrLine[]>();
   for (const l of letters) {
     const key = Math.round(centreY(l) / 8);
@@ -81,7 +82,7 @@ function gridReader(lines: readonly OcrLine[]): ((col: string, row: number) => s
   }
   const header = [...rows.values()].filter((r) => r.length >= 4).sort((a, b) => b.length - a.length)[0];
   if (!header) return undefined;
-  const cols = new Map(header.map((l) => [l.text.trim(), l]));
+  const cols = new Map(header.map((l) => [l.text.trim().toUpperCase(), l]));
   const headerY = Math.max(...header.map((l) => l.box.y + l.box.h));
   // Row numbers: integers left of the first column, below the header.
   const firstX = Math.min(...header.map((l) => l.box.x));

@@ -367,12 +367,8 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
     });
     completion = c.complete;
     reasons.push(c.reason);
-    // A desktop change is small on a large screen (a new name in a listing is 0.2% of it): only an identical
-    // final screenshot counts as nothing changed.
-    if (ev.pixelChange !== undefined && ev.pixelChange === 0) {
-      completion = false;
-      reasons.push('the final screenshot equals the first: nothing visibly changed');
-    }
+    // No pixel rule here: a desktop change is a few glyphs on a large screen (a renamed file in a listing), below
+    // what the phone's first-vs-final comparison resolves; the final screen's text decides.
   } else {
     const c = completionOf(ev, entities, said);
     completion = c.complete;
