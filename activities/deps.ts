@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ApplicationFailure, heartbeat } from '@temporalio/activity';
 import type { Pool } from 'pg';
-import { canonicalJson, CycleConfig, type Role } from '../domain/config.js';
+import { canonicalJson, CycleConfig, platformOf, type Role } from '../domain/config.js';
+import type { ActionSpace } from '../domain/action.js';
 import type { AppDag } from '../domain/dag.js';
 import type { CheckerSpec, ModelRef, Query, Rollout } from '../domain/entities.js';
 import type { BlobStore, ChatModel, EnvSession } from '../domain/ports.js';
@@ -30,6 +31,21 @@ export interface ActivityDeps {
    * `ref-policy@<version>`, or the endpoint registered with that version. Absent: only the default policy serves.
    */
   policyFor?: (version: string) => Promise<ChatModel>;
+  /**
+   * The desktop platform (`CycleConfig.platform: 'desktop'`): a pool of desktop sessions (real applications on Xvfb,
+   * environments/desktop/) and the desktop apps' DAGs. Absent: this worker serves phone cycles only.
+   */
+  desktop?: { envPool: EnvPool<GroundTruthSession>; dags: readonly AppDag[] };
+}
+
+/** What a cycle's platform runs on: its environment pool, the DAGs its queries come from and its action space. */
+export function platformDeps(
+  deps: Pick<ActivityDeps, 'envPool' | 'dags' | 'desktop'>,
+  config: CycleConfig,
+): { envPool: EnvPool<GroundTruthSession>; dags: readonly AppDag[]; actionSpace: ActionSpace } {
+  if (platformOf(config) === 'phone') return { envPool: deps.envPool, dags: deps.dags, actionSpace: 'mobile' };
+  if (!deps.desktop) throw invalid('config.platform: "desktop" needs a worker with desktop environments (this worker serves phones only)');
+  return { envPool: deps.desktop.envPool, dags: deps.desktop.dags, actionSpace: 'desktop' };
 }
 
 /** The policy model and its lineage ref for a rollout of `config` (its `policyVersion`, else the worker's default). */

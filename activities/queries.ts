@@ -1,4 +1,4 @@
-import { type ActivityDeps, parseConfig } from './deps.js';
+import { type ActivityDeps, invalid, parseConfig, platformDeps } from './deps.js';
 import { log } from '@temporalio/activity';
 import { generateQueryBatch } from '../query-gen/pipeline.js';
 import { createCrawlerValidator } from '../environments/crawler.js';
@@ -9,11 +9,12 @@ export function createQueryActivities(deps: ActivityDeps) {
   return {
     async generateQueries(input: { cycleId: string; cycleNumber: number; config: unknown }): Promise<{ queryIds: string[] }> {
       const config = parseConfig(input.config);
+      const platform = platformDeps(deps, config);
       // Every cycle samples anew; the same cycle number always samples the same queries.
       const seed = config.seed * 100_003 + input.cycleNumber;
       const generate = (validator?: Parameters<typeof generateQueryBatch>[0]['validator']) =>
         generateQueryBatch({
-          dags: deps.dags,
+          dags: platform.dags,
           count: config.queries,
           seed,
           sampler: config.querySampler,
@@ -23,6 +24,11 @@ export function createQueryActivities(deps: ActivityDeps) {
           ...(validator ? { validator } : {}),
         });
       let report;
+      if (config.validateQueries && platform.actionSpace === 'desktop') {
+        // The interface validator replays phone DAG transitions in Chromium; desktop queries name only objects the
+        // seeded files contain (environments/desktop/apps/fixtures.ts), so there is nothing stale to drop.
+        throw invalid('config.validateQueries: interface validation replays phone apps only; turn it off for platform "desktop"');
+      }
       if (config.validateQueries) {
         // Interface validation replays each query in a real environment session (one at a time).
         const session = await deps.envPool.lease();

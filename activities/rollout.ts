@@ -1,4 +1,4 @@
-import { type ActivityDeps, configHash, heartbeatSafely, loaders, parseConfig, policyOf } from './deps.js';
+import { type ActivityDeps, configHash, heartbeatSafely, invalid, loaders, parseConfig, platformDeps, policyOf } from './deps.js';
 import { createHash } from 'node:crypto';
 import { ApplicationFailure, log } from '@temporalio/activity';
 import type { Rollout } from '../domain/entities.js';
@@ -38,8 +38,16 @@ export function createRolloutActivities(deps: ActivityDeps) {
       const config = parseConfig(input.config);
       const purpose = input.purpose ?? 'attempt';
       const rolloutId = `${input.cycleId}/${input.queryId}/${purpose === 'attempt' ? 'a' : purpose === 'reference' ? 'r' : 'g'}${input.attempt}`;
-      const agentMode = purpose === 'reference' && input.agentMode ? parseConfig({ ...config, agentMode: input.agentMode }).agentMode : config.agentMode;
+      // The platform picks the environment pool and the action space (desktop: `computer_use` on Xvfb sessions).
+      const platform = platformDeps(deps, config);
+      const requestedMode = purpose === 'reference' && input.agentMode ? parseConfig({ ...config, agentMode: input.agentMode }).agentMode : config.agentMode;
+      // Only the end-to-end mode speaks the desktop action space: desktop reference attempts (whose default mode is a
+      // phone multi-agent loop) run in gui-owl; a desktop cycle asking for a phone-only mode is a configuration error.
+      const agentMode = platform.actionSpace === 'desktop' && purpose === 'reference' ? 'gui-owl' : requestedMode;
       const guidance = purpose === 'guided' ? await loadGuidanceText(deps.db, input.queryId, input.guidanceVersion) : undefined;
+      if (platform.actionSpace === 'desktop' && agentMode !== 'gui-owl') {
+        throw invalid(`config.agentMode: "${agentMode}" plays phones only; desktop episodes run in gui-owl mode`);
+      }
       const existing = await repo.getRollout(deps.db, rolloutId);
       if (existing) return { rolloutId, status: existing.status, steps: existing.steps.length, degraded: existing.status === 'degraded' };
       const query = await loadQuery(input.queryId);
@@ -52,7 +60,7 @@ export function createRolloutActivities(deps: ActivityDeps) {
       // retryable failure hands the activity back to Temporal's retry policy (backoff). Once steps exist, the
       // trajectory is kept and tagged degraded instead (never rerun: it is data about the environment failing).
       for (let envAttempt = 1; ; envAttempt++) {
-        const session = await deps.envPool.lease();
+        const session = await platform.envPool.lease();
         let healthy = true;
         try {
           // Dispatch on the cycle's agent mode (gui-owl end-to-end, or a multi-agent loop with role IO on every step).
@@ -67,9 +75,10 @@ export function createRolloutActivities(deps: ActivityDeps) {
             historyImages: config.historyImages,
             temperature,
             ...(guidance ? { guidance } : {}),
+            ...(platform.actionSpace === 'desktop' ? { actionSpace: platform.actionSpace } : {}),
             onStep: (step) => {
               heartbeatSafely({ step: step.index });
-              deps.envPool.heartbeat(session);
+              platform.envPool.heartbeat(session);
             },
           });
           let groundTruth: { success: boolean; reason: string } | undefined;
@@ -99,7 +108,7 @@ export function createRolloutActivities(deps: ActivityDeps) {
             queryId: query.id,
             attempt: input.attempt,
             agentMode,
-            actionSpace: 'mobile',
+            actionSpace: platform.actionSpace,
             model: policy.ref,
             status: result.status,
             ...(result.outcome !== undefined ? { outcome: result.outcome } : {}),
@@ -117,7 +126,7 @@ export function createRolloutActivities(deps: ActivityDeps) {
           healthy = false;
           throw err;
         } finally {
-          await deps.envPool.release(session, healthy);
+          await platform.envPool.release(session, healthy);
         }
       }
     },

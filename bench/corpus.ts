@@ -5,7 +5,7 @@
  *
  *   npx tsx bench/corpus.ts --out DIR [--rollouts 500] [--seeds 1,2,3] [--temperatures 0,0.7] [--sessions 2]
  *                           [--max-steps 15] [--apps food,shop] [--mode gui-owl|mobile-agent-v3|swirl|ces]
- *                           [--paraphrases bench/paraphrases/v1.json]
+ *                           [--paraphrases bench/paraphrases/v1.json] [--platform desktop]
  *   npx tsx bench/critics.ts --corpus DIR        (judges the corpus instead of rolling out)
  *
  * Layout: DIR/blobs (local blob store: screenshots, and under ocr/ the OCR of each screenshot by content hash, so
@@ -13,7 +13,9 @@
  * job, episode result, ground truth), DIR/corpus.json (the options). Resumable: re-running with the same DIR
  * and options rolls out only the jobs not yet in rollouts.jsonl. Environment failures are counted, not kept.
  * For each seed, `generateQueries` draws ⌈N / (seeds × temperatures)⌉ tasks; each is rolled out once per
- * temperature with the GUI-Owl episode loop (1 screenshot of history) on `--sessions` Chromium phones.
+ * temperature with the GUI-Owl episode loop (1 screenshot of history) on `--sessions` Chromium phones, or with
+ * `--platform desktop` on `--sessions` real desktop sessions (environments/desktop/: Xvfb, `computer_use`) over the
+ * desktop apps' DAGs.
  */
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -31,9 +33,14 @@ import { blobOcrStore, createOcrEngine } from '../models/ocr.js';
 import type { OcrEngine } from '../models/reference/types.js';
 import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
 import { startReferenceServer } from '../models/reference/server.js';
+import { loadDesktopDags } from '../environments/desktop/apps/index.js';
+import { createDesktopEnv } from '../environments/desktop/session.js';
 import { INFEASIBLE_FAMILY, infeasibleSuccess } from '../query-gen/infeasible.js';
 import { generateQueries } from '../query-gen/sample.js';
 import { createLocalBlobStore } from '../storage/blob-local.js';
+
+/** A session rollouts run in: a Chromium phone or a desktop display, both checkable. */
+type CorpusSession = Pick<ChromiumSession, 'id' | 'reset' | 'step' | 'close'> & { check: ChromiumSession['check'] };
 
 export interface CorpusJob {
   seed: number;
@@ -63,6 +70,8 @@ export interface CorpusOptions {
    * independent phrasings, filled with the query's own slot values (the checker spec is unchanged).
    */
   paraphrases?: string;
+  /** `desktop`: real desktop applications on Xvfb (absent: phone apps in Chromium, as corpora built before it). */
+  platform?: 'desktop';
 }
 
 /** A paraphrase set: per `app/family`, ≥ 3 independently written phrasings with `{slot}` placeholders. */
@@ -94,7 +103,7 @@ export function corpusJobs(o: CorpusOptions, paraphrases?: ParaphraseSet): Corpu
   const perSeed = Math.ceil(o.rollouts / (o.seeds.length * o.temperatures.length));
   const jobs: CorpusJob[] = [];
   for (const seed of o.seeds) {
-    const { queries } = generateQueries({ dags: loadDags(), count: perSeed, seed, apps: o.apps });
+    const { queries } = generateQueries({ dags: o.platform === 'desktop' ? loadDesktopDags() : loadDags(), count: perSeed, seed, apps: o.apps });
     queries.forEach((query, n) => {
       const reworded = paraphrases ? paraphrase(paraphrases, query, n) : query.instruction;
       if (reworded === undefined) return;
@@ -156,8 +165,12 @@ export async function buildCorpus(
   const blobs = existing.blobs;
   const out = join(dir, 'rollouts.jsonl');
 
-  const appServer = await startAppServer({});
-  const env = await createChromiumEnv({ appServer, blobs });
+  const desktop = options.platform === 'desktop';
+  const appServer = desktop ? undefined : await startAppServer({});
+  const env: { newSession(): Promise<CorpusSession>; close(): Promise<void> } = appServer
+    ? await createChromiumEnv({ appServer, blobs })
+    : // Critics read screenshots only: the accessibility tree (a second of AT-SPI per step under load) is not stored.
+      createDesktopEnv({ blobs, stateDir: join(dir, 'desktop'), a11yTree: false });
   const ocr = deps.ocr ?? (await createOcrEngine({ store: blobOcrStore(blobs) }));
   const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
   const mode: AgentMode = options.mode ?? 'gui-owl';
@@ -167,7 +180,7 @@ export async function buildCorpus(
   const rollouts = [...existing.rollouts];
   let envFailures = 0;
   const t0 = performance.now();
-  const sessions: ChromiumSession[] = await Promise.all(Array.from({ length: Math.max(1, options.sessions) }, () => env.newSession()));
+  const sessions: CorpusSession[] = await Promise.all(Array.from({ length: Math.max(1, options.sessions) }, () => env.newSession()));
   try {
     let next = 0;
     await Promise.all(
@@ -185,6 +198,7 @@ export async function buildCorpus(
             maxSteps: options.maxSteps,
             historyImages: 1,
             temperature: job.temperature,
+            ...(desktop ? { actionSpace: 'desktop' as const } : {}),
           });
           if (result.environmentFailure) {
             envFailures++;
@@ -207,7 +221,7 @@ export async function buildCorpus(
   } finally {
     await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
     await env.close();
-    await appServer.close();
+    await appServer?.close();
     await ref.close();
   }
   return { rollouts, envFailures, seconds: (performance.now() - t0) / 1000 };
@@ -238,6 +252,7 @@ async function main(): Promise<void> {
       apps: { type: 'string', default: '' },
       mode: { type: 'string' },
       paraphrases: { type: 'string' },
+      platform: { type: 'string' },
     },
   });
   if (values.mode !== undefined && !(AGENT_MODES as readonly string[]).includes(values.mode)) {
@@ -254,6 +269,7 @@ async function main(): Promise<void> {
     // Only when given, so corpora built before these options keep their corpus.json.
     ...(values.mode ? { mode: values.mode as AgentMode } : {}),
     ...(values.paraphrases ? { paraphrases: values.paraphrases } : {}),
+    ...(values.platform === 'desktop' ? { platform: 'desktop' as const } : {}),
   };
   const bad = !values.out
     ? '--out'

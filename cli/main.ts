@@ -24,7 +24,7 @@ const USAGE = `trajforge — self-evolving GUI trajectory production
 Usage:
   trajforge cycle [--queries N] [--attempts K] [--max-steps S] [--seed N] [--apps food,shop] [--mode gui-owl|mobile-agent-v3|swirl|ces]
                   [--learned-critic PATH|off] [--learned-consensus off|and|majority] [--trajectory-tau-c 0..1]
-                  [--resume-only]
+                  [--resume-only] [--platform phone|desktop]   desktop: real Debian applications on Xvfb, computer_use
                                  finish interrupted cycles (printing what it resumes), then run one full
                                  production cycle on the configured services (--resume-only: no new cycle)
   trajforge status               embedded services (owned or orphaned), running and unfinished cycles with progress
@@ -77,6 +77,7 @@ async function cycle(args: string[]): Promise<void> {
       guidance: { type: 'string' },
       'keep-guidance': { type: 'boolean' },
       reasoning: { type: 'string' },
+      platform: { type: 'string' },
     },
   });
   const config = loadConfig();
@@ -88,6 +89,7 @@ async function cycle(args: string[]): Promise<void> {
     ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
     ...(values.apps !== undefined ? { apps: values.apps.split(',').map((a) => a.trim()).filter(Boolean) } : {}),
     ...(values.mode !== undefined ? { agentMode: values.mode } : {}),
+    ...(values.platform !== undefined ? { platform: values.platform } : {}),
     ...(values['learned-critic'] !== undefined || values['learned-consensus'] !== undefined || values['trajectory-tau-c'] !== undefined
       ? {
           critic: {
@@ -133,7 +135,7 @@ async function cycle(args: string[]): Promise<void> {
     const cycleNumber = (await latestCycleNumber(rt.db)) + 1;
     const cycleId = `cycle-${cycleNumber}`;
     out(`  policy     ${rt.models.policy.name}@${rt.referencePolicyVersion && !config.models.policy?.baseUrl ? rt.referencePolicyVersion : 'external'} (${config.cycle.agentMode})`);
-    out(`trajforge: ${cycleId}: ${config.cycle.queries} queries × ${config.cycle.attempts} attempts, ≤${config.cycle.maxSteps} steps, ${config.envSessions} environment sessions`);
+    out(`trajforge: ${cycleId}: ${config.cycle.platform === 'desktop' ? 'desktop, ' : ''}${config.cycle.queries} queries × ${config.cycle.attempts} attempts, ≤${config.cycle.maxSteps} steps, ${config.envSessions} environment sessions`);
     const input = { cycleId, cycleNumber, config: config.cycle, taskQueuePrefix: config.temporal.taskQueuePrefix };
     let handle;
     try {

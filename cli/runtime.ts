@@ -19,6 +19,8 @@ import { EnvPool } from '../environments/pool.js';
 import { loadDags } from '../environments/app-world.js';
 import { startAppServer } from '../environments/app-server.js';
 import { createChromiumEnv } from '../environments/chromium.js';
+import { loadDesktopDags } from '../environments/desktop/apps/index.js';
+import { createDesktopEnv } from '../environments/desktop/session.js';
 import { createChatModel } from '../models/gateway.js';
 import { meterActivities } from '../activities/usage.js';
 import { blobOcrStore, createOcrEngine } from '../models/ocr.js';
@@ -236,6 +238,16 @@ export async function startWorkers(
     idleMs: 600_000,
   });
   closers.push(() => envPool.close());
+  // Desktop cycles (`platform: 'desktop'`): a second pool of real desktop sessions (one Xvfb display each), started
+  // on first lease only, so phone-only workers never start an X server.
+  let newDesktopSession: () => Promise<GroundTruthSession> = () => Promise.reject(new Error('this worker serves no env queue'));
+  if (queues.has('env')) {
+    const desktopEnv = createDesktopEnv({ blobs: rt.blobs, stateDir: resolve(rt.config.home, 'desktop') });
+    closers.push(() => desktopEnv.close());
+    newDesktopSession = () => desktopEnv.newSession();
+  }
+  const desktopPool = new EnvPool<GroundTruthSession>(rt.config.envSessions, newDesktopSession, { leaseTimeoutMs: 300_000, idleMs: 600_000 });
+  closers.push(() => desktopPool.close());
   const ocr = rt.ocr ?? (await createOcrEngine({ store: blobOcrStore(rt.blobs) }));
 
   const activities = meterActivities(rt.db, createActivities({
@@ -245,6 +257,7 @@ export async function startWorkers(
     models: rt.models,
     policyModel: { name: rt.models.policy.name, version: rt.referenceUrl && !rt.config.models.policy?.baseUrl ? (rt.referencePolicyVersion ?? REFERENCE_POLICY_VERSION) : 'external' },
     dags: await loadDags(),
+    desktop: { envPool: desktopPool, dags: loadDesktopDags() },
     ocr,
     policyFor: registryPolicyClient(rt),
   }));

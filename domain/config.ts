@@ -91,6 +91,12 @@ export const CycleConfig = z.object({
   seed: z.number().int().default(7),
   /** Built-in apps to generate queries for; empty = all. */
   apps: z.array(z.string()).default([]),
+  /**
+   * Where episodes run: `phone` (the built-in apps in Chromium, `mobile_use`) or `desktop` (real Debian applications
+   * on Xvfb, `computer_use`; environments/desktop/). Absent = `phone`; optional without a default so configs (and
+   * their hashes) written before it stay unchanged. Read it with `platformOf`.
+   */
+  platform: z.enum(['phone', 'desktop']).optional(),
   /** `gui-owl`: end-to-end policy; the others are multi-agent loops (agents/run.ts). */
   agentMode: z.enum(['gui-owl', 'mobile-agent-v3', 'swirl', 'ces']).default('gui-owl'),
   /** GUI-Owl keeps the last 1–3 screenshots in the prompt. */
@@ -178,6 +184,12 @@ export const CycleConfig = z.object({
     .prefault({}),
 });
 export type CycleConfig = z.infer<typeof CycleConfig>;
+export type Platform = NonNullable<CycleConfig['platform']>;
+
+/** The cycle's platform (`phone` when absent). */
+export function platformOf(config: Pick<CycleConfig, 'platform'>): Platform {
+  return config.platform ?? 'phone';
+}
 
 /** Stable JSON: object keys sorted, so equal configs hash equally. */
 export function canonicalJson(value: unknown): string {

@@ -1,5 +1,5 @@
 import type { Query, Rollout, Step, StepAnnotation } from '../domain/entities.js';
-import { TOOL_NAME } from '../domain/action.js';
+import { TOOL_NAME, type ActionSpace } from '../domain/action.js';
 import { buildPolicyRequest } from '../agents/gui-owl.js';
 
 /** Lineage stamped on every sample (non-negotiable 5). */
@@ -41,9 +41,12 @@ export interface SftSample {
 
 export type RemovalReason = 'harmful' | 'below_tau_c' | 'no_op' | 'error';
 
-/** Renders a step as the assistant turn GUI-Owl is trained to produce: reasoning, conclusion, tool call. */
-export function formatAssistantTurn(step: Step): string {
-  const call = JSON.stringify({ name: TOOL_NAME.mobile, arguments: step.action });
+/**
+ * Renders a step as the assistant turn GUI-Owl is trained to produce: reasoning, conclusion, tool call (`mobile_use`
+ * on a phone, `computer_use` on a desktop).
+ */
+export function formatAssistantTurn(step: Step, space: ActionSpace = 'mobile'): string {
+  const call = JSON.stringify({ name: TOOL_NAME[space], arguments: step.action });
   return `Thought: ${step.reasoning.trim()}\nConclusion: ${step.conclusion.trim()}\n<tool_call>\n${call}\n</tool_call>`;
 }
 
@@ -120,6 +123,7 @@ export function buildSamples(opts: {
         screenshots: keys.map((k) => ({ dataUrl: opts.uri(k) })),
         screen,
         ...(opts.guidance?.text ? { guidance: opts.guidance.text } : {}),
+        ...(rollout.actionSpace === 'desktop' ? { actionSpace: rollout.actionSpace } : {}),
       });
       const messages = request.messages.map((m) => ({
         role: m.role as 'system' | 'user',
@@ -131,7 +135,7 @@ export function buildSamples(opts: {
       const judgement = opts.judgements.get(step.index);
       samples.push({
         id: `${rollout.id}#${step.index}`,
-        messages: [...messages, { role: 'assistant', content: formatAssistantTurn(step) }],
+        messages: [...messages, { role: 'assistant', content: formatAssistantTurn(step, rollout.actionSpace) }],
         images: keys.map(opts.uri),
         image_keys: keys,
         tools: toolsJson(request.tools ?? []),

@@ -145,7 +145,8 @@ export function createDesktopEnv(opts: DesktopEnvOptions): DesktopEnv {
         return titles.map((t) => t.trim()).filter(Boolean);
       },
       async a11yTexts() {
-        const tree = await dumpA11yTree(envFor());
+        // Ground truth is worth waiting for: a starved machine answers AT-SPI slowly (5 s gave empty trees at load 37).
+        const tree = await dumpA11yTree(envFor(), 30_000);
         return tree.nodes.flatMap((n) => [n.name, n.text ?? '']).filter(Boolean);
       },
       run: exec,

@@ -7,6 +7,7 @@ import type { OcrLine, RoleHandler } from '../types.js';
 import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
 import { nearDuplicateOnResult, screenChange } from './evidence.js';
 import { containsPhrase, contentTokens, IMPERATIVES, tokens } from './text-match.js';
+import { desktopCompletion, isDesktopSteps } from './desktop-evidence.js';
 import { REVERT, decodeDataUrl, lastUser, ocrScreen, parseAction, quote, reply, sections } from './critic-screen.js';
 
 /** The reference trajectory critics (text and multimodal): see critics.ts for their rules. */
@@ -110,6 +111,11 @@ interface TrajectoryEvidence {
   switchBeside?: (lineText: string) => SwitchState | undefined;
   /** Multimodal channel: share of the app area that differs between the first and the final screenshot. */
   pixelChange?: number;
+  /** A desktop trajectory (its steps speak the desktop action space): completion from desktop evidence. */
+  desktop?: boolean;
+  /** Multimodal channel: OCR lines with boxes of the first and final screenshots (desktop grid reading). */
+  firstOcr?: OcrLine[];
+  finalOcr?: OcrLine[];
 }
 
 /** Below this share of changed app area, the final screenshot shows nothing the first did not. */
@@ -349,6 +355,20 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
           ? `the answer ${quote(outcome ?? '')} is visible on a screen`
           : `the answer ${quote(outcome ?? '')} is not visible on any screen`,
     );
+  } else if (ev.desktop) {
+    // Desktop (desktop-evidence.ts): the request's own evidence on the final screen — a value in a grid cell, a
+    // number on a display, a name listed or gone, a clean (saved) title, no dialog left open.
+    const c = desktopCompletion({
+      instruction: ev.instruction,
+      screens: ev.screens,
+      finalLines: ev.finalLines,
+      ...(ev.firstOcr ? { firstOcr: ev.firstOcr } : {}),
+      ...(ev.finalOcr ? { finalOcr: ev.finalOcr } : {}),
+    });
+    completion = c.complete;
+    reasons.push(c.reason);
+    // No pixel rule here: a desktop change is a few glyphs on a large screen (a renamed file in a listing), below
+    // what the phone's first-vs-final comparison resolves; the final screen's text decides.
   } else {
     const c = completionOf(ev, entities, said);
     completion = c.complete;
@@ -373,8 +393,9 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
   // Coverage: entities in summaries or screens after the first.
   const evidence = [...ev.summaries, ...ev.screens.slice(1)].join('\n');
   const found = entities.filter((e) => containsPhrase(evidence, e));
-  const coverage = entities.length === 0 ? 1 : found.length / entities.length;
-  if (entities.length > 0) {
+  // Desktop requests are checked on the final screen itself (a deleted file is rightly absent from later screens).
+  const coverage = entities.length === 0 || ev.desktop ? 1 : found.length / entities.length;
+  if (entities.length > 0 && !ev.desktop) {
     reasons.push(
       found.length === entities.length
         ? `all ${entities.length} key entities (${entities.map((e) => quote(e)).join(', ')}) were handled`
@@ -495,6 +516,7 @@ export const trajectoryTextCriticRole: RoleHandler = async (request, ctx) => {
     // Captions join a screen's OCR lines with " | " (critics/judge-rollout.ts); one per line otherwise.
     finalLines: (screens[screens.length - 1] ?? '').split(/\s+\|\s+|\n/).map((l) => l.trim()).filter(Boolean),
     outcome: readOutcome(sec.get('Outcome')),
+    ...(isDesktopSteps(sec.get('Steps')) ? { desktop: true } : {}),
   };
   return trajectoryReply(decisionOf(ev, request.temperature ?? 0, 0.04, ctx.random, 'text'));
 };
@@ -530,6 +552,7 @@ export const trajectoryMultimodalCriticRole: RoleHandler = async (request, ctx) 
     outcome: readOutcome(sec.get('Outcome')),
     ...(finalShot && finalPng ? { switchBeside: await switchStates(finalPng, finalShot.lines) } : {}),
     ...(await firstToFinal(shots[0]?.png, finalIdx > 0 ? finalPng : undefined)),
+    ...(isDesktopSteps(sec.get('Steps')) ? { desktop: true, ...(finalShot ? { finalOcr: finalShot.lines } : {}), ...(ocr[0] && finalIdx > 0 ? { firstOcr: ocr[0].lines } : {}) } : {}),
   };
   return trajectoryReply(decisionOf(ev, request.temperature ?? 0, 0.06, ctx.random, 'multimodal'));
 };
