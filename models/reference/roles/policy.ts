@@ -202,11 +202,11 @@ export const policyRole: RoleHandler = async (request, ctx) => {
   // screen, re-grounded on the current OCR. At T > 0 it is skipped with probability min(0.5, T/2) so sampling
   // still explores; on a miss the heuristic decides.
   const remembered = ctx.memory && !(temperature > 0 && ctx.random() < Math.min(0.5, temperature / 2))
-    ? ctx.memory.lookup(prompt.instruction, lines, { width, height })
+    ? ctx.memory.lookup(prompt.instruction, lines, { width, height }, prompt.history)
     : undefined;
   const d: Decision = remembered
     ? {
-        thought: `${remembered.thought ? `${remembered.thought} ` : ''}(Remembered: accepted ${remembered.count}× for this task on this screen, ${remembered.match} match; memory ${ctx.memory!.version}.)`,
+        thought: `${remembered.thought ? `${remembered.thought} ` : ''}(Remembered: accepted ${remembered.count}× ${remembered.match === 'general' ? `for a task of this kind (intent similarity ${remembered.similarity?.toFixed(2)})` : 'for this task'} on this screen, ${remembered.match} match; memory ${ctx.memory!.version}.)`,
         conclusion: remembered.conclusion,
         action: remembered.action,
       }
