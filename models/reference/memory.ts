@@ -364,6 +364,14 @@ export class PolicyMemory {
    * undefined when nothing is remembered or no remembered click target is visible. Visible targets first, then most frequent.
    */
   lookup(instruction: string, lines: readonly OcrLine[], screen: { width: number; height: number }, history?: readonly string[]): MemoryHit | undefined {
+    const hit = this.lookupAny(instruction, lines, screen, history);
+    // A remembered step identical to the one just taken (same conclusion) is not repeated: the last one changed
+    // nothing the screen key sees (measured: an exact-instruction entry replayed a tap 12 times in an eval episode).
+    const last = history?.[history.length - 1];
+    return hit && last !== undefined && hit.conclusion.trim() === last.trim() ? undefined : hit;
+  }
+
+  private lookupAny(instruction: string, lines: readonly OcrLine[], screen: { width: number; height: number }, history?: readonly string[]): MemoryHit | undefined {
     const key = instructionKey(instruction);
     const sig = screenSignature(lines, screen);
     const exact = this.entries.get(`${key}\u0000${sig}`);
