@@ -1,12 +1,15 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import { ROOT_CONTEXT, type Context, type ContextManager } from '@opentelemetry/api';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { usageMeter } from '../models/gateway.js';
+import { modelLatencyObservers, usageMeter } from '../models/gateway.js';
+import type { FunnelCounts } from '../storage/report-repo.js';
 
 /**
  * Observability of a worker process, off by default (AppConfig.observability):
@@ -73,7 +76,41 @@ export class JsonlSpanExporter implements SpanExporter {
   }
 }
 
-function metricsFor(registry: Registry): ActivityInterceptorsFactory {
+/**
+ * An OpenTelemetry context manager over AsyncLocalStorage. Without one the API's `context.with` is a no-op, so the
+ * activity interceptor's span, started "inside" the context it extracted from the activity's headers, started a
+ * trace of its own: with it, `RunActivity:*` spans are children of the workflow's `StartActivity:*` spans.
+ */
+export class AsyncLocalContextManager implements ContextManager {
+  readonly #als = new AsyncLocalStorage<Context>();
+
+  active(): Context {
+    return this.#als.getStore() ?? ROOT_CONTEXT;
+  }
+
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(context: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+    return this.#als.run(context, () => fn.apply(thisArg, args));
+  }
+
+  bind<T>(context: Context, target: T): T {
+    if (typeof target !== 'function') return target;
+    const run = (thisArg: unknown, args: unknown[]): unknown => this.with(context, () => (target as (...a: unknown[]) => unknown).apply(thisArg, args));
+    return function (this: unknown, ...args: unknown[]) {
+      return run(this, args);
+    } as T;
+  }
+
+  enable(): this {
+    return this;
+  }
+
+  disable(): this {
+    this.#als.disable();
+    return this;
+  }
+}
+
+function metricsFor(registry: Registry, closers: (() => Promise<void>)[], funnel?: () => Promise<FunnelCounts>): ActivityInterceptorsFactory {
   const duration = new Histogram({
     name: 'trajforge_activity_seconds',
     help: 'Activity execution time by type and outcome',
@@ -100,11 +137,53 @@ function metricsFor(registry: Registry): ActivityInterceptorsFactory {
   role('trajforge_model_failed_calls', 'Failed model calls since the worker started, per role', (u) => u.failedCalls);
   role('trajforge_model_tokens', 'Prompt + completion tokens since the worker started, per role', (u) => u.totalTokens);
   role('trajforge_model_cost_usd', 'Model cost (USD) since the worker started, per role', (u) => u.costUsd);
+  const latency = new Histogram({
+    name: 'trajforge_model_latency_seconds',
+    help: 'Latency of answered (not cached) model calls made in this worker, per role',
+    labelNames: ['role'],
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60],
+    registers: [registry],
+  });
+  const observe = (r: string, seconds: number): void => latency.observe({ role: r }, seconds);
+  modelLatencyObservers.add(observe);
+  closers.push(() => Promise.resolve(void modelLatencyObservers.delete(observe)));
+  // Backlog as the workers see it: how long activities waited in their task queue before a worker took them.
+  const waited = new Histogram({
+    name: 'trajforge_activity_schedule_to_start_seconds',
+    help: 'Time activities waited in their task queue (scheduled → started), by type: the queue backlog as felt by the work',
+    labelNames: ['activity'],
+    buckets: [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 1200],
+    registers: [registry],
+  });
+  if (funnel) {
+    // Read from Postgres at scrape time: the whole line's funnel, whichever worker did the work.
+    let last: Promise<FunnelCounts> | undefined;
+    const read = (): Promise<FunnelCounts> => (last ??= funnel().finally(() => setTimeout(() => (last = undefined), 1000).unref()));
+    new Gauge({
+      name: 'trajforge_funnel',
+      help: 'Production yield funnel (eval runs excluded): queries → rollouts → accepted → exported (distinct rollouts in any dataset)',
+      labelNames: ['stage'],
+      registers: [registry],
+      async collect() {
+        const f = await read();
+        for (const stage of ['queries', 'rollouts', 'accepted', 'exported'] as const) this.set({ stage }, f[stage]);
+      },
+    });
+    new Gauge({
+      name: 'trajforge_rollout_backlog',
+      help: 'Queries of running production cycles not yet rolled out',
+      registers: [registry],
+      async collect() {
+        this.set((await read()).backlog);
+      },
+    });
+  }
 
   return (ctx) => ({
     inbound: {
       async execute(input, next) {
         const activity = ctx.info.activityType;
+        if (ctx.info.currentAttemptScheduledTimestampMs) waited.observe({ activity }, Math.max(0, Date.now() - ctx.info.currentAttemptScheduledTimestampMs) / 1000);
         const end = duration.startTimer({ activity });
         inFlight.inc({ activity });
         try {
@@ -128,13 +207,20 @@ function metricsFor(registry: Registry): ActivityInterceptorsFactory {
   });
 }
 
-export async function startObservability(opts: { metricsPort?: number; traces: 'off' | 'file'; home: string; service: string }): Promise<Observability> {
+export async function startObservability(opts: {
+  metricsPort?: number;
+  traces: 'off' | 'file';
+  home: string;
+  service: string;
+  /** Funnel and backlog counts read at scrape time (Postgres); without it those gauges are absent. */
+  funnel?: () => Promise<FunnelCounts>;
+}): Promise<Observability> {
   const registry = new Registry();
   const activityInterceptors: ActivityInterceptorsFactory[] = [];
   const closers: (() => Promise<void>)[] = [];
   let metricsUrl: string | undefined;
   if (opts.metricsPort !== undefined) {
-    activityInterceptors.push(metricsFor(registry));
+    activityInterceptors.push(metricsFor(registry, closers, opts.funnel));
     const server: Server = createServer((req, res) => {
       if (req.url !== '/metrics') {
         res.writeHead(404).end();
@@ -162,7 +248,7 @@ export async function startObservability(opts: { metricsPort?: number; traces: '
     const processor = new SimpleSpanProcessor(new JsonlSpanExporter(join(dir, 'spans.jsonl')));
     const provider = new BasicTracerProvider({ resource });
     provider.addSpanProcessor(processor);
-    provider.register();
+    provider.register({ contextManager: new AsyncLocalContextManager() });
     const tracer = provider.getTracer('trajforge');
     activityInterceptors.push((ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer }) }));
     sinks = { exporter: makeWorkflowExporter(processor, resource) } as unknown as InjectedSinks<Record<string, never>>;

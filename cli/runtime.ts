@@ -33,6 +33,7 @@ import { getModel } from '../storage/registry-repo.js';
 import type { OcrEngine } from '../domain/ports.js';
 import { loadLatestPolicyMemory } from './train.js';
 import { startObservability } from './observability.js';
+import { funnelCounts } from '../storage/report-repo.js';
 import { createBlobStore } from '../storage/blob.js';
 import { createPool } from '../storage/db.js';
 import { migrate } from '../storage/migrate.js';
@@ -267,7 +268,7 @@ export async function startWorkers(
   // Metrics and traces (off by default): activity interceptors, the workflow span sink, a traced bundle.
   const o11y = rt.config.observability;
   const obs = o11y.metricsPort !== undefined || o11y.traces !== 'off'
-    ? await startObservability({ ...o11y, home: rt.config.home, service: `trajforge-worker-${[...queues].join('-')}` })
+    ? await startObservability({ ...o11y, home: rt.config.home, service: `trajforge-worker-${[...queues].join('-')}`, funnel: () => funnelCounts(rt.db) })
     : undefined;
   if (obs) closers.push(() => obs.close());
   const common = {

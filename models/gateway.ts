@@ -142,6 +142,12 @@ export function withUsageScope<T>(meter: UsageMeter, fn: () => Promise<T>): Prom
 /** Process-wide meter used when no meter is injected. */
 export const usageMeter = new UsageMeter();
 
+/**
+ * Observers of each answered (not cached) model call's latency, by role: how the worker's Prometheus histogram
+ * (cli/observability.ts) sees model latency without the gateway knowing about metrics.
+ */
+export const modelLatencyObservers = new Set<(role: string, seconds: number) => void>();
+
 // ---------------------------------------------------------------------------------------------------
 // Concurrency + rate limiting
 
@@ -376,6 +382,7 @@ export function createChatModel(cfg: RoleEndpoint, deps: GatewayDeps = {}): Chat
           const response = await limiter.run(() => attemptOnce(body));
           const latencyMs = Math.round(performance.now() - t0);
           for (const m of meters()) m.record(account, response.usage, { pricing: ep.pricing });
+          for (const observe of modelLatencyObservers) observe(account, latencyMs / 1000);
           if (cache && cacheKey) await cache.set(cacheKey, response);
           const callKey = await store({ request, response, latencyMs, cached: false, attempts, costUsd: costOf(response.usage, ep.pricing), endpoint });
           return callKey ? { response, callKey } : { response };

@@ -45,3 +45,33 @@ export async function listCycleYields(db: Queryable): Promise<CycleYield[]> {
       }),
   );
 }
+
+/** Production-wide yield funnel (eval runs excluded) and the rollout backlog of running cycles, for /metrics. */
+export interface FunnelCounts {
+  /** Queries assigned to production cycles. */
+  queries: number;
+  rollouts: number;
+  /** Rollouts whose effective acceptance (critics, overridden by humans) is true. */
+  accepted: number;
+  /** Distinct rollouts in any exported dataset. */
+  exported: number;
+  /** Queries of running production cycles that have no rollout yet. */
+  backlog: number;
+}
+
+export async function funnelCounts(db: Queryable): Promise<FunnelCounts> {
+  const [row] = await many(
+    db,
+    `select
+       (select count(*) from cycle_queries where cycle_id not like 'eval-%')::int as queries,
+       (select count(*) from rollouts where cycle_id not like 'eval-%')::int as rollouts,
+       (select count(*) from rollout_acceptance where cycle_id not like 'eval-%' and accepted)::int as accepted,
+       (select count(distinct rollout_id) from dataset_items)::int as exported,
+       (select count(*) from cycle_queries cq join cycles c on c.id = cq.cycle_id
+          where c.status = 'running' and c.id not like 'eval-%'
+            and not exists (select 1 from rollouts r where r.cycle_id = cq.cycle_id and r.query_id = cq.query_id))::int as backlog`,
+    [],
+    z.object({ queries: z.number(), rollouts: z.number(), accepted: z.number(), exported: z.number(), backlog: z.number() }),
+  );
+  return row!;
+}

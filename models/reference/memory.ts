@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MobileAction } from '../../domain/action.js';
+import { FUNCTION_WORDS, instructionEntities, namesTheApp, requestCore } from './roles/intent.js';
 import type { OcrLine } from './types.js';
 
 /**
@@ -19,6 +20,22 @@ import type { OcrLine } from './types.js';
  * - Click-like actions are stored relative to the OCR line they hit (its text and the fractional offset
  *   inside its box) and re-grounded on replay by finding that text on the current screen, so a scrolled
  *   screen still gets the right point. A remembered click whose line is not visible is no hit.
+ *
+ * GENERALISED MEMORY (the part that transfers to instructions never trained on). Each accepted step is also
+ * recorded under a key a real model would learn from, built only from what the policy sees:
+ * - the request's *intent*: the content words of `requestCore(instruction)` with its entities (quoted texts,
+ *   names, numbers: `instructionEntities`) removed — "Delete the note Gift ideas; I do not need it any more" and
+ *   "Delete the note Car service" share the intent {delete, note};
+ * - the screen signature (as above) and the *progress* read from the history: the bracketed marker of the last
+ *   conclusion ("[goal 5/6: focused]"; "start" before the first step), so that several steps taken on one
+ *   screen (focus a field, type, send) are told apart the way the history tells them apart;
+ * - *slots*: the instruction's entities (minus the app it names) in order; an anchor text, typed text,
+ *   thought or conclusion that contains entity i stores `{i}` instead, and the lookup fills in the new
+ *   instruction's entity i ("on a screen showing X, for a request asking to message Y, tap the label Y").
+ *   A typed text that is not made of entities only is not generalised (it would be copied verbatim).
+ * A lookup that misses the exact keys takes the entry of the same screen and progress whose intent words are
+ * closest (Jaccard ≥ `GENERAL_MIN_SIMILARITY`), fills its slots and re-grounds its anchor; a slot the new
+ * instruction lacks, or a label not on screen, is no hit.
  *
  * Pure: no clock, no I/O. `trained_at` is passed in.
  */
@@ -53,6 +70,15 @@ export interface MemoryEntry {
   actions: MemoryAction[];
 }
 
+/** A generalised step: intent words + screen + progress → actions whose texts may hold `{i}` entity slots. */
+export interface GeneralEntry {
+  /** Sorted intent words of the request (entities removed). */
+  intent: string[];
+  screen: string;
+  progress: string;
+  actions: MemoryAction[];
+}
+
 export interface MemoryProvenance {
   /** `name@version` of each dataset the memory was trained on. */
   datasets: string[];
@@ -65,6 +91,8 @@ export interface PolicyMemoryJson {
   version: string;
   provenance: MemoryProvenance;
   entries: MemoryEntry[];
+  /** Generalised entries (absent in memories written before generalisation: they simply do not transfer). */
+  general?: GeneralEntry[];
 }
 
 export interface MemoryHit {
@@ -73,7 +101,87 @@ export interface MemoryHit {
   thought: string;
   count: number;
   /** Which instruction key matched. */
-  match: 'exact' | 'loose' | 'target';
+  match: 'exact' | 'loose' | 'target' | 'general';
+  /** For a `general` hit: the Jaccard similarity of the intents. */
+  similarity?: number;
+}
+
+/** Least intent similarity (Jaccard over intent words) for a generalised hit. */
+export const GENERAL_MIN_SIMILARITY = 0.5;
+
+const STOP = new Set(['i', 'me', 'it', 'is', 'be', 'do', 'does', 'not', 'need', 'any', 'more', 'up', 'there', 'here', 'its', 'our', 'some', 'just', 'also']);
+const stem = (w: string): string => (w.length > 4 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
+
+/**
+ * The instruction's slot entities: its entities in order, minus the app it names ("in Notes") and minus
+ * clause fragments the entity reader can leave behind (", in Messages" after a quoted text).
+ */
+export function slotEntities(instruction: string): string[] {
+  return instructionEntities(instruction)
+    .filter((e) => !/^[\s,;:]/.test(e) && !namesTheApp(instruction, e));
+}
+
+/** Intent words: content words of the request core, entities, quotes and numbers removed (sorted, unique). */
+export function intentWords(instruction: string): string[] {
+  const core = requestCore(instruction);
+  let t = core.replace(/["“”][^"“”]*["“”]/g, ' ');
+  for (const e of instructionEntities(core).sort((a, b) => b.length - a.length)) t = t.split(e).join(' ');
+  const words = t
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter((w) => w.length > 1 && !FUNCTION_WORDS.test(w) && !STOP.has(w))
+    .map(stem);
+  return [...new Set(words)].sort();
+}
+
+/** The progress the history shows: the last conclusion's bracketed marker, running counters masked. */
+export function progressKey(history: readonly string[]): string {
+  const last = history[history.length - 1];
+  if (last === undefined) return 'start';
+  const m = /\[([^\]]*)\]\s*$/.exec(last.trim());
+  if (!m) return 'step';
+  return (m[1] ?? '').toLowerCase().replace(/\b(scroll|step|more|reopen)\s+\d+/g, '$1 #').trim();
+}
+
+function jaccard(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 && b.length === 0) return 1;
+  const sb = new Set(b);
+  const inter = a.filter((w) => sb.has(w)).length;
+  return inter / (a.length + b.length - inter);
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Replaces each entity in `text` (case-insensitive, longest first) by `{i}`. */
+function toSlots(text: string, entities: readonly string[]): string {
+  const order = entities.map((e, i) => ({ e, i })).filter((x) => x.e.length >= 2).sort((a, b) => b.e.length - a.e.length);
+  let out = text;
+  for (const { e, i } of order) out = out.replace(new RegExp(escapeRe(e), 'gi'), `{${i}}`);
+  return out;
+}
+
+/** Fills `{i}` slots with the new entities; undefined when a slot has no entity. */
+function fillSlots(text: string, entities: readonly string[]): string | undefined {
+  let missing = false;
+  const out = text.replace(/\{(\d+)\}/g, (_, i: string) => {
+    const v = entities[Number(i)];
+    if (v === undefined) missing = true;
+    return v ?? '';
+  });
+  return missing ? undefined : out;
+}
+
+/** The generalised form of a step's action, or undefined when it does not generalise. */
+function generalise(rec: Omit<MemoryAction, 'count'>, entities: readonly string[]): Omit<MemoryAction, 'count'> | undefined {
+  let action = rec.action;
+  if (action.action === 'type') {
+    const text = toSlots(action.text, entities);
+    // Only texts made of the request's entities transfer; anything else would be copied from another task.
+    if (text.replace(/\{\d+\}/g, '').replace(/[\s,.;:!?'"-]/g, '') !== '') return undefined;
+    action = { ...action, text };
+  }
+  const anchor = rec.anchor ? { ...rec.anchor, text: toSlots(rec.anchor.text, entities) } : undefined;
+  return { action, conclusion: toSlots(rec.conclusion, entities), thought: toSlots(rec.thought, entities), ...(anchor ? { anchor } : {}) };
 }
 
 const norm = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
@@ -126,6 +234,8 @@ export function reground(anchor: MemoryAnchor, lines: readonly OcrLine[], screen
   return [Math.max(0, Math.min(screen.width - 1, px)), Math.max(0, Math.min(screen.height - 1, py))];
 }
 
+const total = (e: GeneralEntry): number => e.actions.reduce((n, a) => n + a.count, 0);
+
 const sameAction = (a: MemoryAction, b: Omit<MemoryAction, 'count'>): boolean =>
   a.anchor && b.anchor
     ? a.action.action === b.action.action && norm(a.anchor.text) === norm(b.anchor.text)
@@ -152,6 +262,8 @@ export class PolicyMemory {
     action: MobileAction;
     conclusion: string;
     thought?: string;
+    /** The conclusions of the earlier steps (the prompt's history); enables the generalised record. */
+    history?: readonly string[];
   }): void {
     const instruction = instructionKey(step.instruction);
     const screen = screenSignature(step.lines, step.screen);
@@ -169,6 +281,75 @@ export class PolicyMemory {
       existing.count++;
       existing.conclusion = rec.conclusion;
     } else entry.actions.push({ ...rec, count: 1 });
+    if (step.history) {
+      const g = generalise(rec, slotEntities(step.instruction));
+      if (g) this.addGeneral(intentWords(step.instruction), screen, progressKey(step.history), g);
+    }
+  }
+
+  private readonly general = new Map<string, GeneralEntry>();
+  private readonly byScreen = new Map<string, GeneralEntry[]>();
+
+  get generalSize(): number {
+    return this.general.size;
+  }
+
+  private addGeneral(intent: string[], screen: string, progress: string, rec: Omit<MemoryAction, 'count'>): void {
+    const id = `${intent.join(' ')}\u0000${screen}\u0000${progress}`;
+    let entry = this.general.get(id);
+    if (!entry) {
+      entry = { intent, screen, progress, actions: [] };
+      this.insertGeneral(entry);
+    }
+    const existing = entry.actions.find((a) => sameAction(a, rec));
+    if (existing) {
+      existing.count++;
+      existing.conclusion = rec.conclusion;
+    } else entry.actions.push({ ...rec, count: 1 });
+  }
+
+  private insertGeneral(entry: GeneralEntry): void {
+    this.general.set(`${entry.intent.join(' ')}\u0000${entry.screen}\u0000${entry.progress}`, entry);
+    const k = `${entry.screen}\u0000${entry.progress}`;
+    const list = this.byScreen.get(k) ?? [];
+    list.push(entry);
+    this.byScreen.set(k, list);
+  }
+
+  /**
+   * The generalised lookup: the closest intent on this screen at this progress, slots filled with this
+   * instruction's entities, anchors re-grounded. Most similar intent first, then the most frequent action.
+   */
+  lookupGeneral(instruction: string, lines: readonly OcrLine[], screen: { width: number; height: number }, history: readonly string[]): MemoryHit | undefined {
+    const list = this.byScreen.get(`${screenSignature(lines, screen)}\u0000${progressKey(history)}`);
+    if (!list) return undefined;
+    const intent = intentWords(instruction);
+    const entities = slotEntities(instruction);
+    const ranked = list
+      .map((e) => ({ e, sim: jaccard(intent, e.intent) }))
+      .filter((x) => x.sim >= GENERAL_MIN_SIMILARITY)
+      .sort((a, b) => b.sim - a.sim || total(b.e) - total(a.e));
+    for (const { e, sim } of ranked) {
+      for (const a of [...e.actions].sort((x, y) => y.count - x.count)) {
+        const conclusion = fillSlots(a.conclusion, entities);
+        const thought = fillSlots(a.thought, entities);
+        if (conclusion === undefined || thought === undefined) continue;
+        let action: MobileAction = a.action;
+        if (action.action === 'type') {
+          const text = fillSlots(action.text, entities);
+          if (text === undefined) continue;
+          action = { ...action, text };
+        }
+        if (a.anchor) {
+          const text = fillSlots(a.anchor.text, entities);
+          const point = text === undefined ? undefined : reground({ ...a.anchor, text }, lines, screen);
+          if (!point) continue;
+          action = { ...action, coordinate: point } as MobileAction;
+        }
+        return { action, conclusion, thought, count: a.count, match: 'general', similarity: sim };
+      }
+    }
+    return undefined;
   }
 
   private insert(entry: MemoryEntry): void {
@@ -182,7 +363,15 @@ export class PolicyMemory {
    * The remembered action for this instruction on this screen, re-grounded on the current OCR lines;
    * undefined when nothing is remembered or no remembered click target is visible. Visible targets first, then most frequent.
    */
-  lookup(instruction: string, lines: readonly OcrLine[], screen: { width: number; height: number }): MemoryHit | undefined {
+  lookup(instruction: string, lines: readonly OcrLine[], screen: { width: number; height: number }, history?: readonly string[]): MemoryHit | undefined {
+    const hit = this.lookupAny(instruction, lines, screen, history);
+    // A remembered step identical to the one just taken (same conclusion) is not repeated: the last one changed
+    // nothing the screen key sees (measured: an exact-instruction entry replayed a tap 12 times in an eval episode).
+    const last = history?.[history.length - 1];
+    return hit && last !== undefined && hit.conclusion.trim() === last.trim() ? undefined : hit;
+  }
+
+  private lookupAny(instruction: string, lines: readonly OcrLine[], screen: { width: number; height: number }, history?: readonly string[]): MemoryHit | undefined {
     const key = instructionKey(instruction);
     const sig = screenSignature(lines, screen);
     const exact = this.entries.get(`${key}\u0000${sig}`);
@@ -209,12 +398,14 @@ export class PolicyMemory {
         if (point) return { action: { ...a.action, coordinate: point } as MobileAction, conclusion: a.conclusion, thought: a.thought, count: a.count, match: 'target' };
       }
     }
-    return undefined;
+    return history ? this.lookupGeneral(instruction, lines, screen, history) : undefined;
   }
 
   toJSON(): PolicyMemoryJson {
     const entries = [...this.entries.values()].sort((a, b) => (a.instruction + a.screen < b.instruction + b.screen ? -1 : 1));
-    return { format: MEMORY_FORMAT, version: this.version, provenance: this.provenance, entries };
+    const key = (g: GeneralEntry): string => `${g.intent.join(' ')}\u0000${g.screen}\u0000${g.progress}`;
+    const general = [...this.general.values()].sort((a, b) => (key(a) < key(b) ? -1 : 1));
+    return { format: MEMORY_FORMAT, version: this.version, provenance: this.provenance, entries, general };
   }
 
   static fromJSON(json: unknown): PolicyMemory {
@@ -224,6 +415,7 @@ export class PolicyMemory {
     }
     const m = new PolicyMemory(j.version, j.provenance ?? { datasets: [], samples: 0, trainedAt: '' });
     for (const e of j.entries) m.insert({ ...e, actions: e.actions.map((a) => ({ ...a })) });
+    for (const g of j.general ?? []) m.insertGeneral({ ...g, intent: [...g.intent], actions: g.actions.map((a) => ({ ...a })) });
     return m;
   }
 }

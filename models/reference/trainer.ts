@@ -73,7 +73,7 @@ export async function trainMemory(opts: {
    * Reads the instruction (and screen size) back from the prompt messages: pass agents/gui-owl.ts
    * `parsePolicyPrompt` (injected: models/ may not import agents/, ARCHITECTURE.md).
    */
-  parsePrompt: (request: { messages: { role: 'system' | 'user'; content: string }[] }) => { instruction: string; screen?: { width: number; height: number } };
+  parsePrompt: (request: { messages: { role: 'system' | 'user'; content: string }[] }) => { instruction: string; screen?: { width: number; height: number }; history?: string[] };
 }): Promise<TrainResult> {
   const prev = opts.base?.toJSON();
   const provenance = {
@@ -104,7 +104,8 @@ export async function trainMemory(opts: {
     const meta = await sharp(bytes).metadata();
     const screen = prompt.screen ?? { width: meta.width ?? 0, height: meta.height ?? 0 };
     const lines = await opts.ocr.recognize(bytes);
-    merged.add({ instruction: prompt.instruction, lines, screen, action: turn.action, conclusion: turn.conclusion, thought: turn.thought });
+    // With the history (the earlier conclusions the policy saw), the step is also recorded generalised (memory.ts).
+    merged.add({ instruction: prompt.instruction, lines, screen, action: turn.action, conclusion: turn.conclusion, thought: turn.thought, history: prompt.history ?? [] });
     used++;
   }
   return { memory: merged, samples: opts.samples.length, used, skipped };

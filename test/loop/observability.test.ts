@@ -60,6 +60,16 @@ describe('observability', () => {
     expect(text).toMatch(/trajforge_activity_seconds_count\{activity="runEpisode",outcome="ok"\} 1/);
     expect(text).toMatch(/trajforge_critic_decisions_total\{decision="(accepted|rejected)"\} 1/);
     expect(text).toMatch(/trajforge_model_calls\{role="policy"\} [1-9]/);
+    // Model latency per role, the queue wait of activities (backlog), and the production funnel from Postgres.
+    expect(text).toMatch(/trajforge_model_latency_seconds_count\{role="policy"\} [1-9]/);
+    expect(text).toMatch(/trajforge_activity_schedule_to_start_seconds_count\{activity="runEpisode"\} 1/);
+    const stage = (name: string): number => Number(new RegExp(`trajforge_funnel\\{stage="${name}"\\} (\\d+)`).exec(text)?.[1] ?? NaN);
+    expect(stage('queries')).toBe(1);
+    expect(stage('rollouts')).toBe(1);
+    expect(stage('accepted')).toBeGreaterThanOrEqual(0);
+    expect(stage('accepted')).toBeLessThanOrEqual(1);
+    expect(stage('exported')).toBe(stage('accepted'));
+    expect(text).toMatch(/trajforge_rollout_backlog 0/);
   });
 
   it('writes the cycle as one trace of workflow spans, and a span per activity execution', async () => {
@@ -73,7 +83,11 @@ describe('observability', () => {
     expect(inTrace).toEqual(
       expect.arrayContaining(['RunWorkflow:productionCycle', 'StartActivity:startCycle', 'RunWorkflow:generateQueries', 'RunWorkflow:rollout', 'StartActivity:runEpisode', 'RunWorkflow:judgeTrajectory', 'RunWorkflow:exportDataset']),
     );
-    // Activity executions are traced too (they are not yet parented to the workflow's trace: see README).
-    expect(spans.map((s) => s.name)).toEqual(expect.arrayContaining(['RunActivity:startCycle', 'RunActivity:runEpisode', 'RunActivity:judgeTrajectory']));
+    // Activity executions join the cycle's trace, each a child of the workflow span that scheduled it.
+    expect(inTrace).toEqual(expect.arrayContaining(['RunActivity:startCycle', 'RunActivity:runEpisode', 'RunActivity:judgeTrajectory', 'RunActivity:exportDataset']));
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    for (const run of spans.filter((s) => s.traceId === root!.traceId && s.name.startsWith('RunActivity:'))) {
+      expect(byId.get(run.parentSpanId ?? '')?.name).toBe(run.name.replace('RunActivity:', 'StartActivity:'));
+    }
   });
 });

@@ -28,7 +28,8 @@ export function recallNotDone(
   lines: readonly OcrLine[],
   screen: { width: number; height: number },
 ): MemoryHit | undefined {
-  const hit = memory.lookup(instruction, lines, screen);
+  // With the history the memory also answers generalised hits and never repeats the step just taken.
+  const hit = memory.lookup(instruction, lines, screen, history);
   if (!hit) return undefined;
   const done = new Set(history.map((h) => h.trim()));
   const json = memory.toJSON();
@@ -44,7 +45,7 @@ export function recallNotDone(
     const first = tagged.length ? Math.min(...tagged) : -1;
     return { ...e, actions: e.actions.filter((a) => first < 0 || progressOrder(a.conclusion) === first || progressOrder(a.conclusion) < 0) };
   });
-  const view = (entries: typeof notDone): MemoryHit | undefined => PolicyMemory.fromJSON({ ...json, entries }).lookup(instruction, lines, screen);
+  const view = (entries: typeof notDone): MemoryHit | undefined => PolicyMemory.fromJSON({ ...json, entries }).lookup(instruction, lines, screen, history);
   if (!done.has(hit.conclusion.trim()) && progressOrder(hit.conclusion) < 0) return hit;
   return view(earliest) ?? view(notDone);
 }

@@ -208,7 +208,7 @@ export const policyRole: RoleHandler = async (request, ctx) => {
     : undefined;
   const d: Decision = remembered
     ? {
-        thought: `${remembered.thought ? `${remembered.thought} ` : ''}(Remembered: accepted ${remembered.count}× for this task on this screen, ${remembered.match} match; memory ${ctx.memory!.version}.)`,
+        thought: `${remembered.thought ? `${remembered.thought} ` : ''}(Remembered: accepted ${remembered.count}× ${remembered.match === 'general' ? `for a task of this kind (intent similarity ${remembered.similarity?.toFixed(2)})` : 'for this task'} on this screen, ${remembered.match} match; memory ${ctx.memory!.version}.)`,
         conclusion: remembered.conclusion,
         action: remembered.action,
       }
