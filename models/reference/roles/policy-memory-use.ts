@@ -30,7 +30,9 @@ export function recallNotDone(
 ): MemoryHit | undefined {
   // With the history the memory also answers generalised hits and never repeats the step just taken.
   const hit = memory.lookup(instruction, lines, screen, history);
-  if (!hit) return undefined;
+  // A miss may be the memory's own guard against repeating the step just taken: the views below still look for the
+  // next remembered step on this screen.
+  if (!hit && !memory.lookup(instruction, lines, screen)) return undefined;
   const done = new Set(history.map((h) => h.trim()));
   const json = memory.toJSON();
   const key = instructionKey(instruction);
@@ -46,6 +48,6 @@ export function recallNotDone(
     return { ...e, actions: e.actions.filter((a) => first < 0 || progressOrder(a.conclusion) === first || progressOrder(a.conclusion) < 0) };
   });
   const view = (entries: typeof notDone): MemoryHit | undefined => PolicyMemory.fromJSON({ ...json, entries }).lookup(instruction, lines, screen, history);
-  if (!done.has(hit.conclusion.trim()) && progressOrder(hit.conclusion) < 0) return hit;
+  if (hit && !done.has(hit.conclusion.trim()) && progressOrder(hit.conclusion) < 0) return hit;
   return view(earliest) ?? view(notDone);
 }
