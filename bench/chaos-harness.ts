@@ -26,21 +26,13 @@ import { startReferenceServer, type ReferenceServer } from '../models/reference/
 import { createS3BlobStore } from '../storage/blob-s3.js';
 import { createPool, type Pool } from '../storage/db.js';
 import type { CycleResult } from '../workflows/contracts.js';
+import { mulberry32 } from '../domain/random.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Seeded randomness
 
-/** mulberry32: a small seeded PRNG (the injector's choices are a function of the seed and the order of events). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The injector's choices are a function of the seed and the order of events (mulberry32, domain/random.ts). */
+export const rng = mulberry32;
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -2,26 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { loadDag } from '../../apps/kit.js';
 import type { DesktopApp } from './types.js';
+import { evaluateExpression } from '../../../domain/arithmetic.js';
 
-/** Value of a two-operand expression as queries write it (`12 × 7`, `96 ÷ 8`, `1000 − 256`, `3 + 4`). */
-export function evaluate(expression: string): number | undefined {
-  const m = /^\s*(-?[\d.]+)\s*([+×x*÷/−-])\s*(-?[\d.]+)\s*$/.exec(expression);
-  if (!m) return undefined;
-  const [a, b] = [Number(m[1]), Number(m[3])];
-  switch (m[2]) {
-    case '+':
-      return a + b;
-    case '−':
-    case '-':
-      return a - b;
-    case '×':
-    case 'x':
-    case '*':
-      return a * b;
-    default:
-      return b === 0 ? undefined : a / b;
-  }
-}
+/** Value of a two-operand expression (shared with the critics: domain/arithmetic.ts). */
+export const evaluate = evaluateExpression;
 
 /**
  * Galculator (a GTK calculator). It keeps its display only in memory, so its checker reads the live display

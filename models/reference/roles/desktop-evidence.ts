@@ -1,6 +1,7 @@
 import type { OcrLine } from '../types.js';
 import { containsPhrase, tokens } from './text-match.js';
 import { quote } from './critic-screen.js';
+import { evaluateExpression } from '../../../domain/arithmetic.js';
 
 /**
  * Desktop screen evidence for the reference trajectory critics: what a person checking a desktop task would look
@@ -106,25 +107,6 @@ function gridReader(lines: readonly OcrLine[]): ((col: string, row: number) => s
   };
 }
 
-/** "19 × 23" → 437 (one binary operation, as a calculator request states it). */
-function evaluate(expr: string): number | undefined {
-  const m = /^\s*(-?\d+(?:\.\d+)?)\s*([+×x*÷/−-])\s*(-?\d+(?:\.\d+)?)\s*$/.exec(expr);
-  if (!m) return undefined;
-  const [a, b] = [Number(m[1]), Number(m[3])];
-  switch (m[2]) {
-    case '+':
-      return a + b;
-    case '−':
-    case '-':
-      return a - b;
-    case '×':
-    case 'x':
-    case '*':
-      return a * b;
-    default:
-      return b === 0 ? undefined : a / b;
-  }
-}
 
 /** Whether the final screen shows the number (a line that is that number, e.g. a calculator display). */
 function showsNumber(lines: readonly string[], value: number): boolean {
@@ -151,7 +133,7 @@ export function desktopCompletion(ev: DesktopEvidence): DesktopCompletion {
   // Arithmetic: the display shows the result.
   const expr = /(-?\d+(?:\.\d+)?\s*[+×x*÷/−-]\s*-?\d+(?:\.\d+)?)/.exec(text);
   if (expr && /\b(work out|calculate|compute|what is|calculator|press =)\b/i.test(text)) {
-    const value = evaluate(expr[1]!);
+    const value = evaluateExpression(expr[1]!);
     if (value === undefined) return { complete: false, reason: `cannot evaluate ${quote(expr[1]!)}` };
     return showsNumber(lines, value)
       ? { complete: true, reason: `the final screen shows ${value}, the value of ${expr[1]}` }
