@@ -34,6 +34,7 @@ import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
 import { startReferenceServer } from '../models/reference/server.js';
 import { generateQueries } from '../query-gen/sample.js';
 import { createLocalBlobStore } from '../storage/blob-local.js';
+import { setSettingValue, toggleSetting } from './demos.js';
 
 const { values } = parseArgs({
   options: {
@@ -140,18 +141,6 @@ const near = (p: Params, key: string): Params | undefined => {
   return n ? { ...p, [key]: n } : undefined;
 };
 
-const SETTINGS_SECTION: Readonly<Record<string, string>> = {
-  'Wi-Fi': 'Network & Wi-Fi',
-  Bluetooth: 'Connected devices',
-  'Dark mode': 'Display',
-  'Do not disturb': 'Sound & vibration',
-  Brightness: 'Display',
-  'Font size': 'Display',
-  'Screen timeout': 'Display',
-  'Media volume': 'Sound & vibration',
-};
-const TOGGLE_KEY: Readonly<Record<string, string>> = { 'Wi-Fi': 'wifi', Bluetooth: 'bluetooth', 'Dark mode': 'dark_mode', 'Do not disturb': 'dnd' };
-const PICKER_KEY: Readonly<Record<string, string>> = { 'Font size': 'font_size', 'Screen timeout': 'screen_timeout' };
 
 const SCRIPTS: Readonly<Record<string, Script>> = {
   'clock/toggle_alarm': {
@@ -237,32 +226,11 @@ const SCRIPTS: Readonly<Record<string, Script>> = {
     trap: (p) => near(p, 'message'),
   },
   'settings/toggle_setting': {
-    async solve(r, p) {
-      await r.tap(r.byText('a.row .t', SETTINGS_SECTION[p.toggle ?? ''] ?? ''));
-      const sw = r.s.page.locator(`[data-key=${TOGGLE_KEY[p.toggle ?? '']}]`);
-      const on = (await sw.first().getAttribute('aria-checked')) === 'true';
-      if (on !== (p.state === 'On')) await r.tap(sw);
-    },
+    solve: toggleSetting,
     trap: (p) => ({ ...p, state: p.state === 'On' ? 'Off' : 'On' }),
   },
   'settings/set_value': {
-    async solve(r, p) {
-      await r.tap(r.byText('a.row .t', SETTINGS_SECTION[p.setting ?? ''] ?? ''));
-      const key = PICKER_KEY[p.setting ?? ''];
-      if (key) {
-        await r.tap(r.s.page.locator('button.row', { has: r.byText('.t', p.setting ?? '') }));
-        await r.tap(r.s.page.locator(`#pk-${key} .opt`, { hasText: new RegExp(`^\\s*${p.value}\\s*$`) }));
-        return;
-      }
-      const id = p.setting === 'Brightness' ? 'brightness' : 'media_volume';
-      const want = Number((p.value ?? '').replace('%', ''));
-      for (let i = 0; i < 12; i++) {
-        const cur = Number((await r.s.page.locator(`#v-${id}`).innerText()).replace('%', ''));
-        if (cur === want) return;
-        const label = p.setting === 'Brightness' ? 'Brightness level' : 'Media volume';
-        await r.tap(r.s.page.getByRole('button', { name: `${cur < want ? 'Increase' : 'Decrease'} ${label}` }));
-      }
-    },
+    solve: setSettingValue,
   },
   'contacts/delete_contact': {
     async solve(r, p) {

@@ -40,7 +40,7 @@ export class DemoRecorder {
   }
 }
 
-const SETTINGS_SECTION: Readonly<Record<string, string>> = {
+export const SETTINGS_SECTION: Readonly<Record<string, string>> = {
   'Wi-Fi': 'Network & Wi-Fi',
   Bluetooth: 'Connected devices',
   'Dark mode': 'Display',
@@ -50,8 +50,41 @@ const SETTINGS_SECTION: Readonly<Record<string, string>> = {
   'Screen timeout': 'Display',
   'Media volume': 'Sound & vibration',
 };
-const TOGGLE_KEY: Readonly<Record<string, string>> = { 'Wi-Fi': 'wifi', Bluetooth: 'bluetooth', 'Dark mode': 'dark_mode', 'Do not disturb': 'dnd' };
-const PICKER_KEY: Readonly<Record<string, string>> = { 'Font size': 'font_size', 'Screen timeout': 'screen_timeout' };
+export const TOGGLE_KEY: Readonly<Record<string, string>> = { 'Wi-Fi': 'wifi', Bluetooth: 'bluetooth', 'Dark mode': 'dark_mode', 'Do not disturb': 'dnd' };
+export const PICKER_KEY: Readonly<Record<string, string>> = { 'Font size': 'font_size', 'Screen timeout': 'screen_timeout' };
+
+/** What the settings solvers need of a recorder (the demo recorder and the scripted-critics bench's both have it). */
+interface Tapper {
+  readonly s: ChromiumSession;
+  tap(loc: Locator): Promise<void>;
+  byText(sel: string, text: string): Locator;
+}
+
+/** Settings → the switch's section → flip it unless it already shows the wanted state. */
+export async function toggleSetting(r: Tapper, p: Params): Promise<void> {
+    await r.tap(r.byText('a.row .t', SETTINGS_SECTION[p.toggle ?? ''] ?? ''));
+    const sw = r.s.page.locator(`[data-key=${TOGGLE_KEY[p.toggle ?? '']}]`);
+    if (((await sw.first().getAttribute('aria-checked')) === 'true') !== (p.state === 'On')) await r.tap(sw);
+}
+
+/** Settings → the value's section → its picker option, or its +/− stepper until it shows the value. */
+export async function setSettingValue(r: Tapper, p: Params): Promise<void> {
+    await r.tap(r.byText('a.row .t', SETTINGS_SECTION[p.setting ?? ''] ?? ''));
+    const key = PICKER_KEY[p.setting ?? ''];
+    if (key) {
+      await r.tap(r.s.page.locator('button.row', { has: r.byText('.t', p.setting ?? '') }));
+      await r.tap(r.s.page.locator(`#pk-${key} .opt`, { hasText: new RegExp(`^\\s*${p.value}\\s*$`) }));
+      return;
+    }
+    const id = p.setting === 'Brightness' ? 'brightness' : 'media_volume';
+    const want = Number((p.value ?? '').replace('%', ''));
+    for (let i = 0; i < 12; i++) {
+      const cur = Number((await r.s.page.locator(`#v-${id}`).innerText()).replace('%', ''));
+      if (cur === want) return;
+      const label = p.setting === 'Brightness' ? 'Brightness level' : 'Media volume';
+      await r.tap(r.s.page.getByRole('button', { name: `${cur < want ? 'Increase' : 'Decrease'} ${label}` }));
+    }
+}
 
 /** Demonstrations per `app/family` (after the app is open). */
 export const DEMOS: Readonly<Record<string, (r: DemoRecorder, p: Params) => Promise<void>>> = {
@@ -77,28 +110,8 @@ export const DEMOS: Readonly<Record<string, (r: DemoRecorder, p: Params) => Prom
     const sw = r.s.page.locator('.alarm', { has: r.byText('.lbl', p.alarm ?? '') }).locator('button.switch');
     if (((await sw.first().getAttribute('aria-checked')) === 'true') !== (p.state === 'On')) await r.tap(sw);
   },
-  'settings/toggle_setting': async (r, p) => {
-    await r.tap(r.byText('a.row .t', SETTINGS_SECTION[p.toggle ?? ''] ?? ''));
-    const sw = r.s.page.locator(`[data-key=${TOGGLE_KEY[p.toggle ?? '']}]`);
-    if (((await sw.first().getAttribute('aria-checked')) === 'true') !== (p.state === 'On')) await r.tap(sw);
-  },
-  'settings/set_value': async (r, p) => {
-    await r.tap(r.byText('a.row .t', SETTINGS_SECTION[p.setting ?? ''] ?? ''));
-    const key = PICKER_KEY[p.setting ?? ''];
-    if (key) {
-      await r.tap(r.s.page.locator('button.row', { has: r.byText('.t', p.setting ?? '') }));
-      await r.tap(r.s.page.locator(`#pk-${key} .opt`, { hasText: new RegExp(`^\\s*${p.value}\\s*$`) }));
-      return;
-    }
-    const id = p.setting === 'Brightness' ? 'brightness' : 'media_volume';
-    const want = Number((p.value ?? '').replace('%', ''));
-    for (let i = 0; i < 12; i++) {
-      const cur = Number((await r.s.page.locator(`#v-${id}`).innerText()).replace('%', ''));
-      if (cur === want) return;
-      const label = p.setting === 'Brightness' ? 'Brightness level' : 'Media volume';
-      await r.tap(r.s.page.getByRole('button', { name: `${cur < want ? 'Increase' : 'Decrease'} ${label}` }));
-    }
-  },
+  'settings/toggle_setting': toggleSetting,
+  'settings/set_value': setSettingValue,
   'contacts/add_contact': async (r, p) => {
     await r.tap(r.s.page.getByRole('link', { name: /New contact/ }));
     await r.typeInto(r.s.page.getByPlaceholder('First name'), p.first_name ?? '');
