@@ -128,14 +128,12 @@ async function main(): Promise<void> {
       release(s);
     }
   };
-  /** Unguided checker success on the frozen eval set, one rate per eval seed. */
-  const evaluate = async (models: Partial<Record<Role, ChatModel>>, evalSet: Query[]): Promise<number[]> =>
-    Promise.all(
-      EVAL_SEEDS.map(async (es) => {
-        const res = await Promise.all(evalSet.map((q, i) => episode(models, q, 7_000_000 + es * 1000 + i, EVAL_T)));
-        return res.filter((x) => x.ok).length / res.length;
-      }),
-    );
+  /** Unguided checker success on the frozen eval set, one rate per eval seed (and which queries succeeded, printed). */
+  const evaluate = async (models: Partial<Record<Role, ChatModel>>, evalSet: Query[], label: string): Promise<number[]> => {
+    const perSeed = await Promise.all(EVAL_SEEDS.map((es) => Promise.all(evalSet.map((q, i) => episode(models, q, 7_000_000 + es * 1000 + i, EVAL_T)))));
+    evalSet.forEach((q, i) => console.log(`  ${label} eval ${perSeed.map((res) => (res[i]!.ok ? '✓' : '✗')).join('')}  ${JSON.stringify(q.instruction)}`));
+    return perSeed.map((res) => res.filter((x) => x.ok).length / res.length);
+  };
   const train = async (samples: SftSample[], base: PolicyMemory | undefined, version: string): Promise<PolicyMemory> =>
     (await trainMemory({ samples, blobs, ocr, version, dataset: `cold-start-${version}@1`, trainedAt: new Date(0).toISOString(), parsePrompt: parsePolicyPrompt, ...(base ? { base } : {}) })).memory;
   try {
@@ -150,7 +148,7 @@ async function main(): Promise<void> {
     let served: PolicyMemory | undefined;
     let servedModels = await modelsFor(undefined);
     let g0 = performance.now();
-    let servedRates = await evaluate(servedModels, evalSet);
+    let servedRates = await evaluate(servedModels, evalSet, 'base');
     rows.push({ gen: 0, candidate: 'base 0.1.0', guided: [0, 0], unguided: [0, 0], trainedOn: 0, evalRates: servedRates, decision: 'served', served: '0.1.0', wallS: (performance.now() - g0) / 1000 });
     console.log(`gen 0 base: eval ${servedRates.map((r) => r.toFixed(2)).join(', ')} → ${ms(servedRates)}`);
     let pending: SftSample[] = [];
@@ -204,7 +202,8 @@ async function main(): Promise<void> {
       const version = `0.1.${gen}`;
       const candidate = await train(pending, served, version);
       const candModels = await modelsFor(candidate);
-      const candRates = await evaluate(candModels, evalSet);
+      for (const p of candidate.toJSON().procedures ?? []) console.log(`  ${version} procedure ×${p.count} [${p.intent.join(' ')}]: ${p.steps.join(' | ')}`);
+      const candRates = await evaluate(candModels, evalSet, version);
       const decision = gateDecision({ current: servedRates, candidate: candRates });
       if (decision.promote) {
         served = candidate;
@@ -235,7 +234,7 @@ async function main(): Promise<void> {
         return { ...s, messages: [...s.messages.filter((m) => m.role !== 'assistant'), ...other.messages.filter((m) => m.role === 'assistant')] };
       });
       const bad = await train(shifted, undefined, '0.9.0');
-      const badRates = await evaluate(await modelsFor(bad), evalSet);
+      const badRates = await evaluate(await modelsFor(bad), evalSet, 'corrupted');
       const decision = gateDecision({ current: servedRates, candidate: badRates });
       console.log(`corrupted candidate 0.9.0 (${shifted.length} samples, actions shifted by 7 steps): eval ${badRates.map((r) => r.toFixed(2)).join(', ')} → ${ms(badRates)}; ${decision.promote ? 'PROMOTED (gate failed)' : 'rejected'} (gain ${decision.gain.toFixed(2)} vs spread ${decision.margin.toFixed(2)}); ${((performance.now() - g0) / 1000).toFixed(0)} s`);
     }
