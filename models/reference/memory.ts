@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MobileAction } from '../../domain/action.js';
 import { FUNCTION_WORDS, instructionEntities, namesTheApp, requestCore } from './roles/intent.js';
-import { fillProcedureSlots, procedureOf, procedureSlots, type ProcedureEntry, type ProcedureStep } from './procedure.js';
+import { fillProcedureSlots, procedureOf, procedureSlots, SOURCE_LIMIT, valueAgreement, type ProcedureEntry, type ProcedureStep } from './procedure.js';
 import type { OcrLine } from './types.js';
 
 /**
@@ -375,27 +375,32 @@ export class PolicyMemory {
 
   /** Records an accepted episode's procedure (procedure.ts): its steps with the request's values as slots. */
   addProcedure(instruction: string, steps: readonly ProcedureStep[]): boolean {
-    const written = procedureOf(steps, procedureSlots(instruction, slotEntities(instruction)));
+    const slots = procedureSlots(instruction, slotEntities(instruction));
+    const written = procedureOf(steps, slots);
     if (!written) return false;
     const intent = intentWords(instruction);
     const id = `${intent.join(' ')}\u0000${written.join('\u0000')}`;
+    const source = Object.fromEntries(slots);
     const entry = this.procedures.get(id);
-    if (entry) entry.count++;
-    else this.procedures.set(id, { intent, steps: written, count: 1 });
+    if (entry) {
+      entry.count++;
+      if ((entry.sources ?? []).length < SOURCE_LIMIT) entry.sources = [...(entry.sources ?? []), source];
+    } else this.procedures.set(id, { intent, steps: written, count: 1, sources: [source] });
     return true;
   }
 
   /**
    * The procedure for a request never seen: the learned procedures whose intent is closest (Jaccard ≥
-   * GENERAL_MIN_SIMILARITY), most similar then most often learned first; the first whose slots the request fills.
+   * GENERAL_MIN_SIMILARITY), most similar first, then learned from the most similar slot values (valueAgreement),
+   * then most often learned, then the longest; the first whose slots the request fills.
    */
   recallProcedure(instruction: string): ProcedureRecall | undefined {
     const intent = intentWords(instruction);
     const slots = procedureSlots(instruction, slotEntities(instruction));
     const ranked = [...this.procedures.values()]
-      .map((p) => ({ p, sim: jaccard(intent, p.intent) }))
+      .map((p) => ({ p, sim: jaccard(intent, p.intent), agree: valueAgreement(p, slots) }))
       .filter((x) => x.sim >= GENERAL_MIN_SIMILARITY)
-      .sort((a, b) => b.sim - a.sim || b.p.count - a.p.count || b.p.steps.length - a.p.steps.length);
+      .sort((a, b) => b.sim - a.sim || b.agree - a.agree || b.p.count - a.p.count || b.p.steps.length - a.p.steps.length);
     for (const { p, sim } of ranked) {
       const steps = p.steps.map((t) => fillProcedureSlots(t, slots));
       if (steps.every((t): t is string => t !== undefined)) return { steps, count: p.count, similarity: sim };
@@ -468,7 +473,7 @@ export class PolicyMemory {
     const m = new PolicyMemory(j.version, j.provenance ?? { datasets: [], samples: 0, trainedAt: '' });
     for (const e of j.entries) m.insert({ ...e, actions: e.actions.map((a) => ({ ...a })) });
     for (const g of j.general ?? []) m.insertGeneral({ ...g, intent: [...g.intent], actions: g.actions.map((a) => ({ ...a })) });
-    for (const p of j.procedures ?? []) m.procedures.set(`${p.intent.join(' ')}\u0000${p.steps.join('\u0000')}`, { intent: [...p.intent], steps: [...p.steps], count: p.count });
+    for (const p of j.procedures ?? []) m.procedures.set(`${p.intent.join(' ')}\u0000${p.steps.join('\u0000')}`, { intent: [...p.intent], steps: [...p.steps], count: p.count, ...(p.sources ? { sources: p.sources.map((x) => ({ ...x })) } : {}) });
     return m;
   }
 }

@@ -28,6 +28,25 @@ export interface ProcedureEntry {
   /** Slotted imperative steps. */
   steps: string[];
   count: number;
+  /** The slot values of (up to SOURCE_LIMIT of) the requests it was learned from: recall prefers agreeing values. */
+  sources?: Record<string, string>[];
+}
+
+export const SOURCE_LIMIT = 8;
+
+/**
+ * How many slot values a request shares with the closest request a procedure was learned from ("AM" with "AM"):
+ * among procedures of the same intent, the one learned from the most similar values is the likeliest to hold — a
+ * step that depends on a value (tap "PM" only for an afternoon time) is then taken or left out as it was there.
+ */
+export function valueAgreement(entry: Pick<ProcedureEntry, 'sources'>, slots: ReadonlyMap<string, string>): number {
+  let best = 0;
+  for (const src of entry.sources ?? []) {
+    let n = 0;
+    for (const [name, v] of Object.entries(src)) if (slots.has(name) && norm(slots.get(name)!) === norm(v)) n++;
+    best = Math.max(best, n);
+  }
+  return best;
 }
 
 const tokensOf = (s: string): string[] => s.match(/[\p{L}\p{N}]+/gu) ?? [];
