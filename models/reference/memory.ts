@@ -391,8 +391,9 @@ export class PolicyMemory {
 
   /**
    * The procedure for a request never seen: the learned procedures whose intent is closest (Jaccard ≥
-   * GENERAL_MIN_SIMILARITY), most similar first, then learned from the most similar slot values (valueAgreement),
-   * then most often learned, then the longest; the first whose slots the request fills.
+   * GENERAL_MIN_SIMILARITY), most similar first, then the most often learned (a procedure seen once may carry that
+   * one task's accident: a 7 o'clock alarm's "tap 7" that opened the picker reads as the hour), then learned from the
+   * most similar slot values (valueAgreement), then the longest; the first whose slots the request fills.
    */
   recallProcedure(instruction: string): ProcedureRecall | undefined {
     const intent = intentWords(instruction);
@@ -400,7 +401,7 @@ export class PolicyMemory {
     const ranked = [...this.procedures.values()]
       .map((p) => ({ p, sim: jaccard(intent, p.intent), agree: valueAgreement(p, slots) }))
       .filter((x) => x.sim >= GENERAL_MIN_SIMILARITY)
-      .sort((a, b) => b.sim - a.sim || b.agree - a.agree || b.p.count - a.p.count || b.p.steps.length - a.p.steps.length);
+      .sort((a, b) => b.sim - a.sim || b.p.count - a.p.count || b.agree - a.agree || b.p.steps.length - a.p.steps.length);
     for (const { p, sim } of ranked) {
       const steps = p.steps.map((t) => fillProcedureSlots(t, slots));
       if (steps.every((t): t is string => t !== undefined)) return { steps, count: p.count, similarity: sim };

@@ -58,11 +58,15 @@ describe('learned procedures (unit)', () => {
     expect(again.recallProcedure('Delete the note Gift ideas.')).toBeUndefined();
   });
 
-  it('among procedures of the same intent, the one learned from agreeing values wins (an afternoon step only for PM)', () => {
+  it('among procedures of the same intent and as often learned, the one learned from agreeing values wins (an afternoon step only for PM)', () => {
     const m = new PolicyMemory('0.1.2');
     m.addProcedure('Set an alarm for 10:05 PM every Tue called Yoga.', [...ALARM_10_05.slice(0, 7), click('PM'), ...ALARM_10_05.slice(7)]);
     m.addProcedure('Set an alarm for 10:05 PM every Tue called Yoga.', [...ALARM_10_05.slice(0, 7), click('PM'), ...ALARM_10_05.slice(7)]);
     m.addProcedure('Set an alarm for 10:05 AM every Tue called Yoga.', ALARM_10_05);
+    // Learned more often wins first: the PM procedure (×2) for a morning time too.
+    expect(m.recallProcedure('Set an alarm for 6:15 AM every Fri called Gym.')!.steps).toContain('tap AM');
+    m.addProcedure('Set an alarm for 10:05 AM every Tue called Yoga.', ALARM_10_05);
+    // Equally often: the one learned from agreeing values.
     expect(m.recallProcedure('Set an alarm for 6:15 AM every Fri called Gym.')!.steps).not.toContain('tap AM');
     expect(m.recallProcedure('Set an alarm for 6:15 PM every Fri called Gym.')!.steps).toContain('tap PM');
     expect(PolicyMemory.fromJSON(JSON.parse(JSON.stringify(m.toJSON()))).recallProcedure('Set an alarm for 6:15 AM every Fri called Gym.')!.steps).not.toContain('tap AM');
