@@ -37,6 +37,7 @@ export function createEvalActivities(deps: ActivityDeps) {
         sampler: config.querySampler,
         models: { synth: deps.models.querySynth, refine: deps.models.queryRefine },
         apps: config.apps,
+        ...(config.families ? { families: config.families } : {}),
         infeasibleRate: 0,
       });
       const ids = batch.queries.map((q) => q.id).sort();
@@ -44,7 +45,7 @@ export function createEvalActivities(deps: ActivityDeps) {
       const frozen = await freezeEvalSet(deps.db, {
         name: spec.evalSet,
         fingerprint,
-        spec: { queries: spec.queries, querySeed: spec.querySeed, apps: config.apps, sampler: config.querySampler, purpose: 'eval gate' },
+        spec: { queries: spec.queries, querySeed: spec.querySeed, apps: config.apps, ...(config.families ? { families: config.families } : {}), sampler: config.querySampler, purpose: 'eval gate' },
         queries: batch.queries,
       });
       return { queryIds: ids, created: frozen.created };

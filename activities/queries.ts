@@ -20,6 +20,7 @@ export function createQueryActivities(deps: ActivityDeps) {
           sampler: config.querySampler,
           models: { synth: deps.models.querySynth, refine: deps.models.queryRefine },
           apps: config.apps,
+          ...(config.families ? { families: config.families } : {}),
           infeasibleRate: config.infeasibleRate,
           ...(validator ? { validator } : {}),
         });

@@ -1,23 +1,29 @@
 /**
- * Cold start on a task family the policy has never succeeded on (issue 18): guidance from a few reference
- * trajectories, then retraining on the guided data, must lift UNGUIDED success.
+ * Cold start on a task family the policy has never succeeded on (issue 18), run as self-evolution generations with
+ * the eval gate (issue 12): guidance from a few reference trajectories, retraining on the guided successes, and a
+ * frozen held-out eval set rolled out UNGUIDED decides whether each candidate serves the next generation.
  *
- *   npx tsx bench/cold-start.ts [--app clock] [--family create_alarm] [--queries 3] [--held-out 2] [--k 2]
- *                               [--generations 2] [--seeds 1] [--max-steps 15] [--sessions 2]
+ *   npx tsx bench/cold-start.ts [--app clock] [--family create_alarm] [--queries 3] [--k 2] [--generations 3]
+ *                               [--eval-queries 6] [--eval-seeds 1,2,3] [--eval-temperature 0.3] [--seed 1]
+ *                               [--max-steps 15] [--sessions 2] [--corrupt]
  *
- * Per seed: `generateQueries` draws `--queries` tasks of the family (the TRAINED queries) and `--held-out` more
- * (never demonstrated, never guided, never trained on). Generation 0 is the reference policy with no memory.
- * For each trained query one scripted demonstration (bench/demos.ts: a stand-in for a person in the browser,
- * checker-verified) becomes guidance through the gateway roles (describer → QC → synthesiser). Every generation g:
- *   - unguided: K attempts per trained and per held-out query (T=0 then 0.7);
- *   - guided:   K attempts per trained query with its guidance in the prompt (read as text);
- *   - then the policy memory is trained (models/reference/trainer.ts `trainMemory`, the loop's trainer, on top of
- *     the previous generation's memory) on the checker-successful episodes of this generation — exported exactly as
- *     a dataset would be (export/gui-owl-sft.ts `buildSamples`), so the prompts carry NO guidance text — and serves
- *     generation g+1.
- * Reported per generation: success with guidance, unguided success on the trained queries, unguided success on the
- * held-out queries (the memory is keyed by instruction, so held-out queries measure generalisation, not recall).
- * The checker stands in for the critics' acceptance (the bench measures the policy, not the critics).
+ * One draw (`--seed`) of the family's feasible queries is split into a frozen EVAL set (`--eval-queries`, never
+ * demonstrated, never guided, never trained on; its instructions are excluded from every production draw) and fresh
+ * PRODUCTION queries (`--queries` new ones per generation: different slot values). Generation 0 is the base policy
+ * (no memory), evaluated on the eval set. Each generation g ≥ 1 then:
+ *   - production: for each new query one scripted demonstration (bench/demos.ts, a stand-in for a person in the
+ *     browser, checker-verified) becomes guidance through the gateway roles (describer → QC → synthesiser); K guided
+ *     attempts (guidance read as text in the prompt) and K unguided attempts (T = 0 then 0.7, as a cycle) by the
+ *     SERVED policy;
+ *   - training: the candidate memory = the served memory + the checker-successful production episodes since the
+ *     served version (models/reference/trainer.ts `trainMemory`, the loop's reference trainer), exported exactly as a
+ *     dataset would be (export/gui-owl-sft.ts `buildSamples`): the prompts carry NO guidance text (checked);
+ *   - eval: the candidate on the frozen eval set, one run per seed at `--eval-temperature`, checker-scored, unguided;
+ *   - gate (evolution/gate.ts, the line's rule): promote iff mean_cand − mean_cur > max(sd_cand, sd_cur) over ≥ 3
+ *     seeds; a promoted candidate serves the next generation, a rejected one is dropped (its data stays pending).
+ * `--corrupt`: after the last generation, a candidate trained on the same data with every step's action swapped for
+ * another step's (a corrupted snapshot) is evaluated and gated against the served model: it must be rejected.
+ * The checker stands in for the critics' acceptance (the bench measures the policy and the gate, not the critics).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -31,6 +37,7 @@ import type { ChatModel } from '../domain/ports.js';
 import { startAppServer } from '../environments/app-server.js';
 import { loadDags } from '../environments/app-world.js';
 import { createChromiumEnv, type ChromiumSession } from '../environments/chromium.js';
+import { gateDecision, mean, sampleSd } from '../evolution/gate.js';
 import { buildSamples, type SftSample } from '../export/gui-owl-sft.js';
 import { createChatModel } from '../models/gateway.js';
 import { createOcrEngine } from '../models/ocr.js';
@@ -48,33 +55,46 @@ const { values } = parseArgs({
     app: { type: 'string', default: 'clock' },
     family: { type: 'string', default: 'create_alarm' },
     queries: { type: 'string', default: '3' },
-    'held-out': { type: 'string', default: '2' },
     k: { type: 'string', default: '2' },
-    generations: { type: 'string', default: '2' },
-    seeds: { type: 'string', default: '1' },
+    generations: { type: 'string', default: '3' },
+    'eval-queries': { type: 'string', default: '6' },
+    'eval-seeds': { type: 'string', default: '1,2,3' },
+    'eval-temperature': { type: 'string', default: '0.3' },
+    seed: { type: 'string', default: '1' },
     'max-steps': { type: 'string', default: '15' },
     sessions: { type: 'string', default: '2' },
+    corrupt: { type: 'boolean', default: false },
   },
 });
 const N = Number(values.queries);
-const H = Number(values['held-out']);
 const K = Number(values.k);
 const GENS = Number(values.generations);
-const SEEDS = values.seeds.split(',').map(Number).filter(Number.isInteger);
+const E = Number(values['eval-queries']);
+const EVAL_SEEDS = values['eval-seeds'].split(',').map(Number).filter(Number.isInteger);
+const EVAL_T = Number(values['eval-temperature']);
+const SEED = Number(values.seed);
 const MAX_STEPS = Number(values['max-steps']);
 const SESSIONS = Math.max(1, Number(values.sessions));
-
-interface GenRow {
-  seed: number;
-  gen: number;
-  memory: string;
-  guided: [number, number];
-  trained: [number, number];
-  heldOut: [number, number];
-  trainedOn: number;
+if (!(N >= 1 && K >= 1 && GENS >= 1 && E >= 1 && EVAL_SEEDS.length >= 3 && EVAL_T >= 0)) {
+  console.error('usage: npx tsx bench/cold-start.ts [--queries N≥1] [--k K≥1] [--generations G≥1] [--eval-queries E≥1] [--eval-seeds ≥ 3 seeds]');
+  process.exit(2);
 }
 
-const frac = ([a, b]: [number, number]): string => `${a}/${b} (${b ? ((100 * a) / b).toFixed(0) : '–'}%)`;
+type Frac = [number, number];
+interface GenRow {
+  gen: number;
+  candidate: string;
+  guided: Frac;
+  unguided: Frac;
+  trainedOn: number;
+  evalRates: number[];
+  decision: string;
+  served: string;
+  wallS: number;
+}
+
+const frac = ([a, b]: Frac): string => `${a}/${b} (${b ? ((100 * a) / b).toFixed(0) : '–'}%)`;
+const ms = (xs: number[]): string => `${mean(xs).toFixed(2)} ± ${sampleSd(xs).toFixed(2)}`;
 
 async function main(): Promise<void> {
   const blobDir = await mkdtemp(join(tmpdir(), 'trajforge-cold-start-'));
@@ -90,96 +110,146 @@ async function main(): Promise<void> {
   const title = loadDags().find((d) => d.app === values.app)?.title ?? values.app;
   const rows: GenRow[] = [];
   const t0 = performance.now();
-  let server: ReferenceServer | undefined;
+  const servers: ReferenceServer[] = [];
+  /** The policy (and guidance roles) served with a given memory, through the gateway. */
+  const modelsFor = async (memory: PolicyMemory | undefined): Promise<Partial<Record<Role, ChatModel>>> => {
+    const server = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(memory ? { memory } : {}), ocr });
+    servers.push(server);
+    const model = (role: Role): ChatModel => createChatModel({ baseUrl: server.baseUrl, model: REFERENCE_MODELS[role], maxRetries: 1 }, { cache: false });
+    return Object.fromEntries((['policy', 'guideDescriber', 'guideQc', 'guideSynth'] as Role[]).map((r) => [r, model(r)]));
+  };
+  const episode = async (models: Partial<Record<Role, ChatModel>>, q: Query, seed: number, temperature: number, guidance?: string) => {
+    const s = await lease();
+    try {
+      const r = await runAgentEpisode('gui-owl', { env: s, models, blobs, app: q.app, instruction: q.instruction, seed, maxSteps: MAX_STEPS, historyImages: 1, temperature, ...(guidance ? { guidance } : {}) });
+      const ok = !r.environmentFailure && (await s.check(q.checker).catch(() => ({ success: false }))).success;
+      return { r, ok };
+    } finally {
+      release(s);
+    }
+  };
+  /** Unguided checker success on the frozen eval set, one rate per eval seed (and which queries succeeded, printed). */
+  const evaluate = async (models: Partial<Record<Role, ChatModel>>, evalSet: Query[], label: string): Promise<number[]> => {
+    const perSeed = await Promise.all(EVAL_SEEDS.map((es) => Promise.all(evalSet.map((q, i) => episode(models, q, 7_000_000 + es * 1000 + i, EVAL_T)))));
+    evalSet.forEach((q, i) => console.log(`  ${label} eval ${perSeed.map((res) => (res[i]!.ok ? '✓' : '✗')).join('')}  ${JSON.stringify(q.instruction)}`));
+    return perSeed.map((res) => res.filter((x) => x.ok).length / res.length);
+  };
+  const train = async (samples: SftSample[], base: PolicyMemory | undefined, version: string): Promise<PolicyMemory> =>
+    (await trainMemory({ samples, blobs, ocr, version, dataset: `cold-start-${version}@1`, trainedAt: new Date(0).toISOString(), parsePrompt: parsePolicyPrompt, ...(base ? { base } : {}) })).memory;
   try {
-    for (const seed of SEEDS) {
-      const all = generateQueries({ dags: loadDags(), count: (N + H) * 15, seed, apps: [values.app] }).queries.filter((q) => q.family === values.family && q.feasible !== false);
-      const trainedQs = all.slice(0, N);
-      const heldOutQs = all.slice(N, N + H);
-      if (trainedQs.length === 0) throw new Error(`no ${values.app}/${values.family} queries drawn for seed ${seed}`);
-      let memory: PolicyMemory | undefined;
-      let guidance = new Map<string, string>();
-      for (let gen = 0; gen <= GENS; gen++) {
-        server = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(memory ? { memory } : {}), ocr });
-        const base = server.baseUrl;
-        const model = (role: Role): ChatModel => createChatModel({ baseUrl: base, model: REFERENCE_MODELS[role], maxRetries: 1 }, { cache: false });
-        const models: Partial<Record<Role, ChatModel>> = Object.fromEntries((['policy', 'guideDescriber', 'guideQc', 'guideSynth'] as Role[]).map((r) => [r, model(r)]));
-        // Guidance once (generation 0): one demonstration per trained query.
-        if (gen === 0) {
-          guidance = new Map();
-          for (const [i, q] of trainedQs.entries()) {
-            const s = await lease();
-            try {
-              const d = await demonstrate(s, q, title, seed * 1000 + 900 + i);
-              if (!d?.ok) continue;
-              const g = await synthesizeGuidance({ describer: models.guideDescriber!, qc: models.guideQc!, synth: models.guideSynth! }, blobs, { id: `demo/${q.id}`, source: 'scripted', instruction: q.instruction, steps: d.steps });
-              guidance.set(q.id, g.text);
-              console.log(`seed ${seed} guidance for ${JSON.stringify(q.instruction)}: ${g.steps.join(' | ')}`);
-            } finally {
-              release(s);
-            }
-          }
-        }
-        const successes: { q: Query; rollout: Rollout; guided: boolean }[] = [];
-        const run = async (q: Query, j: number, guided: boolean): Promise<boolean> => {
-          const s = await lease();
-          try {
-            const text = guided ? guidance.get(q.id) : undefined;
-            const epSeed = seed * 100_000 + gen * 1000 + j;
-            const r = await runAgentEpisode('gui-owl', { env: s, models, blobs, app: q.app, instruction: q.instruction, seed: epSeed, maxSteps: MAX_STEPS, historyImages: 1, temperature: j === 0 ? 0 : 0.7, ...(text ? { guidance: text } : {}) });
-            const ok = !r.environmentFailure && (await s.check(q.checker).catch(() => ({ success: false }))).success;
-            if (ok) successes.push({ q, guided, rollout: { id: `s${seed}/g${gen}/${q.id}/${guided ? 'g' : 'a'}${j}`, cycleId: `cold-${gen}`, queryId: q.id, attempt: j, agentMode: 'gui-owl', actionSpace: 'mobile', model: { name: 'ref-policy', version: memory?.version ?? '0.1.0' }, status: r.status, steps: r.steps } });
-            return ok;
-          } finally {
-            release(s);
-          }
-        };
-        const arm = async (qs: Query[], guided: boolean): Promise<[number, number]> => {
-          const res = await Promise.all(qs.filter((q) => !guided || guidance.has(q.id)).flatMap((q) => Array.from({ length: K }, (_, j) => run(q, j, guided))));
-          return [res.filter(Boolean).length, res.length];
-        };
-        const [guided, trained, heldOut] = await Promise.all([arm(trainedQs, true), arm(trainedQs, false), arm(heldOutQs, false)]);
-        // Train the next generation on this generation's successful episodes, exported without guidance text.
-        const samples: SftSample[] = successes
-          .filter((x) => trainedQs.includes(x.q))
-          .flatMap((x) =>
-            buildSamples({
-              rollout: x.rollout,
-              query: x.q,
-              judgements: new Map(),
-              tauC: 0,
-              historyImages: 1,
-              lineage: { cycleId: x.rollout.cycleId, modelVersion: x.rollout.model.version, criticVersion: '-', dagVersion: '-', configHash: '-' },
-              uri: (k) => blobs.uri(k),
-              mode: 'all',
-              ...(x.guided ? { guidance: { version: 1 } } : {}),
-            }).samples,
-          );
-        if (samples.some((s) => s.messages.some((m) => m.content.includes('Essential steps')))) throw new Error('guidance text leaked into training samples');
-        const row: GenRow = { seed, gen, memory: memory?.version ?? 'none', guided, trained, heldOut, trainedOn: samples.length };
-        rows.push(row);
-        console.log(`seed ${seed} gen ${gen} (memory ${row.memory}): guided ${frac(guided)}, unguided trained ${frac(trained)}, unguided held-out ${frac(heldOut)}; ${samples.length} samples from ${successes.length} successful episodes → next memory`);
-        await server.close();
-        server = undefined;
-        if (gen < GENS && samples.length > 0) {
-          const t = await trainMemory({ samples, blobs, ocr, version: `0.1.${gen + 1}`, dataset: `cold-start-g${gen}@1`, trainedAt: new Date(0).toISOString(), parsePrompt: parsePolicyPrompt, ...(memory ? { base: memory } : {}) });
-          memory = t.memory;
+    // One draw, split: the frozen eval set first, then fresh production queries per generation (no shared instruction).
+    const all = generateQueries({ dags: loadDags(), count: (E + N * GENS) * 30, seed: SEED, apps: [values.app] }).queries.filter((q) => q.family === values.family && q.feasible !== false);
+    const seen = new Set<string>();
+    const distinct = all.filter((q) => !seen.has(q.instruction.toLowerCase()) && seen.add(q.instruction.toLowerCase()));
+    const evalSet = distinct.slice(0, E);
+    const production = distinct.slice(E);
+    if (evalSet.length < E || production.length < N * GENS) throw new Error(`only ${distinct.length} distinct ${values.app}/${values.family} queries drawn; need ${E + N * GENS}`);
+    for (const q of evalSet) console.log(`eval   ${JSON.stringify(q.instruction)}`);
+    let served: PolicyMemory | undefined;
+    let servedModels = await modelsFor(undefined);
+    let g0 = performance.now();
+    let servedRates = await evaluate(servedModels, evalSet, 'base');
+    rows.push({ gen: 0, candidate: 'base 0.1.0', guided: [0, 0], unguided: [0, 0], trainedOn: 0, evalRates: servedRates, decision: 'served', served: '0.1.0', wallS: (performance.now() - g0) / 1000 });
+    console.log(`gen 0 base: eval ${servedRates.map((r) => r.toFixed(2)).join(', ')} → ${ms(servedRates)}`);
+    let pending: SftSample[] = [];
+    /** Every production sample of the run (the corrupted candidate is trained on a corrupted copy). */
+    const allSamples: SftSample[] = [];
+    for (let gen = 1; gen <= GENS; gen++) {
+      g0 = performance.now();
+      const qs = production.slice((gen - 1) * N, gen * N);
+      const guidance = new Map<string, string>();
+      for (const [i, q] of qs.entries()) {
+        const s = await lease();
+        try {
+          const d = await demonstrate(s, q, title, SEED * 1000 + gen * 100 + i);
+          if (!d?.ok) continue;
+          const g = await synthesizeGuidance({ describer: servedModels.guideDescriber!, qc: servedModels.guideQc!, synth: servedModels.guideSynth! }, blobs, { id: `demo/${q.id}`, source: 'scripted', instruction: q.instruction, steps: d.steps });
+          guidance.set(q.id, g.text);
+          console.log(`gen ${gen} guidance for ${JSON.stringify(q.instruction)}: ${g.steps.join(' | ')}`);
+        } finally {
+          release(s);
         }
       }
+      const successes: { q: Query; rollout: Rollout; guided: boolean }[] = [];
+      const attempt = async (q: Query, j: number, guided: boolean): Promise<boolean> => {
+        const text = guided ? guidance.get(q.id) : undefined;
+        const { r, ok } = await episode(servedModels, q, SEED * 100_000 + gen * 1000 + j * 10 + (guided ? 1 : 0), j === 0 ? 0 : 0.7, text);
+        if (ok) successes.push({ q, guided, rollout: { id: `g${gen}/${q.id}/${guided ? 'g' : 'a'}${j}`, cycleId: `cold-${gen}`, queryId: q.id, attempt: j, agentMode: 'gui-owl', actionSpace: 'mobile', model: { name: 'ref-policy', version: served?.version ?? '0.1.0' }, status: r.status, steps: r.steps } });
+        return ok;
+      };
+      const arm = async (guided: boolean): Promise<Frac> => {
+        const res = await Promise.all(qs.filter((q) => !guided || guidance.has(q.id)).flatMap((q) => Array.from({ length: K }, (_, j) => attempt(q, j, guided))));
+        return [res.filter(Boolean).length, res.length];
+      };
+      const [guided, unguided] = await Promise.all([arm(true), arm(false)]);
+      const samples = successes.flatMap((x) =>
+        buildSamples({
+          rollout: x.rollout,
+          query: x.q,
+          judgements: new Map(),
+          tauC: 0,
+          historyImages: 1,
+          lineage: { cycleId: x.rollout.cycleId, modelVersion: x.rollout.model.version, criticVersion: '-', dagVersion: '-', configHash: '-' },
+          uri: (k) => blobs.uri(k),
+          mode: 'all',
+          ...(x.guided ? { guidance: { version: 1 } } : {}),
+        }).samples,
+      );
+      if (samples.some((s) => s.messages.some((m) => m.content.includes('Essential steps') || m.content.includes('Guidance:')))) throw new Error('guidance text leaked into training samples');
+      if (samples.some((s) => evalSet.some((e) => e.id === s.meta.query_id))) throw new Error('an eval query reached the training data');
+      pending = [...pending, ...samples];
+      allSamples.push(...samples);
+      const version = `0.1.${gen}`;
+      const candidate = await train(pending, served, version);
+      const candModels = await modelsFor(candidate);
+      for (const p of candidate.toJSON().procedures ?? []) console.log(`  ${version} procedure ×${p.count} [${p.intent.join(' ')}]: ${p.steps.join(' | ')}`);
+      const candRates = await evaluate(candModels, evalSet, version);
+      const decision = gateDecision({ current: servedRates, candidate: candRates });
+      if (decision.promote) {
+        served = candidate;
+        servedModels = candModels;
+        servedRates = candRates;
+        pending = [];
+      }
+      const row: GenRow = {
+        gen,
+        candidate: `${version} (${candidate.procedureCount} procedures)`,
+        guided,
+        unguided,
+        trainedOn: samples.length,
+        evalRates: candRates,
+        decision: `${decision.promote ? 'promoted' : 'rejected'} (gain ${decision.gain.toFixed(2)} vs spread ${decision.margin.toFixed(2)})`,
+        served: served?.version ?? '0.1.0',
+        wallS: (performance.now() - g0) / 1000,
+      };
+      rows.push(row);
+      console.log(`gen ${gen}: guided ${frac(guided)}, unguided (served) ${frac(unguided)}; ${samples.length} samples → ${row.candidate}; eval ${candRates.map((r) => r.toFixed(2)).join(', ')} → ${ms(candRates)}; ${row.decision}; ${row.wallS.toFixed(0)} s`);
+    }
+    if (values.corrupt) {
+      g0 = performance.now();
+      // The same kind of data, corrupted: every step's assistant turn (action, reasoning) comes from another step.
+      const data = allSamples;
+      const shifted = data.map((s, i) => {
+        const other = data[(i + 7) % data.length]!;
+        return { ...s, messages: [...s.messages.filter((m) => m.role !== 'assistant'), ...other.messages.filter((m) => m.role === 'assistant')] };
+      });
+      const bad = await train(shifted, undefined, '0.9.0');
+      const badRates = await evaluate(await modelsFor(bad), evalSet, 'corrupted');
+      const decision = gateDecision({ current: servedRates, candidate: badRates });
+      console.log(`corrupted candidate 0.9.0 (${shifted.length} samples, actions shifted by 7 steps): eval ${badRates.map((r) => r.toFixed(2)).join(', ')} → ${ms(badRates)}; ${decision.promote ? 'PROMOTED (gate failed)' : 'rejected'} (gain ${decision.gain.toFixed(2)} vs spread ${decision.margin.toFixed(2)}); ${((performance.now() - g0) / 1000).toFixed(0)} s`);
     }
   } finally {
-    await server?.close();
+    await Promise.all(servers.map((s) => s.close().catch(() => undefined)));
     await Promise.all(pool.map((s) => s.close()));
     await env.close();
     await appServer.close();
     await rm(blobDir, { recursive: true, force: true });
   }
-  console.log(`\ncold start: ${values.app}/${values.family}, ${N} trained + ${H} held-out queries × K=${K}, seeds ${SEEDS.join(',')}, ${((performance.now() - t0) / 1000).toFixed(0)} s, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  console.log(`${'gen'.padEnd(4)} ${'memory'.padEnd(8)} ${'guided (trained q)'.padEnd(20)} ${'unguided trained q'.padEnd(20)} ${'unguided held-out'.padEnd(20)} samples trained on`);
-  for (let gen = 0; gen <= GENS; gen++) {
-    const sel = rows.filter((r) => r.gen === gen);
-    const sum = (k: 'guided' | 'trained' | 'heldOut'): [number, number] => [sel.reduce((a, r) => a + r[k][0], 0), sel.reduce((a, r) => a + r[k][1], 0)];
-    console.log(`${String(gen).padEnd(4)} ${(sel[0]?.memory ?? '').padEnd(8)} ${frac(sum('guided')).padEnd(20)} ${frac(sum('trained')).padEnd(20)} ${frac(sum('heldOut')).padEnd(20)} ${sel.reduce((a, r) => a + r.trainedOn, 0)}`);
+  console.log(`\ncold start → self-evolution: ${values.app}/${values.family}, ${N} new production queries × K=${K} per generation, eval ${E} held-out queries × seeds ${EVAL_SEEDS.join(',')} at T=${EVAL_T}, ${((performance.now() - t0) / 1000).toFixed(0)} s, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log('| generation | candidate | success with guidance (production) | unguided success, served policy (production) | samples added | eval success per seed (unguided, held-out) | mean ± sd | gate | served after | wall |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    console.log(`| ${r.gen} | ${r.candidate} | ${r.gen ? frac(r.guided) : '—'} | ${r.gen ? frac(r.unguided) : '—'} | ${r.trainedOn} | ${r.evalRates.map((x) => x.toFixed(2)).join(', ')} | ${ms(r.evalRates)} | ${r.decision} | ${r.served} | ${r.wallS.toFixed(0)} s |`);
   }
 }
 

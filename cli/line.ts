@@ -6,6 +6,7 @@ import { LineInput, type LineStatus } from '../workflows/loop-contracts.js';
 import { loadConfig, type AppConfig } from './config.js';
 
 export const LINE_USAGE = `  trajforge line start [--id ID] [--generations N] [--max-cycles N] [--queries N] [--attempts K] [--max-steps S] [--apps a,b]
+                       [--families f,g]
                        [--seed N] [--min-new-accepted N] [--acceptance-drop X] [--eval-set NAME] [--eval-queries N]
                        [--eval-seeds 1,2,3] [--eval-temperature T] [--eval-max-steps S] [--trainer reference|external]
                        [--trainer-command '["swift","sft",…]'] [--cycles-per-run N] [--detach]
@@ -45,6 +46,7 @@ export function lineInputFromArgs(config: AppConfig, args: string[]): { input: L
       attempts: { type: 'string' },
       'max-steps': { type: 'string' },
       apps: { type: 'string' },
+      families: { type: 'string' },
       seed: { type: 'string' },
       'min-new-accepted': { type: 'string' },
       'acceptance-drop': { type: 'string' },
@@ -68,6 +70,7 @@ export function lineInputFromArgs(config: AppConfig, args: string[]): { input: L
       ...(values['max-steps'] !== undefined ? { maxSteps: numberOpt(values['max-steps'], '--max-steps') } : {}),
       ...(values.seed !== undefined ? { seed: numberOpt(values.seed, '--seed') } : {}),
       ...(values.apps !== undefined ? { apps: values.apps.split(',').map((a) => a.trim()).filter(Boolean) } : {}),
+      ...(values.families !== undefined ? { families: values.families.split(',').map((f) => f.trim()).filter(Boolean) } : {}),
     },
     'command line',
   );

@@ -10,6 +10,7 @@ import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/wor
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { modelLatencyObservers, usageMeter } from '../models/gateway.js';
 import type { FunnelCounts } from '../storage/report-repo.js';
+import type { TaskQueueBacklog } from './task-queue-backlog.js';
 
 /**
  * Observability of a worker process, off by default (AppConfig.observability):
@@ -110,7 +111,7 @@ export class AsyncLocalContextManager implements ContextManager {
   }
 }
 
-function metricsFor(registry: Registry, closers: (() => Promise<void>)[], funnel?: () => Promise<FunnelCounts>): ActivityInterceptorsFactory {
+function metricsFor(registry: Registry, closers: (() => Promise<void>)[], funnel?: () => Promise<FunnelCounts>, backlog?: () => Promise<TaskQueueBacklog[]>): ActivityInterceptorsFactory {
   const duration = new Histogram({
     name: 'trajforge_activity_seconds',
     help: 'Activity execution time by type and outcome',
@@ -179,6 +180,19 @@ function metricsFor(registry: Registry, closers: (() => Promise<void>)[], funnel
     });
   }
 
+  if (backlog) {
+    // Temporal's own count of tasks waiting in each task queue (DescribeTaskQueue, approximate), at scrape time.
+    new Gauge({
+      name: 'trajforge_task_queue_backlog',
+      help: "Temporal's approximate backlog per task queue and task type (DescribeTaskQueue reportStats)",
+      labelNames: ['task_queue', 'type'],
+      registers: [registry],
+      async collect() {
+        for (const b of await backlog()) this.set({ task_queue: b.taskQueue, type: b.type }, b.count);
+      },
+    });
+  }
+
   return (ctx) => ({
     inbound: {
       async execute(input, next) {
@@ -214,13 +228,15 @@ export async function startObservability(opts: {
   service: string;
   /** Funnel and backlog counts read at scrape time (Postgres); without it those gauges are absent. */
   funnel?: () => Promise<FunnelCounts>;
+  /** Temporal's task-queue backlog read at scrape time (cli/task-queue-backlog.ts); without it that gauge is absent. */
+  backlog?: () => Promise<TaskQueueBacklog[]>;
 }): Promise<Observability> {
   const registry = new Registry();
   const activityInterceptors: ActivityInterceptorsFactory[] = [];
   const closers: (() => Promise<void>)[] = [];
   let metricsUrl: string | undefined;
   if (opts.metricsPort !== undefined) {
-    activityInterceptors.push(metricsFor(registry, closers, opts.funnel));
+    activityInterceptors.push(metricsFor(registry, closers, opts.funnel, opts.backlog));
     const server: Server = createServer((req, res) => {
       if (req.url !== '/metrics') {
         res.writeHead(404).end();

@@ -33,6 +33,7 @@ import { getModel } from '../storage/registry-repo.js';
 import type { OcrEngine } from '../domain/ports.js';
 import { loadLatestPolicyMemory } from './train.js';
 import { startObservability } from './observability.js';
+import { taskQueueBacklog } from './task-queue-backlog.js';
 import { funnelCounts } from '../storage/report-repo.js';
 import { createBlobStore } from '../storage/blob.js';
 import { createPool } from '../storage/db.js';
@@ -268,7 +269,13 @@ export async function startWorkers(
   // Metrics and traces (off by default): activity interceptors, the workflow span sink, a traced bundle.
   const o11y = rt.config.observability;
   const obs = o11y.metricsPort !== undefined || o11y.traces !== 'off'
-    ? await startObservability({ ...o11y, home: rt.config.home, service: `trajforge-worker-${[...queues].join('-')}`, funnel: () => funnelCounts(rt.db) })
+    ? await startObservability({
+        ...o11y,
+        home: rt.config.home,
+        service: `trajforge-worker-${[...queues].join('-')}`,
+        funnel: () => funnelCounts(rt.db),
+        backlog: () => taskQueueBacklog(rt.temporal.client.workflowService, rt.config.temporal.namespace, [q.main, q.env, q.cpu]),
+      })
     : undefined;
   if (obs) closers.push(() => obs.close());
   const common = {

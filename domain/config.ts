@@ -92,6 +92,12 @@ export const CycleConfig = z.object({
   /** Built-in apps to generate queries for; empty = all. */
   apps: z.array(z.string()).default([]),
   /**
+   * Task families to generate queries for (`create_alarm`, …; e.g. the families the served policy fails, found by
+   * bench/evolve.ts `--hard-families`). Absent = every family; optional without a default so configs (and their
+   * hashes) written before it stay unchanged.
+   */
+  families: z.array(z.string().min(1)).min(1).optional(),
+  /**
    * Where episodes run: `phone` (the built-in apps in Chromium, `mobile_use`) or `desktop` (real Debian applications
    * on Xvfb, `computer_use`; environments/desktop/). Absent = `phone`; optional without a default so configs (and
    * their hashes) written before it stay unchanged. Read it with `platformOf`.

@@ -26,6 +26,8 @@ export interface BatchOptions {
   validator?: InterfaceValidator;
   /** Restrict to these apps (empty: every app with a DAG). */
   apps?: readonly string[];
+  /** Restrict to these task families (ids such as `create_alarm`; empty: every family). Free walks are dropped. */
+  families?: readonly string[];
   /** `length` sampler: pages per path. */
   length?: number;
   /** `coverage` sampler: accepted-trajectory counts. */
@@ -143,7 +145,8 @@ export async function generateQueryBatch(opts: BatchOptions): Promise<BatchResul
   const dags = opts.dags.filter((d) => !opts.apps?.length || opts.apps.includes(d.app));
   if (dags.length === 0) throw new Error('no app DAG matches the requested apps');
   const infeasibleRate = opts.infeasibleRate ?? 0;
-  const budget = opts.count * (opts.maxDrawsPerQuery ?? 20);
+  // A family filter rejects most draws before any model call, so it gets a larger draw budget.
+  const budget = opts.count * (opts.maxDrawsPerQuery ?? (opts.families?.length ? 200 : 20));
   const synthesis = { failed: 0, refineFallbacks: 0 };
   const candidates: Query[] = [];
   const seen = new Set<string>();
@@ -167,6 +170,7 @@ export async function generateQueryBatch(opts: BatchOptions): Promise<BatchResul
       unmapped++;
       continue;
     }
+    if (opts.families?.length && !opts.families.includes(sampled.family?.id ?? '')) continue;
     let meta = extractMetadata(opts.dags, dag.app, sampled.pages, random, sampled.family);
     let feasible = true;
     // Infeasible variants are kept to the requested share of the surviving set (feasible draws dedupe more).

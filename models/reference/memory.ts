@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MobileAction } from '../../domain/action.js';
 import { FUNCTION_WORDS, instructionEntities, namesTheApp, requestCore } from './roles/intent.js';
+import { fillProcedureSlots, procedureOf, procedureSlots, SOURCE_LIMIT, valueAgreement, type ProcedureEntry, type ProcedureStep } from './procedure.js';
 import type { OcrLine } from './types.js';
 
 /**
@@ -93,6 +94,15 @@ export interface PolicyMemoryJson {
   entries: MemoryEntry[];
   /** Generalised entries (absent in memories written before generalisation: they simply do not transfer). */
   general?: GeneralEntry[];
+  /** Learned procedures (procedure.ts; absent in memories written before them). */
+  procedures?: ProcedureEntry[];
+}
+
+/** A recalled procedure: its steps with this request's slot values filled in. */
+export interface ProcedureRecall {
+  steps: string[];
+  count: number;
+  similarity: number;
 }
 
 export interface MemoryHit {
@@ -196,6 +206,11 @@ export function instructionKey(instruction: string): string {
 /** Loose instruction key: the exact key with numbers masked. */
 export function looseInstructionKey(instruction: string): string {
   return maskDigits(instructionKey(instruction));
+}
+
+/** The OCR line text a click at `point` hits (see anchorFor), for writing the step down. */
+export function labelAt(point: readonly [number, number], lines: readonly OcrLine[]): string | undefined {
+  return anchorFor(point, lines)?.text;
 }
 
 /** Signature of a screen from its OCR lines (see the module comment). */
@@ -352,6 +367,48 @@ export class PolicyMemory {
     return undefined;
   }
 
+  private readonly procedures = new Map<string, ProcedureEntry>();
+
+  get procedureCount(): number {
+    return this.procedures.size;
+  }
+
+  /** Records an accepted episode's procedure (procedure.ts): its steps with the request's values as slots. */
+  addProcedure(instruction: string, steps: readonly ProcedureStep[]): boolean {
+    const slots = procedureSlots(instruction, slotEntities(instruction));
+    const written = procedureOf(steps, slots);
+    if (!written) return false;
+    const intent = intentWords(instruction);
+    const id = `${intent.join(' ')}\u0000${written.join('\u0000')}`;
+    const source = Object.fromEntries(slots);
+    const entry = this.procedures.get(id);
+    if (entry) {
+      entry.count++;
+      if ((entry.sources ?? []).length < SOURCE_LIMIT) entry.sources = [...(entry.sources ?? []), source];
+    } else this.procedures.set(id, { intent, steps: written, count: 1, sources: [source] });
+    return true;
+  }
+
+  /**
+   * The procedure for a request never seen: the learned procedures whose intent is closest (Jaccard ≥
+   * GENERAL_MIN_SIMILARITY), most similar first, then the most often learned (a procedure seen once may carry that
+   * one task's accident: a 7 o'clock alarm's "tap 7" that opened the picker reads as the hour), then learned from the
+   * most similar slot values (valueAgreement), then the longest; the first whose slots the request fills.
+   */
+  recallProcedure(instruction: string): ProcedureRecall | undefined {
+    const intent = intentWords(instruction);
+    const slots = procedureSlots(instruction, slotEntities(instruction));
+    const ranked = [...this.procedures.values()]
+      .map((p) => ({ p, sim: jaccard(intent, p.intent), agree: valueAgreement(p, slots) }))
+      .filter((x) => x.sim >= GENERAL_MIN_SIMILARITY)
+      .sort((a, b) => b.sim - a.sim || b.p.count - a.p.count || b.agree - a.agree || b.p.steps.length - a.p.steps.length);
+    for (const { p, sim } of ranked) {
+      const steps = p.steps.map((t) => fillProcedureSlots(t, slots));
+      if (steps.every((t): t is string => t !== undefined)) return { steps, count: p.count, similarity: sim };
+    }
+    return undefined;
+  }
+
   private insert(entry: MemoryEntry): void {
     this.entries.set(`${entry.instruction}\u0000${entry.screen}`, entry);
     const list = this.byLoose.get(entry.loose) ?? [];
@@ -405,7 +462,8 @@ export class PolicyMemory {
     const entries = [...this.entries.values()].sort((a, b) => (a.instruction + a.screen < b.instruction + b.screen ? -1 : 1));
     const key = (g: GeneralEntry): string => `${g.intent.join(' ')}\u0000${g.screen}\u0000${g.progress}`;
     const general = [...this.general.values()].sort((a, b) => (key(a) < key(b) ? -1 : 1));
-    return { format: MEMORY_FORMAT, version: this.version, provenance: this.provenance, entries, general };
+    const procedures = [...this.procedures.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, p]) => p);
+    return { format: MEMORY_FORMAT, version: this.version, provenance: this.provenance, entries, general, ...(procedures.length ? { procedures } : {}) };
   }
 
   static fromJSON(json: unknown): PolicyMemory {
@@ -416,6 +474,7 @@ export class PolicyMemory {
     const m = new PolicyMemory(j.version, j.provenance ?? { datasets: [], samples: 0, trainedAt: '' });
     for (const e of j.entries) m.insert({ ...e, actions: e.actions.map((a) => ({ ...a })) });
     for (const g of j.general ?? []) m.insertGeneral({ ...g, intent: [...g.intent], actions: g.actions.map((a) => ({ ...a })) });
+    for (const p of j.procedures ?? []) m.procedures.set(`${p.intent.join(' ')}\u0000${p.steps.join('\u0000')}`, { intent: [...p.intent], steps: [...p.steps], count: p.count, ...(p.sources ? { sources: p.sources.map((x) => ({ ...x })) } : {}) });
     return m;
   }
 }

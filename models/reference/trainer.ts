@@ -2,7 +2,8 @@ import sharp from 'sharp';
 import type { MobileAction } from '../../domain/action.js';
 import type { BlobStore } from '../../domain/ports.js';
 import type { SftSample } from '../../export/gui-owl-sft.js';
-import { PolicyMemory } from './memory.js';
+import { PolicyMemory, labelAt } from './memory.js';
+import type { ProcedureStep } from './procedure.js';
 import type { OcrEngine } from './types.js';
 
 /**
@@ -85,6 +86,8 @@ export async function trainMemory(opts: {
   const merged = prev ? PolicyMemory.fromJSON({ ...prev, version: opts.version, provenance }) : new PolicyMemory(opts.version, provenance);
   const skipped: TrainResult['skipped'] = [];
   let used = 0;
+  // Per episode (the sample's rollout), its steps in order: each accepted episode is also learned as a procedure.
+  const episodes = new Map<string, { instruction: string; steps: { step: number; s: ProcedureStep }[] }>();
   for (const s of opts.samples) {
     const key = s.image_keys[s.image_keys.length - 1];
     const assistant = [...s.messages].reverse().find((m) => m.role === 'assistant');
@@ -107,6 +110,17 @@ export async function trainMemory(opts: {
     // With the history (the earlier conclusions the policy saw), the step is also recorded generalised (memory.ts).
     merged.add({ instruction: prompt.instruction, lines, screen, action: turn.action, conclusion: turn.conclusion, thought: turn.thought, history: prompt.history ?? [] });
     used++;
+    const rolloutId = s.meta?.rollout_id;
+    if (rolloutId !== undefined) {
+      const ep = episodes.get(rolloutId) ?? { instruction: prompt.instruction, steps: [] };
+      const point = 'coordinate' in turn.action ? (turn.action as { coordinate: [number, number] }).coordinate : undefined;
+      const label = point && (turn.action.action === 'click' || turn.action.action === 'long_press') ? labelAt(point, lines) : undefined;
+      ep.steps.push({ step: s.meta.step, s: { action: turn.action, ...(label !== undefined ? { label } : {}) } });
+      episodes.set(rolloutId, ep);
+    }
+  }
+  for (const [, ep] of [...episodes].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    merged.addProcedure(ep.instruction, ep.steps.sort((a, b) => a.step - b.step).map((x) => x.s));
   }
   return { memory: merged, samples: opts.samples.length, used, skipped };
 }

@@ -70,6 +70,10 @@ describe('observability', () => {
     expect(stage('accepted')).toBeLessThanOrEqual(1);
     expect(stage('exported')).toBe(stage('accepted'));
     expect(text).toMatch(/trajforge_rollout_backlog 0/);
+    // Temporal's own backlog per task queue and type (DescribeTaskQueue): the cycle has ended, nothing waits.
+    for (const queue of ['main', 'env', 'cpu']) {
+      for (const type of ['workflow', 'activity']) expect(text).toMatch(new RegExp(`trajforge_task_queue_backlog\\{task_queue="${prefix}-${queue}",type="${type}"\\} 0`));
+    }
   });
 
   it('writes the cycle as one trace of workflow spans, and a span per activity execution', async () => {

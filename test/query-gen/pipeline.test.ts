@@ -193,6 +193,12 @@ describe('generateQueryBatch', () => {
     expect(c.queries.map((q) => q.id)).not.toEqual(a.queries.slice(0, 50).map((q) => q.id));
   });
 
+  it('keeps only the requested families (the line --families), with enough draws to fill the batch', async () => {
+    const r = await generateQueryBatch({ dags: [food], count: 12, seed: 5, sampler: 'families', models, families: ['add_to_cart'] });
+    expect(r.queries).toHaveLength(12);
+    expect(new Set(r.queries.map((q) => q.checker.family))).toEqual(new Set(['add_to_cart']));
+  });
+
   it('drops queries the validator rejects and records the reason', async () => {
     const validator = { validate: async (t: { slots: Record<string, string> }) => (t.slots.restaurant === 'Sushi Zen' ? { valid: false, failedAt: { page: 'home', reason: 'missing_slot_value' as const } } : { valid: true }) };
     const r = await generateQueryBatch({ dags: [food], count: 60, seed: 1, sampler: 'uniform', models, validator });

@@ -203,25 +203,37 @@ export const policyRole: RoleHandler = async (request, ctx) => {
   // Learned memory first (models/reference/memory.ts): a remembered accepted action for this instruction on this
   // screen, re-grounded on the current OCR. At T > 0 it is skipped with probability min(0.5, T/2) so sampling
   // still explores; on a miss the heuristic decides.
-  const remembered = ctx.memory && !(temperature > 0 && ctx.random() < Math.min(0.5, temperature / 2))
+  const recalled = ctx.memory && !(temperature > 0 && ctx.random() < Math.min(0.5, temperature / 2))
     ? recallNotDone(ctx.memory, prompt.instruction, prompt.history, lines, { width, height })
     : undefined;
+  // A learned procedure (procedure.ts) for a request without guidance: the steps of accepted episodes of requests of
+  // this kind, with this request's values filled in, followed like guidance. It replaces the per-step generalised
+  // recall (a whole task transfers where single steps keyed by progress do not); this request's own remembered
+  // steps still come first.
+  const procedure = ctx.memory && prompt.guidance.length === 0 ? ctx.memory.recallProcedure(prompt.instruction) : undefined;
+  const remembered = procedure && recalled?.match === 'general' ? undefined : recalled;
+  const decided = (): Decision => {
+    const d = decide({
+      instruction: prompt.instruction,
+      guidance: procedure ? procedure.steps : prompt.guidance,
+      history: prompt.history,
+      lines,
+      screen: { width, height },
+      temperature,
+      random: ctx.random,
+      switches,
+    });
+    return procedure
+      ? { ...d, thought: `${d.thought} (Following a procedure learned from ${procedure.count} accepted task(s) of this kind, intent similarity ${procedure.similarity.toFixed(2)}; memory ${ctx.memory!.version}.)` }
+      : d;
+  };
   const d: Decision = remembered
     ? {
         thought: `${remembered.thought ? `${remembered.thought} ` : ''}(Remembered: accepted ${remembered.count}× ${remembered.match === 'general' ? `for a task of this kind (intent similarity ${remembered.similarity?.toFixed(2)})` : 'for this task'} on this screen, ${remembered.match} match; memory ${ctx.memory!.version}.)`,
         conclusion: remembered.conclusion,
         action: remembered.action,
       }
-    : decide({
-    instruction: prompt.instruction,
-    guidance: prompt.guidance,
-    history: prompt.history,
-    lines,
-    screen: { width, height },
-    temperature,
-    random: ctx.random,
-    switches,
-  });
+    : decided();
   const call = JSON.stringify({ name: 'mobile_use', arguments: d.action });
   return {
     role: 'assistant',
