@@ -41,6 +41,8 @@ export function pathwayDag(base: AppDag, pathways: readonly Pathway[]): PathwayD
   const ids = new Set(base.pages.map((p) => p.id));
   for (const p of pathways) {
     if (p.effect !== 'window' || !p.window || titles.has(p.window)) continue;
+    // A title naming an absolute path names the exploring session's own home: no other session shows it.
+    if (/(^|[\s*])\/\S+\//.test(p.window)) continue;
     titles.add(p.window);
     let id = `${PATHWAY_PAGE_PREFIX}${slug(p.window)}`;
     for (let n = 2; ids.has(id); n++) id = `${PATHWAY_PAGE_PREFIX}${slug(p.window)}_${n}`;

@@ -53,6 +53,7 @@ describe('pathway memory and pathway queries', () => {
     { steps: [{ role: 'menu', name: 'Search' }], effect: 'menu', children: [{ role: 'menu item', name: 'Go to...' }] },
     { steps: [{ role: 'menu', name: 'Search' }, { role: 'menu item', name: 'Go to...' }], effect: 'window', window: 'Go To', children: [] },
     { steps: [{ role: 'push button', name: 'Jump' }], effect: 'window', window: 'Go To', children: [] },
+    { steps: [{ role: 'push button', name: 'Copy' }], effect: 'window', window: '*/tmp/s1/home/notes.txt - Editor', children: [] },
   ];
 
   it('records idempotently, saves and loads; a malformed file is an error naming the field', async () => {
@@ -61,7 +62,7 @@ describe('pathway memory and pathway queries', () => {
     const m = new PathwayMemory();
     m.setStart('text_editor', [{ role: 'menu', name: 'Search' }]);
     for (const p of [...pathways, pathways[0]!]) m.record('text_editor', p);
-    expect(m.pathways('text_editor')).toHaveLength(3);
+    expect(m.pathways('text_editor')).toHaveLength(4);
     const file = path.join(dir, 'mem.json');
     await savePathwayMemory(file, m);
     const back = await loadPathwayMemory(file);
@@ -77,7 +78,7 @@ describe('pathway memory and pathway queries', () => {
   it('each window becomes a page, an edge and a family of the DAG; the same pipeline makes queries with lineage; the generic checker reads window titles', async () => {
     const base = getDesktopApp('text_editor')!.dag;
     const { dag, pages } = pathwayDag(base, pathways);
-    // One page per distinct window, by its shortest (first) pathway.
+    // One page per distinct window, by its shortest (first) pathway; none for a title naming the session's own files.
     expect(pages.size).toBe(1);
     expect(dag.version).toMatch(new RegExp(`^${base.version.replace(/\./g, '\\.')}\\+pathways\\.[0-9a-f]{8}$`));
     const fam = dag.tasks.find((t) => t.id.startsWith(PATHWAY_FAMILY_PREFIX))!;
