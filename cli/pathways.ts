@@ -70,7 +70,7 @@ async function explore(args: string[]): Promise<void> {
     for (const app of positionals) {
       const t0 = performance.now();
       out(`${app}: deep search, depth ≤ ${depth}, ≤ ${max} pathways`);
-      const r = await explorePathways({ session, blobs, app, memory, maxDepth: depth, maxPathways: max, seed: Number(values.seed), log: out });
+      const r = await explorePathways({ session, blobs, app, memory, maxDepth: depth, maxPathways: max, seed: Number(values.seed), log: out, onRecorded: () => savePathwayMemory(file, memory) });
       // Saved after every app: an interrupted search keeps what it explored.
       await savePathwayMemory(file, memory);
       out(

@@ -77,6 +77,8 @@ export interface ExploreOptions {
   /** Pathways visited (from memory or executed) before the search stops. Default 60. */
   maxPathways?: number;
   log?: (line: string) => void;
+  /** Called after each pathway executed and recorded (e.g. to save the memory as the search goes). */
+  onRecorded?: () => Promise<void>;
 }
 
 export interface ExploreReport {
@@ -149,6 +151,7 @@ export async function explorePathways(opts: ExploreOptions): Promise<ExploreRepo
 
   const needRoot = async (): Promise<A11yTree> => (root ??= await reset());
   const queue: PathwayStep[][] = [];
+  let failures = 0;
   const expandedWindows = new Set<string>();
   // The start state's clickable nodes are the first level; with a full memory the start state is never opened.
   let firstLevel = opts.memory.start(opts.app);
@@ -164,7 +167,17 @@ export async function explorePathways(opts: ExploreOptions): Promise<ExploreRepo
     if (p) report.fromMemory++;
     else {
       await needRoot();
-      p = await execute(steps);
+      try {
+        p = await execute(steps);
+        failures = 0;
+      } catch (err) {
+        // A command that timed out on a starved machine costs this pathway only (the next one starts from a
+        // reset); a session that keeps failing ends the search.
+        if (++failures >= 3) throw err;
+        log(`  ${pathwayKey(steps)}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+        current = undefined;
+        p = undefined;
+      }
       if (!p) {
         report.unreplayable++;
         log(`  ${pathwayKey(steps)}: a node could not be found again (or the accessibility tree came back empty)`);
@@ -172,6 +185,7 @@ export async function explorePathways(opts: ExploreOptions): Promise<ExploreRepo
       }
       report.executed++;
       opts.memory.record(opts.app, p);
+      await opts.onRecorded?.();
       log(`  ${pathwayKey(steps)} → ${p.effect}${p.window ? ` "${p.window}"` : ''}${p.children.length ? ` (+${p.children.length} clickable)` : ''}`);
     }
     report.pathways.push(p);
