@@ -73,6 +73,7 @@ export function createJudgeActivities(deps: ActivityDeps) {
           action: step.action,
           before,
           after,
+          actionSpace: rollout.actionSpace,
         });
         // An unparsable critic reply is recorded as NEUTRAL with the parse error as its analysis, never dropped.
         const verdict =

@@ -35,6 +35,7 @@ import type { BlobStore } from '../domain/ports.js';
 import { AGENT_MODES, type AgentMode } from '../agents/run.js';
 import { buildCorpus, loadCorpus, type CorpusRollout } from './corpus.js';
 import { judgeRollout } from '../critics/judge-rollout.js';
+import { getDesktopApp } from '../environments/desktop/apps/index.js';
 import { features } from '../critics/learned-critic.js';
 import { splitOf } from '../critics/calibration.js';
 import { createChatModel } from '../models/gateway.js';
@@ -236,7 +237,7 @@ async function judgeAndReport(ctx: {
           }
           const j = await judgeRollout(
             { blobs, ocr, models: critics },
-            { instruction: d.query.instruction, steps: d.result.steps, outcome: d.result.outcome },
+            { instruction: d.query.instruction, steps: d.result.steps, outcome: d.result.outcome, ...(getDesktopApp(d.query.app) ? { actionSpace: 'desktop' as const } : {}) },
             { votes: VOTES, voteRule: 'majority', consensus: 'both' },
           );
           judgedSteps += d.result.steps.length;

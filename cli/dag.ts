@@ -225,6 +225,59 @@ export async function dagCommand(args: string[]): Promise<void> {
   }
 }
 
+export const QUERIES_USAGE =
+  'trajforge queries generate --count N --seed S [--sampler families|uniform|length|coverage] [--validate] [--platform phone|desktop] [--pathways FILE] [--apps a,b]';
+
+const queryModels = () => ({ synth: inProcessModel('ref-query-synth', querySynthRole), refine: inProcessModel('ref-query-refine', queryRefineRole) });
+
+/**
+ * Desktop query generation: the desktop apps' DAGs extended with the pathway memory's windows (software-pathway
+ * deep search), the same pipeline, and DAG/pathway coverage per app. `--validate` replays every pathway query's
+ * pathway on a real desktop session.
+ */
+async function desktopQueries(values: { count: string; seed: string; sampler: string; length?: string; infeasible: string; validate?: boolean; json?: boolean; pathways?: string; apps?: string }): Promise<void> {
+  const { loadPathwayMemory } = await import('../environments/desktop/pathways/memory.js');
+  const { PATHWAY_FAMILY_PREFIX } = await import('../environments/desktop/pathways/dag.js');
+  const { defaultPathwayMemoryFile, desktopDagsWithPathways, withDesktopSession } = await import('./pathways.js');
+  const memoryFile = values.pathways ?? (await defaultPathwayMemoryFile());
+  const memory = await loadPathwayMemory(memoryFile);
+  const { dags, pages } = desktopDagsWithPathways(memory);
+  const apps = values.apps ? values.apps.split(',').map((a) => a.trim()).filter(Boolean) : [];
+  const sampler = values.sampler as SamplerName;
+  if (!['families', 'uniform', 'length', 'coverage'].includes(sampler)) throw new ValidationError(`unknown sampler "${sampler}"`, undefined, '--sampler');
+  const run = (validator?: InterfaceValidator) =>
+    generateQueryBatch({
+      dags,
+      count: Number(values.count),
+      seed: Number(values.seed),
+      sampler,
+      ...(apps.length ? { apps } : {}),
+      ...(values.length ? { length: Number(values.length) } : {}),
+      infeasibleRate: Number(values.infeasible),
+      models: queryModels(),
+      ...(validator ? { validator } : {}),
+    });
+  let result;
+  if (values.validate) {
+    const { createPathwayValidator } = await import('../environments/desktop/pathways/explore.js');
+    result = await withDesktopSession(({ session, blobs }) => run(createPathwayValidator({ session, blobs, pages })));
+  } else result = await run();
+  if (values.json) return out(JSON.stringify(result.report, null, 2));
+  for (const l of formatReport(result.report)) out(l);
+  out(`pathway memory: ${memoryFile}`);
+  for (const dag of dags.filter((d) => !apps.length || apps.includes(d.app))) {
+    const found = memory.pathways(dag.app);
+    const windows = pages.get(dag.app)?.size ?? 0;
+    const qs = result.queries.filter((q) => q.app === dag.app);
+    const used = new Set(qs.filter((q) => q.family.startsWith(PATHWAY_FAMILY_PREFIX)).map((q) => q.family));
+    const c = result.report.coverage[dag.app];
+    out(
+      `desktop ${dag.app}@${dag.version}: nodes ${c?.pages ?? '-'}, edges ${c?.edges ?? '-'}, families ${c?.families ?? '-'}; ` +
+        `pathways found ${found.length} (${windows} lead to a window/dialog), used ${used.size}/${windows} by ${qs.filter((q) => q.family.startsWith(PATHWAY_FAMILY_PREFIX)).length} queries`,
+    );
+  }
+}
+
 /** `trajforge queries generate --count N --seed S [--sampler …] [--infeasible R] [--validate]` with the in-process reference models. */
 export async function queriesCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
@@ -238,9 +291,14 @@ export async function queriesCommand(args: string[]): Promise<void> {
       infeasible: { type: 'string', default: '0.05' },
       validate: { type: 'boolean' },
       json: { type: 'boolean' },
+      platform: { type: 'string', default: 'phone' },
+      pathways: { type: 'string' },
+      apps: { type: 'string' },
     },
   });
-  if (sub !== 'generate') throw new ValidationError('usage: trajforge queries generate --count N --seed S [--sampler families|uniform|length|coverage] [--validate]', undefined, 'command line');
+  if (sub !== 'generate') throw new ValidationError(`usage: ${QUERIES_USAGE}`, undefined, 'command line');
+  if (values.platform !== 'phone' && values.platform !== 'desktop') throw new ValidationError(`--platform must be phone or desktop, got "${values.platform}"`, undefined, '--platform');
+  if (values.platform === 'desktop') return desktopQueries(values);
   const sampler = values.sampler as SamplerName;
   if (!['families', 'uniform', 'length', 'coverage'].includes(sampler)) throw new ValidationError(`unknown sampler "${sampler}"`, undefined, 'command line');
   const run = async (validator?: InterfaceValidator) =>
@@ -251,7 +309,7 @@ export async function queriesCommand(args: string[]): Promise<void> {
       sampler,
       ...(values.length ? { length: Number(values.length) } : {}),
       infeasibleRate: Number(values.infeasible),
-      models: { synth: inProcessModel('ref-query-synth', querySynthRole), refine: inProcessModel('ref-query-refine', queryRefineRole) },
+      models: queryModels(),
       ...(validator ? { validator } : {}),
     });
   let result;

@@ -8,6 +8,7 @@ import { migrate } from '../storage/migrate.js';
 import type { CycleResult } from '../workflows/contracts.js';
 import { loadConfig } from './config.js';
 import { dagCommand, queriesCommand } from './dag.js';
+import { PATHWAYS_USAGE, pathwaysCommand } from './pathways.js';
 import { CRITICS_USAGE, criticsCommand } from './critics.js';
 import { TRAIN_USAGE, trainCommand } from './train.js';
 import { EVALSET_USAGE, evalsetCommand } from './evalset.js';
@@ -44,7 +45,10 @@ Usage:
   trajforge dag discover APP [--out FILE]
                                  crawl an app's UI tree into a draft DAG (and compare with its hand-written one)
   trajforge queries generate [--count N] [--seed S] [--sampler families|uniform|length|coverage] [--validate]
+                  [--platform phone|desktop] [--pathways FILE] [--apps a,b]
                                  generate queries with the reference models and print the generation report
+                                 (desktop: with the pathway memory's windows, DAG/pathway coverage per app)
+${PATHWAYS_USAGE}
 ${CRITICS_USAGE}
 ${TRAIN_USAGE}
 ${EVALSET_USAGE}
@@ -267,6 +271,8 @@ async function main(argv: string[]): Promise<void> {
       return dagCommand(rest);
     case 'queries':
       return queriesCommand(rest);
+    case 'pathways':
+      return pathwaysCommand(rest);
     case 'critics':
       return criticsCommand(rest);
     case 'reference-server':

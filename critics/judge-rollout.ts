@@ -5,6 +5,7 @@
  * benchmarks and offline re-judging. Firewall: only the instruction, the steps, screenshots and the agent's own
  * outcome go in; never ground truth.
  */
+import type { ActionSpace } from '../domain/action.js';
 import type { StepAnnotation, StepVerdict } from '../domain/entities.js';
 import type { Step } from '../domain/entities.js';
 import type { BlobStore, ChatModel } from '../domain/ports.js';
@@ -30,6 +31,8 @@ export interface JudgeRolloutInput {
   outcome?: string | undefined;
   /** The rollout's status (for review candidates: a terminate-success the critics rejected); default `terminated`. */
   status?: TrajectoryStatus | undefined;
+  /** The rollout's action space (absent: mobile); desktop step summaries speak of clicks and keys. */
+  actionSpace?: ActionSpace | undefined;
 }
 
 export interface JudgeRolloutOptions {
@@ -73,7 +76,7 @@ export async function judgeRolloutSteps(deps: JudgeRolloutDeps, input: JudgeRoll
     }
     const before = await deps.blobs.get(step.before.screenshotKey);
     const after = await deps.blobs.get((step.after ?? step.before).screenshotKey);
-    const result = await judgeStep(deps.models.stepCritic, { instruction: input.instruction, history: [...summaries], action: step.action, before, after });
+    const result = await judgeStep(deps.models.stepCritic, { instruction: input.instruction, history: [...summaries], action: step.action, before, after, actionSpace: input.actionSpace });
     const verdict: StepVerdict =
       'verdict' in result
         ? result.verdict

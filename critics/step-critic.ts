@@ -8,7 +8,7 @@
  */
 import sharp from 'sharp';
 import { StepAnnotation, StepVerdict } from '../domain/entities.js';
-import type { Action } from '../domain/action.js';
+import type { Action, ActionSpace } from '../domain/action.js';
 import type { ChatMessage, ChatRequest } from '../domain/openai.js';
 import type { ChatModel } from '../domain/ports.js';
 import { findJsonWith, pngDataUrl, replyText } from './json.js';
@@ -95,6 +95,8 @@ export interface StepCriticRequestInput {
   /** Summaries of the earlier steps, oldest first. */
   history: readonly string[];
   action: Action;
+  /** `desktop`: the request says so (a `Platform:` section), so the critic speaks of clicks and keys, not taps. */
+  actionSpace?: ActionSpace | undefined;
   /** Data URL of the pre-action screenshot with the interaction annotated. */
   beforeAnnotated: string;
   /** Data URL of the post-action screenshot. */
@@ -107,6 +109,8 @@ export function buildStepCriticRequest(input: StepCriticRequestInput): Omit<Chat
   const text = [
     `Instruction:\n${input.instruction}`,
     `Previous steps:\n${history}`,
+    // Only desktop requests carry it, so phone requests (and their cached replies) are unchanged.
+    ...(input.actionSpace === 'desktop' ? ['Platform:\ndesktop (mouse and keyboard)'] : []),
     `Action:\n${JSON.stringify(input.action)}`,
   ].join('\n\n');
   return {
@@ -186,6 +190,8 @@ export interface JudgeStepInput {
   before: Uint8Array;
   /** PNG bytes of the post-action screenshot. */
   after: Uint8Array;
+  /** The rollout's action space (absent: mobile). */
+  actionSpace?: ActionSpace | undefined;
 }
 
 export type JudgeStepResult =
@@ -202,6 +208,7 @@ export async function judgeStep(model: ChatModel, input: JudgeStepInput): Promis
     instruction: input.instruction,
     history: input.history,
     action: input.action,
+    ...(input.actionSpace ? { actionSpace: input.actionSpace } : {}),
     beforeAnnotated: pngDataUrl(annotated),
     after: pngDataUrl(input.after),
   });

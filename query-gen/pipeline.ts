@@ -52,7 +52,7 @@ export interface BatchReport {
   dedup: { exact: number; near: number; rate: number };
   synthesis: { failed: number; refineFallbacks: number };
   validation?: { checked: number; dropped: number; failureRate: number; byReason: Record<string, number> };
-  coverage: Record<string, { pages: string; edges: string; uncoveredPages: string[]; uncoveredEdges: string[] }>;
+  coverage: Record<string, { pages: string; edges: string; families: string; uncoveredPages: string[]; uncoveredEdges: string[]; uncoveredFamilies: string[] }>;
   difficulty: Record<string, number>;
   families: Record<string, number>;
   /** Lexical diversity of the kept (refined) instructions: distinct-1/2 and self-BLEU. */
@@ -113,11 +113,13 @@ async function buildQuery(
   };
 }
 
-/** Page/edge coverage of a query set against the DAGs (self-loops excluded from edges). */
-export function coverageOf(dags: readonly AppDag[], queries: readonly Pick<Query, 'app' | 'path'>[]): BatchReport['coverage'] {
+/** Page/edge/task-family coverage of a query set against the DAGs (self-loops excluded from edges). */
+export function coverageOf(dags: readonly AppDag[], queries: readonly Pick<Query, 'app' | 'path' | 'family'>[]): BatchReport['coverage'] {
   const pages = new Set<string>();
   const edges = new Set<string>();
+  const families = new Set<string>();
   for (const q of queries) {
+    families.add(`${q.app}:${q.family}`);
     for (const ref of q.path) {
       const [a, p] = splitRef(ref, q.app);
       pages.add(pageKey(a, p));
@@ -130,11 +132,14 @@ export function coverageOf(dags: readonly AppDag[], queries: readonly Pick<Query
     const allEdges = [...new Set(dag.transitions.filter((t) => t.from !== t.to).map((t) => edgeKey(dag.app, t.from, t.to)))];
     const up = allPages.filter((p) => !pages.has(p));
     const ue = allEdges.filter((e) => !edges.has(e));
+    const uf = dag.tasks.map((t) => t.id).filter((f) => !families.has(`${dag.app}:${f}`));
     out[dag.app] = {
       pages: `${allPages.length - up.length}/${allPages.length}`,
       edges: `${allEdges.length - ue.length}/${allEdges.length}`,
+      families: `${dag.tasks.length - uf.length}/${dag.tasks.length}`,
       uncoveredPages: up,
       uncoveredEdges: ue,
+      uncoveredFamilies: uf,
     };
   }
   return out;
@@ -268,7 +273,7 @@ export function formatReport(r: BatchReport): string[] {
     );
   }
   for (const [app, c] of Object.entries(r.coverage)) {
-    lines.push(`coverage ${app}: pages ${c.pages}, edges ${c.edges}${c.uncoveredPages.length ? `; uncovered pages ${c.uncoveredPages.join(' ')}` : ''}${c.uncoveredEdges.length ? `; uncovered edges ${c.uncoveredEdges.join(' ')}` : ''}`);
+    lines.push(`coverage ${app}: pages ${c.pages}, edges ${c.edges}, families ${c.families}${c.uncoveredPages.length ? `; uncovered pages ${c.uncoveredPages.join(' ')}` : ''}${c.uncoveredEdges.length ? `; uncovered edges ${c.uncoveredEdges.join(' ')}` : ''}${c.uncoveredFamilies.length ? `; uncovered families ${c.uncoveredFamilies.join(' ')}` : ''}`);
   }
   lines.push(`difficulty: ${Object.entries(r.difficulty).map(([d, n]) => `${d}:${n}`).join(' ')}`);
   const d = r.diversity;

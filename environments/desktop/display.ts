@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -18,7 +19,33 @@ export interface Display {
   alive(): boolean;
   /** Pid of the X server (for memory accounting). */
   readonly serverPid: number;
+  /**
+   * Marks every process of this display: the value of `TRAJFORGE_DISPLAY_SESSION` in their environment. D-Bus
+   * starts the accessibility daemons (at-spi2-registryd, the a11y bus) detached from us; the marker finds them.
+   */
+  readonly marker: string;
+  /** Kills every process of the display — X server, buses, window manager, a11y daemons, applications. */
   close(): Promise<void>;
+}
+
+export const DISPLAY_MARKER_VAR = 'TRAJFORGE_DISPLAY_SESSION';
+
+/**
+ * Pids of the live processes whose environment carries `marker` (this display's processes, whoever their parent
+ * is now: double-forked daemons are re-parented to init). Only processes this user may read are seen.
+ */
+export async function processesOfDisplay(marker: string): Promise<number[]> {
+  const needle = `${DISPLAY_MARKER_VAR}=${marker}`;
+  const pids = (await readdir('/proc').catch(() => [] as string[])).filter((d) => /^\d+$/.test(d)).map(Number);
+  const found: number[] = [];
+  await Promise.all(
+    pids.map(async (pid) => {
+      if (pid === process.pid) return;
+      const env = await readFile(`/proc/${pid}/environ`).catch(() => undefined);
+      if (env && env.toString('latin1').split('\0').includes(needle)) found.push(pid);
+    }),
+  );
+  return found.sort((a, b) => a - b);
 }
 
 export interface DisplayOptions {
@@ -65,13 +92,30 @@ export async function startDisplay(opts: DisplayOptions): Promise<Display> {
   const runtimeDir = path.join(opts.stateDir, 'run');
   await mkdir(runtimeDir, { recursive: true, mode: 0o700 });
   const children: ChildProcess[] = [];
+  const marker = randomUUID();
   const closeAll = async (): Promise<void> => {
     for (const c of children.reverse()) kill(c);
+    // Then whatever D-Bus activated or a child forked off (at-spi2-registryd, the a11y bus's dbus-daemon, an
+    // application's helpers): every process carrying this display's marker. A few rounds, for processes that
+    // were being started while the first round killed.
+    for (let round = 0; round < 5; round++) {
+      const left = await processesOfDisplay(marker);
+      if (left.length === 0) break;
+      for (const pid of left) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Gone meanwhile.
+        }
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
   };
   try {
     // -displayfd 3: Xvfb chooses a free display number and writes it to fd 3 once it accepts connections.
     const xvfb = spawn(XVFB, ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset'], {
       stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+      env: { ...process.env, [DISPLAY_MARKER_VAR]: marker },
     });
     children.push(xvfb);
     const number = await waitFor<string>('Xvfb', timeout, (done, fail) => {
@@ -99,6 +143,7 @@ export async function startDisplay(opts: DisplayOptions): Promise<Display> {
       // No GVfs daemons or FUSE mount in the runtime dir (a mount there would outlive the session).
       GIO_USE_VFS: 'local',
       GVFS_DISABLE_FUSE: '1',
+      [DISPLAY_MARKER_VAR]: marker,
     };
     const dbus = spawn('dbus-launch', ['--sh-syntax'], { env: base, stdio: ['ignore', 'pipe', 'ignore'] });
     const dbusOut = await waitFor<string>('dbus-launch', timeout, (done, fail) => {
@@ -122,6 +167,7 @@ export async function startDisplay(opts: DisplayOptions): Promise<Display> {
       env,
       alive: () => xvfb.exitCode === null && xvfb.signalCode === null,
       serverPid: xvfb.pid!,
+      marker,
       close: closeAll,
     };
   } catch (err) {

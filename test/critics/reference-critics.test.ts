@@ -58,6 +58,24 @@ describe('reference step critic', () => {
     expect(r.verdict.summary.split(/\s+/).length).toBeLessThanOrEqual(30);
   });
 
+  it('speaks desktop words for desktop steps: Clicked, Double-clicked, Pressed keys, Dragged, Scrolled — never Tapped or Swiped', async () => {
+    const click = await step({ action: { action: 'click', coordinate: [...TAPS.burgerPalace] }, before: shots.list, after: shots.palaceMenu, actionSpace: 'desktop' });
+    expect(click.verdict.annotation).toBe('GOOD');
+    expect(click.verdict.summary).toMatch(/^Clicked "Burger Palace"; the screen now shows "Menu"/);
+    const dbl = await step({ action: { action: 'double_click', coordinate: [...TAPS.burgerPalace] }, before: shots.list, after: shots.palaceMenu });
+    expect(dbl.verdict.summary).toMatch(/^Double-clicked "Burger Palace"/);
+    const keys = await step({ action: { action: 'key', keys: ['ctrl', 's'] }, before: shots.list, after: shots.palaceMenu, actionSpace: 'desktop' });
+    expect(keys.verdict.summary).toMatch(/^Pressed keys ctrl\+s;/);
+    const drag = await step({ action: { action: 'drag', coordinate: [20, 300], coordinate2: [20, 100] }, before: shots.list, after: shots.palaceMenu, actionSpace: 'desktop' });
+    expect(drag.verdict.summary).toMatch(/^Dragged;/);
+    const scroll = await step({ action: { action: 'scroll', pixels: 3 }, before: shots.list, after: shots.palaceMenu, actionSpace: 'desktop' });
+    expect(scroll.verdict.summary).toMatch(/^Scrolled;/);
+    for (const r of [click, dbl, keys, drag, scroll]) expect(r.verdict.summary + r.verdict.analysis).not.toMatch(/Tapped|Swiped|tapped/);
+    // The phone wording is unchanged.
+    const tap = await step({ action: { action: 'click', coordinate: [...TAPS.burgerPalace] }, before: shots.list, after: shots.palaceMenu });
+    expect(tap.verdict.summary).toMatch(/^Tapped "Burger Palace"/);
+  });
+
   it('HARMFUL for tapping the near-duplicate "Burger Place"', async () => {
     const r = await step({ action: { action: 'click', coordinate: [...TAPS.burgerPlace] }, before: shots.list, after: shots.placeMenu });
     expect(r.verdict.annotation).toBe('HARMFUL');

@@ -85,6 +85,14 @@ describe('buildStepCriticRequest', () => {
     });
     expect(messageText(req.messages[1]!)).toContain('Previous steps:\n(none)');
   });
+
+  it('names the desktop platform only for desktop steps (phone requests are unchanged)', () => {
+    const base = { instruction: 'x', history: [], action: { action: 'click' as const, coordinate: [5, 5] as [number, number] }, beforeAnnotated: 'data:image/png;base64,AA==', after: 'data:image/png;base64,AA==' };
+    const desktop = messageText(buildStepCriticRequest({ ...base, actionSpace: 'desktop' }).messages[1]!);
+    expect(desktop).toContain('Platform:\ndesktop (mouse and keyboard)\n\nAction:\n');
+    expect(messageText(buildStepCriticRequest(base).messages[1]!)).not.toContain('Platform:');
+    expect(messageText(buildStepCriticRequest({ ...base, actionSpace: 'mobile' }).messages[1]!)).toBe(messageText(buildStepCriticRequest(base).messages[1]!));
+  });
 });
 
 describe('parseStepVerdict', () => {

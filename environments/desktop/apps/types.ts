@@ -1,6 +1,7 @@
 import type { AppDag } from '../../../domain/dag.js';
 import type { CheckerSpec } from '../../../domain/entities.js';
 import type { CheckResult } from '../../app-types.js';
+import { PATHWAY_FAMILY_PREFIX, checkPathwayWindow } from '../pathways/dag.js';
 
 /** What a checker may read: the session's real state (files on disk, window titles, the display's a11y tree). */
 export interface DesktopCheckContext {
@@ -43,6 +44,8 @@ export interface DesktopApp {
 }
 
 export async function checkDesktop(app: DesktopApp, spec: CheckerSpec, ctx: DesktopCheckContext): Promise<CheckResult> {
+  // Families made by the software-pathway search (environments/desktop/pathways/) share one generic checker.
+  if (spec.family.startsWith(PATHWAY_FAMILY_PREFIX)) return checkPathwayWindow(spec.params, () => ctx.windowTitles());
   const family = app.families.find((f) => f.id === spec.family);
   if (!family) throw new Error(`desktop app ${app.id} has no task family "${spec.family}" (has: ${app.families.map((f) => f.id).join(', ')})`);
   const missing = family.slots.filter((s) => spec.params[s] === undefined);

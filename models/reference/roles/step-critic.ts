@@ -79,15 +79,40 @@ function verbatim(hay: string, needle: string): boolean {
   return norm(hay).includes(norm(needle));
 }
 
-function describeAction(a: Action, target: string | undefined): string {
+/** Desktop-only actions: a step that uses one is a desktop step whatever the request says. */
+function isDesktopAction(a: Action): boolean {
+  return ['double_click', 'right_click', 'middle_click', 'mouse_move', 'drag'].includes(a.action) || (a.action === 'key' && 'keys' in a) || (a.action === 'type' && ('clear' in a || 'enter' in a));
+}
+
+/** What the agent did, in the words of its platform: taps and swipes on a phone, clicks, keys and drags on a desktop. */
+export function describeAction(a: Action, target: string | undefined, desktop = false): string {
+  const on = (verb: string): string => (target ? `${verb} ${quote(target)}` : `${verb} a non-text element`);
+  if (desktop) {
+    switch (a.action) {
+      case 'click':
+        return on('Clicked');
+      case 'double_click':
+        return on('Double-clicked');
+      case 'right_click':
+        return on('Right-clicked');
+      case 'middle_click':
+        return on('Middle-clicked');
+      case 'drag':
+        return 'Dragged';
+      case 'key':
+        return `Pressed keys ${'keys' in a ? a.keys.join('+') : a.text}`;
+      default:
+        break;
+    }
+  }
   switch (a.action) {
     case 'click':
     case 'double_click':
     case 'right_click':
     case 'middle_click':
-      return target ? `Tapped ${quote(target)}` : 'Tapped a non-text element';
+      return on('Tapped');
     case 'long_press':
-      return target ? `Long-pressed ${quote(target)}` : 'Long-pressed a non-text element';
+      return on('Long-pressed');
     case 'type':
       return `Typed ${quote(a.text)}`;
     case 'swipe':
@@ -120,13 +145,15 @@ interface StepInputs {
   afterPng: Uint8Array;
   before: Screen;
   after: Screen;
+  /** A desktop step (the request's `Platform:` section, or a desktop-only action). */
+  desktop: boolean;
 }
 
 /** Reads the step-critic request; malformed ones are a RoleInputError (HTTP 400 from the server). */
 async function readStep(request: ChatRequest, ctx: RoleContext): Promise<StepInputs> {
   const user = lastUser(request);
   if (!user) throw new RoleInputError('step critic: no user message', 'messages');
-  const sec = sections(messageText(user), ['Instruction', 'Previous steps', 'Action']);
+  const sec = sections(messageText(user), ['Instruction', 'Previous steps', 'Platform', 'Action']);
   const instruction = requestCore(sec.get('Instruction') ?? '');
   const history = (sec.get('Previous steps') ?? '').split('\n').filter((l) => l.trim() && l.trim() !== '(none)');
   const action = parseAction(sec.get('Action'));
@@ -139,11 +166,12 @@ async function readStep(request: ChatRequest, ctx: RoleContext): Promise<StepInp
   const cleanBefore = marks ? await eraseMarks(beforePng, marks) : beforePng;
   // The before frame differs from the one the agent saw only by the erased annotation: re-read that region only.
   const [before, after] = await Promise.all([ocrScreen(ctx, cleanBefore, { regionOfChange: true }), ocrScreen(ctx, afterPng)]);
-  return { instruction, history, action, beforePng, afterPng, before, after };
+  const desktop = /^desktop\b/i.test(sec.get('Platform') ?? '') || isDesktopAction(action);
+  return { instruction, history, action, beforePng, afterPng, before, after, desktop };
 }
 
 async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
-  const { instruction, history, action, beforePng, afterPng, before, after } = input;
+  const { instruction, history, action, beforePng, afterPng, before, after, desktop } = input;
   const entities = instructionEntities(instruction);
   const meta = await sharp(beforePng).metadata();
   const scale = Math.max(meta.width ?? 360, meta.height ?? 640) / 640;
@@ -155,7 +183,8 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
     marks
       ? targetLine(before.lines, marks.p, scale)?.text
       : undefined;
-  const did = describeAction(action, target);
+  const did = describeAction(action, target, desktop);
+  const tapped = desktop ? 'clicked' : 'tapped';
   const gained = gainedEntity(before, after, entities);
   // A removal the instruction asks for in other words ("Cancel the Project Review" → a "Delete event" control).
   const asksRemoval = REMOVAL_ASK.test(instruction);
@@ -185,7 +214,7 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
         : ((!onText(before.lines, marks.p, scale) ? rowSubject(before.lines, marks.p, entities, scale) : undefined) ??
           (targetBox ? cardTitle(before.lines, targetBox, entities, scale) : undefined));
       if (row) {
-        const verb = action.action === 'long_press' ? 'Long-pressed' : 'Tapped';
+        const verb = action.action === 'long_press' ? 'Long-pressed' : desktop ? describeAction(action, undefined, true).split(' ')[0]! : 'Tapped';
         const rowDid = `${verb} the row of ${quote(row.line.text)}`;
         if (row.match.kind === 'exact') return { annotation: 'GOOD', did: rowDid, why: `the control belongs to ${quote(row.match.entity)} from the instruction` };
         if (row.match.kind === 'near')
@@ -197,7 +226,7 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
       }
       if (!target) {
         if (gained) return { annotation: 'GOOD', did, why: `the screen now shows ${quote(gained)} from the instruction` };
-        return { annotation: 'NEUTRAL', did, why: 'no text at the tapped point; its relevance is unclear' };
+        return { annotation: 'NEUTRAL', did, why: `no text at the ${tapped} point; its relevance is unclear` };
       }
       const m = matchTarget(target, entities, before.lines);
       if (m.kind === 'exact') return { annotation: 'GOOD', did, why: `${quote(m.entity)} is named in the instruction` };
@@ -205,7 +234,7 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
         return {
           annotation: 'HARMFUL',
           did: `${did} instead of ${quote(m.entity)}`,
-          why: `the tapped text only resembles ${quote(m.entity)} from the instruction; it is a different item`,
+          why: `the ${tapped} text only resembles ${quote(m.entity)} from the instruction; it is a different item`,
         };
       const destructive = DESTRUCTIVE.exec(target);
       if (destructive && !asked(destructive[0]))
@@ -219,7 +248,7 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
         return { annotation: 'GOOD', did, why: `${quote(target)} performs the action the instruction asks for` };
       const instr = new Set(contentTokens(instruction));
       if (ct.length > 0 && ct.filter((t) => instr.has(t)).length / ct.length >= 0.6)
-        return { annotation: 'GOOD', did, why: 'the tapped control matches words of the instruction' };
+        return { annotation: 'GOOD', did, why: `the ${tapped} control matches words of the instruction` };
       if (PROGRESS.test(target)) return { annotation: 'GOOD', did, why: 'a control that advances the task, and the screen responded' };
       if (gained) return { annotation: 'GOOD', did, why: `the screen now shows ${quote(gained)} from the instruction` };
       const titleY = Math.min(...before.lines.map((l) => l.box.y));
@@ -241,7 +270,7 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
           did: `${did} instead of ${quote(offered)}, going off-task`,
           why: `the screen offered ${quote(offered)} from the instruction, but the agent navigated elsewhere`,
         };
-      return { annotation: 'NEUTRAL', did, why: 'the tapped element is not clearly related to the instruction' };
+      return { annotation: 'NEUTRAL', did, why: `the ${tapped} element is not clearly related to the instruction` };
     }
     case 'type': {
       const typed = action.text.trim();

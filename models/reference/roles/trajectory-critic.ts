@@ -127,12 +127,14 @@ interface TrajectoryDecision {
   reasoning: string;
 }
 
-/** The quoted object of a step summary's action part: 'Tapped "X"', 'Tapped the row of "X"', 'Typed "X"'. */
+/** The quoted object of a step summary's action part: 'Tapped "X"', 'Tapped the row of "X"', 'Typed "X"', 'Clicked "X"' (desktop). */
 function summaryAction(summary: string): { verb: string; object: string; changed: boolean } | undefined {
   const did = summary.split(';')[0] ?? '';
-  const m = /^(Tapped|Long-pressed|Typed|Opened|Answered)(?: the row of)? "([^"]*)"/.exec(did.trim());
+  const m = /^(Tapped|Clicked|Double-clicked|Long-pressed|Right-clicked|Typed|Opened|Answered)(?: the row of)? "([^"]*)"/.exec(did.trim());
   if (!m) return undefined;
-  return { verb: m[1] ?? '', object: (m[2] ?? '').replace(/…$/, ''), changed: !/;\s*nothing changed\b/.test(summary) };
+  // A desktop click of any button acts on its target as a tap does (as summaries said before they spoke desktop).
+  const verb = m[1] === 'Clicked' || m[1] === 'Double-clicked' || m[1] === 'Right-clicked' ? 'Tapped' : (m[1] ?? '');
+  return { verb, object: (m[2] ?? '').replace(/…$/, ''), changed: !/;\s*nothing changed\b/.test(summary) };
 }
 
 /** Removes the names of the apps the agent opened from an entity ("ShopMart Hoodies" → "Hoodies"). */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesktopAction } from '../../../domain/action.js';
 import { A11yTree } from '../../../environments/desktop/atspi.js';
 import { createDesktopEnv, type DesktopEnv, type DesktopSession } from '../../../environments/desktop/session.js';
+import { processesOfDisplay } from '../../../environments/desktop/display.js';
 import { EDITOR_FILE } from '../../../environments/desktop/apps/text-editor.js';
 import { EnvPool } from '../../../environments/pool.js';
 import { MemoryBlobStore } from '../memory-blobs.js';
@@ -108,5 +109,17 @@ describe('desktop environment (Xvfb + xdotool + AT-SPI, real Debian applications
     } finally {
       await pool.close();
     }
+  });
+
+  it('closing a session leaves no process of it behind: the a11y daemons D-Bus started die with the display', async () => {
+    const s = await env.newSession();
+    await s.reset({ app: 'calculator', seed: 1 });
+    const running = await processesOfDisplay(s.display.marker);
+    const names = await Promise.all(running.map((pid) => readFile(`/proc/${pid}/cmdline`, 'utf8').then((c) => c.split('\0')[0] ?? '', () => '')));
+    // The daemons that used to outlive the display: the a11y registry and the a11y bus (a dbus-daemon).
+    expect(names.some((n) => n.includes('at-spi2-registryd')), names.join(' ')).toBe(true);
+    expect(names.some((n) => n.includes('dbus-daemon')), names.join(' ')).toBe(true);
+    await s.close();
+    expect(await processesOfDisplay(s.display.marker)).toEqual([]);
   });
 });
