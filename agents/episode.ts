@@ -83,8 +83,13 @@ export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
 
     let reply;
     try {
-      reply = await input.policy.complete(request);
+      reply = await whileUsable(input.env, input.policy.complete(request));
     } catch (err) {
+      if (err instanceof EnvError) {
+        // The environment died (crashed, or its watchdog found it hung) while the model was thinking: stop now.
+        push({ index, before: current, error: { kind: 'environment_error', message: err.message }, reasoning: '', conclusion: '', latencyMs: performance.now() - started });
+        return { status: 'degraded', steps, environmentFailure: err.message };
+      }
       push({ index, before: current, error: { kind: 'model_error', message: errorMessage(err) }, reasoning: '', conclusion: '', latencyMs: performance.now() - started });
       return { status: 'error', steps };
     }
@@ -130,6 +135,19 @@ export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
     history.push(parsed.conclusion || describe(action));
   }
   return { status: 'max_steps', steps };
+}
+
+/**
+ * `work`, unless the session becomes unusable first (`EnvSession.whenUnusable`): then its EnvError is thrown and
+ * `work` is left to finish on its own.
+ */
+export async function whileUsable<T>(env: EnvSession, work: Promise<T>): Promise<T> {
+  const lost = env.whenUnusable?.();
+  if (!lost) return work;
+  work.catch(() => undefined);
+  return Promise.race([work, lost.then((err): never => {
+    throw err;
+  })]);
 }
 
 function describe(action: { action: string }): string {

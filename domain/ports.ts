@@ -31,6 +31,12 @@ export interface EnvSession {
    * Resolves false — never throws, never hangs — when the session is dead or unresponsive.
    */
   healthy?(): Promise<boolean>;
+  /**
+   * Resolves (never rejects) with a non-recoverable EnvError the moment the session becomes unusable — its browser
+   * crashed or was found hung by a watchdog — even while no call is in flight, so an episode waiting on a model
+   * can stop at once instead of at its next action. Pending forever while the session is fine.
+   */
+  whenUnusable?(): Promise<EnvError>;
 }
 
 /** A failure executing a (valid) action; recorded on the step as `execution_error`. */
