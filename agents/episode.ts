@@ -1,6 +1,6 @@
 import type { ActionSpace } from '../domain/action.js';
 import type { ObservationRef, Step, TrajectoryStatus } from '../domain/entities.js';
-import { EnvError, type BlobStore, type ChatModel, type EnvSession } from '../domain/ports.js';
+import { EnvError, StorageError, type BlobStore, type ChatModel, type EnvSession } from '../domain/ports.js';
 import { buildPolicyRequest, parsePolicyReply } from './gui-owl.js';
 
 export interface EpisodeInput {
@@ -58,6 +58,7 @@ export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
   try {
     current = await input.env.reset({ app: input.app, seed: input.seed });
   } catch (err) {
+    if (err instanceof StorageError) throw err; // the store's failure: the episode is rerun, not degraded
     return { status: 'degraded', steps, environmentFailure: `reset failed: ${errorMessage(err)}` };
   }
   frames.push(current);
@@ -125,6 +126,7 @@ export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
       current = observation;
       frames.push(observation);
     } catch (err) {
+      if (err instanceof StorageError) throw err;
       if (err instanceof EnvError && err.recoverable) {
         push({ ...base, action, error: { kind: 'execution_error', message: err.message }, latencyMs: performance.now() - started });
       } else {

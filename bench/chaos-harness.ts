@@ -494,6 +494,7 @@ export interface Snapshot {
   queries: string[];
   rollouts: Map<string, { status: string; degraded: boolean; steps: number; digest: string; envError: boolean; modelError: boolean; unsettled: boolean }>;
   steps: { rows: number; distinct: number; gapFree: boolean };
+  /** `stepsWithout`: steps with an action and no verdict (a step without one — a model error — is not judged, by design). */
   stepVerdicts: { rows: number; distinctSteps: number; stepsWithout: number };
   /** Degraded rollouts are not judged by design (activities/judge.ts): only the others must have a consensus. */
   trajectoryVerdicts: { rows: number; consensus: number; rolloutsWithoutConsensus: string[] };
@@ -1037,7 +1038,7 @@ export async function takeSnapshot(db: Pool, blobs: BlobStore, cycleId: string):
     queries,
     rollouts,
     steps: { rows: stepRows.length, distinct: new Set(stepRows.map((s) => `${s.rollout_id}#${s.idx}`)).size, gapFree },
-    stepVerdicts: { rows: sv.reduce((n, r) => n + Number(r.n), 0), distinctSteps: svKeys.size, stepsWithout: stepRows.filter((s) => !svKeys.has(`${s.rollout_id}#${s.idx}`)).length },
+    stepVerdicts: { rows: sv.reduce((n, r) => n + Number(r.n), 0), distinctSteps: svKeys.size, stepsWithout: stepRows.filter((s) => s.action != null && !svKeys.has(`${s.rollout_id}#${s.idx}`)).length },
     trajectoryVerdicts: { rows: tv.length, consensus: withConsensus.size, rolloutsWithoutConsensus: [...rollouts].filter(([id, r]) => !r.degraded && !withConsensus.has(id)).map(([id]) => id) },
     datasets: { versions: datasets.length, items: items.length, distinctItems: new Set(items.map((i) => `${i.format}:${i.rollout_id}#${i.step_idx}`)).size, lines },
     blobs: { objects: all.size, referenced: referenced.size, missing: [...referenced].filter((k) => !all.has(k)), corrupt },

@@ -50,6 +50,18 @@ export class EnvError extends Error {
   }
 }
 
+/**
+ * The store an environment writes its observations to (the blob store) failed — a full disk, a store that is down.
+ * Not the environment's fault and not the action's: an episode that meets it is not recorded as degraded but fails,
+ * so the activity is retried and the episode rerun from its seed once the store is back (nothing was written yet).
+ */
+export class StorageError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageError';
+  }
+}
+
 /** The OpenAI-compatible chat endpoint one role talks to. */
 export interface ChatModel {
   readonly name: string;

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Request } from 'playwright-core';
 import type { Action, MobileAction } from '../domain/action.js';
 import type { CheckerSpec, ObservationRef } from '../domain/entities.js';
-import { EnvError, type BlobStore, type EnvSession } from '../domain/ports.js';
+import { EnvError, StorageError, type BlobStore, type EnvSession } from '../domain/ports.js';
 import type { AppServer } from './app-server.js';
 import type { CheckResult } from './app-types.js';
 import { checkApp, getApp } from './app-world.js';
@@ -332,6 +332,13 @@ function pngSize(png: Uint8Array): { width: number; height: number } {
 }
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** A blob-store write of an observation: its failure is the store's (StorageError), not the page's. */
+function storing<T>(work: Promise<T>): Promise<T> {
+  return work.catch((err: unknown) => {
+    throw new StorageError(`storing the observation failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  });
+}
 
 /** Bound on one CDP capture before frames are forced and it is retried. */
 const FAST_CAPTURE_MS = 1500;
@@ -723,19 +730,19 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
 
       const shot = await guard(capture(p, settled?.scroll), 'screenshot');
       const { width, height } = format === 'png' ? pngSize(shot) : screenSize;
-      const shotPut = blobs.put(shot, format === 'png' ? { ext: '.png', contentType: 'image/png' } : { ext: '.jpg', contentType: 'image/jpeg' });
+      const shotPut = storing(blobs.put(shot, format === 'png' ? { ext: '.png', contentType: 'image/png' } : { ext: '.jpg', contentType: 'image/jpeg' }));
       shotPut.catch(() => undefined);
       const tree: unknown = await treeWork;
       if (tree === undefined) return { observation: { screenshotKey: await shotPut, width, height }, screenshotBytes: shot.byteLength };
       const treeBytes = new TextEncoder().encode(JSON.stringify(tree));
       // Both objects are written at once (two round trips to an S3 store overlap).
-      const [screenshotKey, uiTreeKey] = await Promise.all([shotPut, blobs.put(treeBytes, { ext: '.json', contentType: 'application/json' })]);
+      const [screenshotKey, uiTreeKey] = await Promise.all([shotPut, storing(blobs.put(treeBytes, { ext: '.json', contentType: 'application/json' }))]);
       return { observation: { screenshotKey, width, height, uiTreeKey }, screenshotBytes: shot.byteLength, uiTreeBytes: treeBytes.byteLength };
     }
 
-    /** Maps a Playwright failure to an EnvError: non-recoverable when the session itself is gone. */
-    function toEnvError(what: string, err: unknown): EnvError {
-      if (err instanceof EnvError) return err;
+    /** Maps a Playwright failure to an EnvError: non-recoverable when the session itself is gone. A StorageError stays one. */
+    function toEnvError(what: string, err: unknown): EnvError | StorageError {
+      if (err instanceof EnvError || err instanceof StorageError) return err;
       const message = err instanceof Error ? err.message : String(err);
       const gone = dead() || (page?.isClosed() ?? false) || /closed|crash|disconnected/i.test(message);
       return new EnvError(`${what} failed: ${message}${gone && broken ? ` (${broken})` : ''}`, !gone);

@@ -3,7 +3,7 @@ import { makePageRestless } from '../../bench/page-faults.js';
 import { runEpisode } from '../../agents/episode.js';
 import { freePort } from '../../cli/services/s3-server.js';
 import type { Action } from '../../domain/action.js';
-import { EnvError } from '../../domain/ports.js';
+import { EnvError, StorageError, type BlobStore } from '../../domain/ports.js';
 import { startAppServer, type AppServer } from '../../environments/app-server.js';
 import { createChromiumEnv, type ChromiumEnv, type HangEvent } from '../../environments/chromium.js';
 import { MemoryBlobStore } from './memory-blobs.js';
@@ -186,4 +186,39 @@ describe('hung environment detection (watchdog)', () => {
       await session.close();
     }
   }, 90_000);
+
+  it('a full blob store (ENOSPC on writes) is a StorageError, not an environment or action failure: the episode throws (to be rerun) instead of ending degraded', async () => {
+    let full = false;
+    const enospc = (): Error => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const fullable: BlobStore = {
+      kind: 'local',
+      put: (bytes, o) => (full ? Promise.reject(enospc()) : blobs.put(bytes, o)),
+      putAt: (key, bytes) => (full ? Promise.reject(enospc()) : blobs.putAt(key, bytes)),
+      get: (key) => blobs.get(key),
+      has: (key) => blobs.has(key),
+      list: (prefix) => blobs.list(prefix),
+      uri: (key) => blobs.uri(key),
+    };
+    const own = await createChromiumEnv({ appServer: server, blobs: fullable, browser: env.browser });
+    const session = await own.newSession();
+    try {
+      const policy = scriptedPolicy([{ action: 'open', text: 'Foodie' }, { action: 'swipe', coordinate: [200, 700], coordinate2: [200, 300] }], (i) => {
+        if (i === 1) full = true;
+      });
+      const err = await runEpisode({ env: session, policy, blobs, app: 'food', instruction: 'Order.', seed: 8, maxSteps: 4, historyImages: 1, temperature: 0 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(StorageError);
+      expect((err as Error).message).toMatch(/ENOSPC/);
+      // The session itself is fine: once space is back, it works on.
+      full = false;
+      expect(await session.healthy()).toBe(true);
+      const r = await session.step({ action: 'system_button', button: 'Back' });
+      expect(await blobs.has(r.observation.screenshotKey)).toBe(true);
+    } finally {
+      await session.close();
+      await own.close();
+    }
+  }, 60_000);
 });
