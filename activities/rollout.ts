@@ -1,6 +1,7 @@
 import { type ActivityDeps, configHash, heartbeatSafely, invalid, loaders, parseConfig, platformDeps, policyOf } from './deps.js';
 import { createHash } from 'node:crypto';
 import { ApplicationFailure, log } from '@temporalio/activity';
+import { StorageError } from '../domain/ports.js';
 import type { Rollout } from '../domain/entities.js';
 import { runAgentEpisode } from '../agents/run.js';
 import { INFEASIBLE_FAMILY, infeasibleSuccess } from '../query-gen/infeasible.js';
@@ -123,7 +124,8 @@ export function createRolloutActivities(deps: ActivityDeps) {
           if (purpose === 'guided' && input.guidanceVersion !== undefined) await setRolloutGuidance(deps.db, rolloutId, input.guidanceVersion);
           return { rolloutId, status: result.status, steps: result.steps.length, degraded: !healthy };
         } catch (err) {
-          healthy = false;
+          // A store failure (StorageError: the blob store is full or down) says nothing about the session.
+          healthy = err instanceof StorageError;
           throw err;
         } finally {
           await platform.envPool.release(session, healthy);

@@ -1,6 +1,6 @@
 import type { ActionSpace } from '../domain/action.js';
 import type { ObservationRef, Step, TrajectoryStatus } from '../domain/entities.js';
-import { EnvError, type BlobStore, type ChatModel, type EnvSession } from '../domain/ports.js';
+import { EnvError, StorageError, type BlobStore, type ChatModel, type EnvSession } from '../domain/ports.js';
 import { buildPolicyRequest, parsePolicyReply } from './gui-owl.js';
 
 export interface EpisodeInput {
@@ -58,6 +58,7 @@ export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
   try {
     current = await input.env.reset({ app: input.app, seed: input.seed });
   } catch (err) {
+    if (err instanceof StorageError) throw err; // the store's failure: the episode is rerun, not degraded
     return { status: 'degraded', steps, environmentFailure: `reset failed: ${errorMessage(err)}` };
   }
   frames.push(current);
@@ -83,8 +84,13 @@ export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
 
     let reply;
     try {
-      reply = await input.policy.complete(request);
+      reply = await whileUsable(input.env, input.policy.complete(request));
     } catch (err) {
+      if (err instanceof EnvError) {
+        // The environment died (crashed, or its watchdog found it hung) while the model was thinking: stop now.
+        push({ index, before: current, error: { kind: 'environment_error', message: err.message }, reasoning: '', conclusion: '', latencyMs: performance.now() - started });
+        return { status: 'degraded', steps, environmentFailure: err.message };
+      }
       push({ index, before: current, error: { kind: 'model_error', message: errorMessage(err) }, reasoning: '', conclusion: '', latencyMs: performance.now() - started });
       return { status: 'error', steps };
     }
@@ -120,6 +126,7 @@ export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
       current = observation;
       frames.push(observation);
     } catch (err) {
+      if (err instanceof StorageError) throw err;
       if (err instanceof EnvError && err.recoverable) {
         push({ ...base, action, error: { kind: 'execution_error', message: err.message }, latencyMs: performance.now() - started });
       } else {
@@ -130,6 +137,19 @@ export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
     history.push(parsed.conclusion || describe(action));
   }
   return { status: 'max_steps', steps };
+}
+
+/**
+ * `work`, unless the session becomes unusable first (`EnvSession.whenUnusable`): then its EnvError is thrown and
+ * `work` is left to finish on its own.
+ */
+export async function whileUsable<T>(env: EnvSession, work: Promise<T>): Promise<T> {
+  const lost = env.whenUnusable?.();
+  if (!lost) return work;
+  work.catch(() => undefined);
+  return Promise.race([work, lost.then((err): never => {
+    throw err;
+  })]);
 }
 
 function describe(action: { action: string }): string {

@@ -1,7 +1,7 @@
 import type { Action } from '../domain/action.js';
 import type { ObservationRef, RoleCall, Step, StepMetrics, TrajectoryStatus } from '../domain/entities.js';
 import type { StepError } from '../domain/errors.js';
-import { EnvError, type BlobStore, type ChatModel, type EnvSession } from '../domain/ports.js';
+import { EnvError, StorageError, type BlobStore, type ChatModel, type EnvSession } from '../domain/ports.js';
 import type { EpisodeResult } from './episode.js';
 
 /** What every multi-agent loop (agents/mobile-agent-v3.ts, swirl.ts, ces.ts) is given. */
@@ -36,6 +36,7 @@ export async function execute(env: EnvSession, action: Action): Promise<Executed
     const { observation, metrics } = await env.step(action);
     return { ok: true, after: observation, ...(metrics ? { metrics } : {}) };
   } catch (err) {
+    if (err instanceof StorageError) throw err; // the store's failure: the episode is rerun, not degraded
     if (err instanceof EnvError && err.recoverable) return { ok: false, error: { kind: 'execution_error', message: err.message }, fatal: false };
     return { ok: false, error: { kind: 'environment_error', message: errorMessage(err) }, fatal: true };
   }
@@ -45,6 +46,7 @@ export async function resetEnv(input: MultiAgentInput): Promise<{ ok: true; obs:
   try {
     return { ok: true, obs: await input.env.reset({ app: input.app, seed: input.seed }) };
   } catch (err) {
+    if (err instanceof StorageError) throw err;
     return { ok: false, result: { status: 'degraded', steps: [], environmentFailure: `reset failed: ${errorMessage(err)}`, stopReason: 'environment' } };
   }
 }

@@ -7,6 +7,7 @@
  * can be checked on its own and compared with a fault-free run of the same seed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createWriteStream, readdirSync, readFileSync, type WriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -27,6 +28,7 @@ import { createS3BlobStore } from '../storage/blob-s3.js';
 import { createPool, type Pool } from '../storage/db.js';
 import type { CycleResult } from '../workflows/contracts.js';
 import { mulberry32 } from '../domain/random.js';
+import { makePageRestless } from './page-faults.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Seeded randomness
@@ -48,8 +50,12 @@ export interface FaultProxy {
   /** Per faulted request: ms until the next request through this proxy succeeded. */
   recoveries: Map<HttpFaultKind, number[]>;
   requests: number;
+  /** Writes (PUT) the upstream answered, by outcome; `lastOkAt`: when one last succeeded (ms). */
+  writes: { ok: number; failed: number; lastOkAt: number; lastFailure: string };
   /** Turns injection on (with this rate) or off (0). */
   setRate(rate: number): void;
+  /** While on, every write (PUT) is answered 507 Insufficient Storage (a full disk, simulated). */
+  refuseWrites(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -69,6 +75,8 @@ export async function startFaultProxy(opts: { target: string; seed: number; kind
   let rate = 0;
   let total = 0;
   let requests = 0;
+  const writes = { ok: 0, failed: 0, lastOkAt: 0, lastFailure: '' };
+  let refusing = false;
   const sockets = new Set<Socket>();
 
   const errorBody = (status: number): { body: string; type: string } =>
@@ -109,6 +117,14 @@ export async function startFaultProxy(opts: { target: string; seed: number; kind
       void (async () => {
         requests++;
         const body = Buffer.concat(chunks);
+        if (refusing && req.method === 'PUT') {
+          writes.failed++;
+          writes.lastFailure = 'HTTP 507 XMinioStorageFull (simulated)';
+          res.writeHead(507, { 'content-type': 'application/xml' }).end(
+            '<?xml version="1.0" encoding="UTF-8"?><Error><Code>XMinioStorageFull</Code><Message>Storage backend has reached its minimum free drive threshold.</Message></Error>',
+          );
+          return;
+        }
         let kind: HttpFaultKind | undefined;
         if (rate > 0 && total < maxFaults && random() < rate) kind = opts.kinds[Math.floor(random() * opts.kinds.length)]!;
         if (kind) {
@@ -146,6 +162,15 @@ export async function startFaultProxy(opts: { target: string; seed: number; kind
             return;
           }
           if (up.status < 500 && up.status !== 429) succeeded();
+          if (req.method === 'PUT' && !kind) {
+            if (up.status < 300) {
+              writes.ok++;
+              writes.lastOkAt = Date.now();
+            } else if (up.status >= 500) {
+              writes.failed++;
+              writes.lastFailure = `HTTP ${up.status} ${/<Code>([^<]*)<\/Code>/.exec(up.body.toString('utf8'))?.[1] ?? ''}`.trim();
+            }
+          }
           res.writeHead(up.status, up.headers).end(up.body);
         } catch {
           // The upstream is down (a restart): answer like a dead server would.
@@ -164,11 +189,15 @@ export async function startFaultProxy(opts: { target: string; seed: number; kind
     url: `http://127.0.0.1:${addr.port}`,
     injected,
     recoveries,
+    writes,
     get requests() {
       return requests;
     },
     setRate(r) {
       rate = r;
+    },
+    refuseWrites(on) {
+      refusing = on;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -222,6 +251,45 @@ export function browsersOf(workerPid: number): number[] {
   });
 }
 
+/**
+ * A small tmpfs mounted at `dir` (root only; undefined when the mount is refused), with a full-disk fault: `fill()`
+ * writes a filler file until ENOSPC and returns its size; `free()` deletes it.
+ */
+export async function mountTmpfs(dir: string, sizeMb: number): Promise<{ fill(): Promise<number>; free(): Promise<void>; unmount(): Promise<void> } | undefined> {
+  const run = (cmd: string, args: string[]): Promise<number> =>
+    new Promise((resolve) => {
+      const p = spawn(cmd, args, { stdio: 'ignore' });
+      p.on('error', () => resolve(-1));
+      p.on('exit', (code) => resolve(code ?? -1));
+    });
+  if (typeof process.getuid === 'function' && process.getuid() !== 0) return undefined;
+  if ((await run('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m,mode=0755`, 'tmpfs', dir])) !== 0) return undefined;
+  const filler = path.join(dir, '.chaos-disk-filler');
+  return {
+    async fill() {
+      const chunk = Buffer.alloc(1 << 20, 0x5a);
+      const fh = await fs.open(filler, 'a');
+      let written = 0;
+      try {
+        for (;;) {
+          await fh.write(chunk);
+          written += chunk.length;
+        }
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+      } finally {
+        await fh.close().catch(() => undefined);
+      }
+      return written;
+    },
+    free: () => fs.rm(filler, { force: true }),
+    async unmount() {
+      // The S3 server is stopped by now; a busy mount is retried lazily.
+      if ((await run('umount', [dir])) !== 0) await run('umount', ['-l', dir]);
+    },
+  };
+}
+
 const signalQuietly = (pid: number, sig: NodeJS.Signals): void => {
   try {
     process.kill(pid, sig);
@@ -243,6 +311,8 @@ export class Supervisor {
   private readonly log: WriteStream;
   /** Output of the current process (for the injector's detectors). */
   output = '';
+  /** When the worker reported its environment watchdog declaring a browser or page hung (ms, any process). */
+  readonly hangReports: number[] = [];
 
   constructor(
     readonly queue: string,
@@ -268,6 +338,7 @@ export class Supervisor {
       const text = chunk.toString('utf8');
       this.log.write(text);
       this.output = (this.output + text).slice(-20_000);
+      if (/environment (browser|page).* hung \(no answer/.test(text)) this.hangReports.push(Date.now());
       if (!this.ready && this.output.includes('workers running')) {
         this.ready = true;
         for (const w of this.readyWaiters.splice(0)) w();
@@ -345,7 +416,9 @@ export type FaultKind =
   | 'postgres restart'
   | 'chromium killed'
   | 'browser hung (SIGSTOP)'
-  | 'worker frozen (SIGSTOP)';
+  | 'worker frozen (SIGSTOP)'
+  | 'page never settles'
+  | 'blob disk full';
 
 export interface ChaosPlan {
   /** kill -9 of worker processes, spread over env, cpu and main (env and cpu weigh more). */
@@ -357,6 +430,16 @@ export interface ChaosPlan {
   browserHangs: number;
   /** The env worker frozen (SIGSTOP) mid-episode: no heartbeat; Temporal must notice within the heartbeat timeout. */
   workerFreezes: number;
+  /** A page of an episode in flight made restless (its DOM changes every frame, forever) through the DevTools port. */
+  restlessPages?: number;
+  /**
+   * The blob store's disk filled up (the S3 server's data directory is a small tmpfs, filled to ENOSPC) and freed
+   * after `diskFullHoldMs` (default 20 s). Without a tmpfs (not root), simulated: the proxy answers writes 507.
+   */
+  diskFulls?: number;
+  diskFullHoldMs?: number;
+  /** Size of the tmpfs for the S3 data (MiB); default 512. */
+  blobDiskMb?: number;
   /** Share of S3 and model requests that get a fault while the injector runs. */
   httpFaultRate: number;
   /** The injector acts from `startMs` to `windowMs` after the cycle starts, never after the cycle ended. */
@@ -409,13 +492,15 @@ export interface FaultRecord {
 
 export interface Snapshot {
   queries: string[];
-  rollouts: Map<string, { status: string; degraded: boolean; steps: number; digest: string; envError: boolean; modelError: boolean }>;
+  rollouts: Map<string, { status: string; degraded: boolean; steps: number; digest: string; envError: boolean; modelError: boolean; unsettled: boolean }>;
   steps: { rows: number; distinct: number; gapFree: boolean };
+  /** `stepsWithout`: steps with an action and no verdict (a step without one — a model error — is not judged, by design). */
   stepVerdicts: { rows: number; distinctSteps: number; stepsWithout: number };
   /** Degraded rollouts are not judged by design (activities/judge.ts): only the others must have a consensus. */
   trajectoryVerdicts: { rows: number; consensus: number; rolloutsWithoutConsensus: string[] };
   datasets: { versions: number; items: number; distinctItems: number; lines: Map<string, string> };
-  blobs: { objects: number; referenced: number; missing: string[] };
+  /** `corrupt`: content-addressed blobs whose bytes do not hash to their key (a torn write). */
+  blobs: { objects: number; referenced: number; missing: string[]; corrupt: string[] };
 }
 
 export interface ChaosRunResult {
@@ -506,8 +591,17 @@ export async function runChaosCycle(opts: ChaosRunOptions): Promise<ChaosRunResu
       temporalPort,
       temporalUiPort,
       temporalCli,
-      s3: await startS3Server({ cacheDir: cache, dataDir: path.join(opts.home, 's3') }),
+      s3: undefined as unknown as S3ServerHandle,
     };
+    // The blob store's disk: a small tmpfs of its own when a full disk is planned and the machine allows a mount.
+    const s3Dir = path.join(opts.home, 's3');
+    await fs.mkdir(s3Dir, { recursive: true });
+    const blobDisk = (opts.plan.diskFulls ?? 0) > 0 ? await mountTmpfs(s3Dir, opts.plan.blobDiskMb ?? 512) : undefined;
+    if (blobDisk) {
+      cleanups.push(blobDisk.unmount);
+      log(`blob store disk: a ${opts.plan.blobDiskMb ?? 512} MiB tmpfs at ${s3Dir}`);
+    } else if ((opts.plan.diskFulls ?? 0) > 0) log('blob store disk: no tmpfs (mount refused): a full disk is simulated by the S3 proxy (507 on writes)');
+    s.s3 = await startS3Server({ cacheDir: cache, dataDir: s3Dir });
     cleanups.push(() => s.s3.stop());
     await fs.mkdir(path.join(opts.home, 'pg'), { recursive: true });
     await fs.chmod(path.join(opts.home, 'pg'), 0o755);
@@ -555,8 +649,11 @@ export async function runChaosCycle(opts: ChaosRunOptions): Promise<ChaosRunResu
       TRAJFORGE_MODEL_TIMEOUT_MS: String(opts.modelTimeoutMs ?? 8000),
       TRAJFORGE_ENV_SESSIONS: String(opts.envSessions),
     };
+    // The env worker's browser also listens on a DevTools port, through which page faults are injected from here.
+    const debugPort = await freePort();
     for (const queue of ['main', 'env', 'cpu']) {
-      const sup = new Supervisor(queue, { ...env, TRAJFORGE_HOME: path.join(opts.home, `worker-${queue}`) }, path.join(opts.home, `worker-${queue}.log`));
+      const queueEnv = { ...env, TRAJFORGE_HOME: path.join(opts.home, `worker-${queue}`), ...(queue === 'env' ? { TRAJFORGE_CHROMIUM_DEBUG_PORT: String(debugPort) } : {}) };
+      const sup = new Supervisor(queue, queueEnv, path.join(opts.home, `worker-${queue}.log`));
       supervisors.push(sup);
       sup.start();
     }
@@ -636,6 +733,8 @@ export async function runChaosCycle(opts: ChaosRunOptions): Promise<ChaosRunResu
     for (let i = 0; i < plan.chromiumKills; i++) schedule.push('chromium killed');
     for (let i = 0; i < plan.browserHangs; i++) schedule.push('browser hung (SIGSTOP)');
     for (let i = 0; i < plan.workerFreezes; i++) schedule.push('worker frozen (SIGSTOP)');
+    for (let i = 0; i < (plan.restlessPages ?? 0); i++) schedule.push('page never settles');
+    for (let i = 0; i < (plan.diskFulls ?? 0); i++) schedule.push('blob disk full');
     const span = Math.max(1, plan.windowMs - plan.startMs);
     const times = schedule.map(() => plan.startMs + random() * span).sort((a, b) => a - b);
     // Fisher–Yates over the kinds so the order is seeded too.
@@ -698,6 +797,27 @@ export async function runChaosCycle(opts: ChaosRunOptions): Promise<ChaosRunResu
       return undefined;
     };
 
+    /** Recoveries measured in the background (a kill does not hold up the next fault on another queue). */
+    const background: Promise<void>[] = [];
+    /** A rollout written since `sinceMs` with a step observed on a page that never settled. */
+    const detectUnsettled = async (sinceMs: number, capMs: number): Promise<number | undefined> => {
+      const startedAt = Date.now();
+      while (Date.now() - startedAt < capMs && !done) {
+        try {
+          const r = await db.query<{ n: number }>(
+            `select count(*) as n from rollouts r where r.created_at >= to_timestamp($1 / 1000.0)
+                and exists (select 1 from steps s where s.rollout_id = r.id and (s.metrics->>'unsettled')::boolean)`,
+            [sinceMs],
+          );
+          if (Number(r.rows[0]!.n) > 0) return Date.now() - sinceMs;
+        } catch {
+          // Postgres restarting.
+        }
+        await delay(500);
+      }
+      return undefined;
+    };
+
     const injector = (async () => {
       await Promise.race([delay(plan.startMs), waiter]);
       if (done) return;
@@ -716,9 +836,10 @@ export async function runChaosCycle(opts: ChaosRunOptions): Promise<ChaosRunResu
         try {
           if (kind.startsWith('kill -9 worker')) {
             const sup = byQueue(kind.includes('env') ? 'env' : kind.includes('cpu') ? 'cpu' : 'main');
-            await sup.whenReady();
+            await Promise.race([sup.whenReady(), waiter]);
+            if (done) break;
             rec.at = Date.now();
-            rec.recoverMs = await sup.killHard();
+            background.push(Promise.race([sup.killHard().then((ms) => void (rec.recoverMs = ms)), delay(180_000)]));
           } else if (kind === 'temporal restart') {
             const owner = await readOwner(path.join(s.temporalDir, 'temporal.owner.json'));
             const hard = faults.filter((f) => f.kind === 'temporal restart').length % 2 === 1;
@@ -737,6 +858,41 @@ export async function runChaosCycle(opts: ChaosRunOptions): Promise<ChaosRunResu
             await stopEmbeddedPostgres(s.pgDir);
             await startPostgres(s);
             rec.recoverMs = Date.now() - at;
+          } else if (kind === 'blob disk full') {
+            const hold = plan.diskFullHoldMs ?? 20_000;
+            const before = { ...s3Proxy.writes };
+            let freedAt: number;
+            if (blobDisk) {
+              rec.note = `tmpfs filled (${(await blobDisk.fill()) >> 20} MiB)`;
+              await Promise.race([delay(hold), waiter]);
+              await blobDisk.free();
+              freedAt = Date.now();
+            } else {
+              s3Proxy.refuseWrites(true);
+              rec.note = 'simulated: proxy answers writes 507';
+              await Promise.race([delay(hold), waiter]);
+              s3Proxy.refuseWrites(false);
+              freedAt = Date.now();
+            }
+            const failed = s3Proxy.writes.failed - before.failed;
+            rec.note += `; ${failed} writes refused while full${failed ? ` (${s3Proxy.writes.lastFailure})` : ''}, held ${(hold / 1000).toFixed(0)} s`;
+            // Recovered: the first write that succeeded after space came back.
+            const until = freedAt + 120_000;
+            while (!done && s3Proxy.writes.lastOkAt < freedAt && Date.now() < until) await delay(200);
+            if (s3Proxy.writes.lastOkAt >= freedAt) rec.recoverMs = s3Proxy.writes.lastOkAt - rec.at;
+          } else if (kind === 'page never settles') {
+            const before = await episodeInFlight(60_000);
+            const fault = before ? await makePageRestless(debugPort, (url) => url.startsWith('http://127.0.0.1') && url.includes('/s/')).catch((err: unknown) => {
+              rec.note = `skipped: DevTools port: ${(err as Error).message.split('\n')[0]}`;
+              return undefined;
+            }) : undefined;
+            if (!fault) rec.note ??= 'skipped: no episode in flight';
+            else {
+              rec.at = Date.now();
+              rec.recoverMs = await detectUnsettled(rec.at, 180_000);
+              await fault.release();
+              if (rec.recoverMs === undefined) rec.note = 'no unsettled step written within 180 s';
+            }
           } else if (kind === 'chromium killed' || kind === 'browser hung (SIGSTOP)' || kind === 'worker frozen (SIGSTOP)') {
             const before = await episodeInFlight(60_000);
             const sup = byQueue('env');
@@ -753,6 +909,8 @@ export async function runChaosCycle(opts: ChaosRunOptions): Promise<ChaosRunResu
                 const tree = browsers.flatMap((b) => [b, ...descendants(b)]);
                 for (const p of tree) signalQuietly(p, 'SIGSTOP');
                 rec.recoverMs = await detectEnvFailure(before, f0, 90_000);
+                const reported = sup.hangReports.find((t) => t >= f0);
+                if (reported !== undefined) rec.note = `watchdog declared it hung after ${((reported - f0) / 1000).toFixed(1)} s`;
                 // The hung browser is not coming back: kill it (the pool relaunches one).
                 for (const p of tree) signalQuietly(p, 'SIGKILL');
               } else {
@@ -779,6 +937,7 @@ export async function runChaosCycle(opts: ChaosRunOptions): Promise<ChaosRunResu
 
     const outcome = await waiter;
     await injector;
+    await Promise.all(background);
     await poller;
     const elapsedMs = Date.now() - t0;
     for (const f of faults) {
@@ -818,8 +977,8 @@ export async function takeSnapshot(db: Pool, blobs: BlobStore, cycleId: string):
   const like = `${cycleId}/%`;
   const queries = (await db.query<{ query_id: string }>(`select query_id from cycle_queries where cycle_id = $1 order by 1`, [cycleId])).rows.map((r) => r.query_id);
   const stepRows = (
-    await db.query<{ rollout_id: string; idx: number; action: unknown; error_kind: string | null; b: string | null; a: string | null; bt: string | null; at: string | null; k: string | null }>(
-      `select rollout_id, idx, action, error_kind, before->>'screenshotKey' as b, after->>'screenshotKey' as a,
+    await db.query<{ rollout_id: string; idx: number; action: unknown; error_kind: string | null; unsettled: boolean | null; b: string | null; a: string | null; bt: string | null; at: string | null; k: string | null }>(
+      `select rollout_id, idx, action, error_kind, (metrics->>'unsettled')::boolean as unsettled, before->>'screenshotKey' as b, after->>'screenshotKey' as a,
               before->>'uiTreeKey' as bt, after->>'uiTreeKey' as at, model_call_key as k
          from steps where rollout_id like $1 order by rollout_id, idx`,
       [like],
@@ -840,6 +999,7 @@ export async function takeSnapshot(db: Pool, blobs: BlobStore, cycleId: string):
       digest: JSON.stringify(steps.map((s) => [s.action, s.error_kind])),
       envError: steps.some((s) => s.error_kind === 'environment_error'),
       modelError: steps.some((s) => s.error_kind === 'model_error'),
+      unsettled: steps.some((s) => s.unsettled === true),
     });
   }
   let gapFree = true;
@@ -867,14 +1027,21 @@ export async function takeSnapshot(db: Pool, blobs: BlobStore, cycleId: string):
   for (const s of stepRows) for (const k of [s.b, s.a, s.bt, s.at, s.k]) if (k) referenced.add(k);
   for (const d of datasets) referenced.add(d.manifest_key);
   const all = new Set(await blobs.list(''));
+  // Content-addressed blobs must hash to their key: a write torn by a full disk or a reset must not have left a stub.
+  const corrupt: string[] = [];
+  for (const key of referenced) {
+    const m = /^sha256\/[0-9a-f]{2}\/([0-9a-f]{64})/.exec(key);
+    if (!m || !all.has(key)) continue;
+    if (createHash('sha256').update(await blobs.get(key)).digest('hex') !== m[1]) corrupt.push(key);
+  }
   return {
     queries,
     rollouts,
     steps: { rows: stepRows.length, distinct: new Set(stepRows.map((s) => `${s.rollout_id}#${s.idx}`)).size, gapFree },
-    stepVerdicts: { rows: sv.reduce((n, r) => n + Number(r.n), 0), distinctSteps: svKeys.size, stepsWithout: stepRows.filter((s) => !svKeys.has(`${s.rollout_id}#${s.idx}`)).length },
+    stepVerdicts: { rows: sv.reduce((n, r) => n + Number(r.n), 0), distinctSteps: svKeys.size, stepsWithout: stepRows.filter((s) => s.action != null && !svKeys.has(`${s.rollout_id}#${s.idx}`)).length },
     trajectoryVerdicts: { rows: tv.length, consensus: withConsensus.size, rolloutsWithoutConsensus: [...rollouts].filter(([id, r]) => !r.degraded && !withConsensus.has(id)).map(([id]) => id) },
     datasets: { versions: datasets.length, items: items.length, distinctItems: new Set(items.map((i) => `${i.format}:${i.rollout_id}#${i.step_idx}`)).size, lines },
-    blobs: { objects: all.size, referenced: referenced.size, missing: [...referenced].filter((k) => !all.has(k)) },
+    blobs: { objects: all.size, referenced: referenced.size, missing: [...referenced].filter((k) => !all.has(k)), corrupt },
   };
 }
 
@@ -892,6 +1059,7 @@ export function invariantViolations(s: Snapshot, expectedRollouts: number, expec
   if (s.datasets.versions !== expectedDatasetVersions) v.push(`dataset versions for the cycle: ${s.datasets.versions} (expected ${expectedDatasetVersions})`);
   if (s.datasets.items !== s.datasets.distinctItems) v.push(`dataset items duplicated: ${s.datasets.items} rows, ${s.datasets.distinctItems} distinct`);
   if (s.blobs.missing.length > 0) v.push(`blobs referenced but missing: ${s.blobs.missing.length} (${s.blobs.missing.slice(0, 3).join(', ')})`);
+  if (s.blobs.corrupt.length > 0) v.push(`blobs whose bytes do not match their key: ${s.blobs.corrupt.length} (${s.blobs.corrupt.slice(0, 3).join(', ')})`);
   return v;
 }
 
@@ -922,7 +1090,7 @@ export function compare(base: Snapshot, chaos: Snapshot): Comparison {
   const diverged = [...chaos.rollouts.keys()].filter((id) => base.rollouts.has(id) && !sameSet.has(id));
   const tagged = diverged.filter((id) => {
     const r = chaos.rollouts.get(id)!;
-    return r.degraded || r.envError || r.modelError;
+    return r.degraded || r.envError || r.modelError || r.unsettled;
   });
   const stepKeys = (s: Snapshot, only: Set<string>): Set<string> => {
     const out = new Set<string>();
@@ -955,7 +1123,7 @@ export function compare(base: Snapshot, chaos: Snapshot): Comparison {
       },
       { what: 'dataset lines (same trajectory)', baseline: bl.size, chaos: cl.size, lost: [...bl].filter((k) => !cl.has(k)).length, duplicated: chaos.datasets.items - chaos.datasets.distinctItems },
       { what: 'dataset versions', baseline: base.datasets.versions, chaos: chaos.datasets.versions, lost: Math.max(0, 1 - chaos.datasets.versions), duplicated: Math.max(0, chaos.datasets.versions - 1) },
-      { what: 'blobs referenced', baseline: base.blobs.referenced, chaos: chaos.blobs.referenced, lost: chaos.blobs.missing.length, duplicated: 0 },
+      { what: 'blobs referenced', baseline: base.blobs.referenced, chaos: chaos.blobs.referenced, lost: chaos.blobs.missing.length + chaos.blobs.corrupt.length, duplicated: 0 },
     ],
     identicalRollouts: same.length,
     divergedTagged: tagged.length,

@@ -6,7 +6,8 @@
  *
  *   npx tsx bench/chaos.ts [--seed 7] [--queries 6] [--attempts 1] [--max-steps 6] [--apps food,notes,shop]
  *     [--kills 24] [--temporal-restarts 3] [--postgres-restarts 3] [--chromium-kills 2] [--browser-hangs 2]
- *     [--freezes 2] [--rate 0.1] [--start-s 20] [--window-s 420] [--guidance] [--no-baseline] [--keep]
+ *     [--freezes 2] [--restless 2] [--disk-fulls 2] [--disk-full-hold-s 20] [--rate 0.1] [--start-s 20] [--window-s 420]
+ *     [--guidance] [--no-baseline] [--keep]
  */
 import { mkdtemp } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -28,6 +29,9 @@ const { values } = parseArgs({
     'chromium-kills': { type: 'string', default: '2' },
     'browser-hangs': { type: 'string', default: '2' },
     freezes: { type: 'string', default: '2' },
+    restless: { type: 'string', default: '2' },
+    'disk-fulls': { type: 'string', default: '2' },
+    'disk-full-hold-s': { type: 'string', default: '20' },
     rate: { type: 'string', default: '0.1' },
     'start-s': { type: 'string', default: '20' },
     'window-s': { type: 'string', default: '420' },
@@ -47,6 +51,9 @@ const plan: ChaosPlan = {
   chromiumKills: int('chromium-kills'),
   browserHangs: int('browser-hangs'),
   workerFreezes: int('freezes'),
+  restlessPages: int('restless'),
+  diskFulls: int('disk-fulls'),
+  diskFullHoldMs: int('disk-full-hold-s') * 1000,
   httpFaultRate: Number(values.rate),
   startMs: int('start-s') * 1000,
   windowMs: int('window-s') * 1000,
@@ -75,7 +82,9 @@ function summary(name: string, r: ChaosRunResult, expected: number): void {
   if (r.snapshot) {
     const v = invariantViolations(r.snapshot, expected, r.result?.dataset ? 1 : 0);
     console.log(`  invariants (no duplicate, nothing dangling): ${v.length ? v.join('; ') : 'all hold'}`);
-    console.log(`  blobs: ${r.snapshot.blobs.objects} objects, ${r.snapshot.blobs.referenced} referenced by rows, ${r.snapshot.blobs.missing.length} missing`);
+    console.log(`  blobs: ${r.snapshot.blobs.objects} objects, ${r.snapshot.blobs.referenced} referenced by rows, ${r.snapshot.blobs.missing.length} missing, ${r.snapshot.blobs.corrupt.length} not matching their key`);
+    const rs = [...r.snapshot.rollouts.values()];
+    console.log(`  tags: ${rs.filter((x) => x.degraded).length} degraded, ${rs.filter((x) => x.envError).length} with an environment-error step, ${rs.filter((x) => x.modelError).length} with a model-error step, ${rs.filter((x) => x.unsettled).length} with an unsettled-page step`);
   }
 }
 
@@ -90,6 +99,7 @@ async function main(): Promise<void> {
   summary('chaos run', chaos, expected);
   console.log('\nfaults injected (recover: worker ready again / server answering / hang noticed / next request served; next row: the pipeline wrote again):');
   for (const line of faultTable(chaos.faults)) console.log(line);
+  for (const f of chaos.faults.filter((x) => x.note && x.at > 0 && (x.kind === 'blob disk full' || x.kind === 'page never settles' || x.note.startsWith('skipped') || x.note.startsWith('not') || x.note.startsWith('no ')))) console.log(`    ${f.kind}: ${f.note}`);
   const processFaults = chaos.faults.filter((f) => f.at > 0 && !f.note?.startsWith('skipped')).length;
   const httpFaults = chaos.faults.filter((f) => f.at === 0).length;
   console.log(`  total: ${processFaults} process/service faults, ${httpFaults} HTTP faults`);
@@ -99,7 +109,7 @@ async function main(): Promise<void> {
     console.log('\nagainst the fault-free run (same seed):');
     console.log(`  ${'key'.padEnd(32)} ${'calm'.padStart(6)} ${'chaos'.padStart(6)} ${'lost'.padStart(5)} ${'dup'.padStart(5)}`);
     for (const r of c.rows) console.log(`  ${r.what.padEnd(32)} ${String(r.baseline).padStart(6)} ${String(r.chaos).padStart(6)} ${String(r.lost).padStart(5)} ${String(r.duplicated).padStart(5)}`);
-    console.log(`  rollouts with the same actions as the fault-free run: ${c.identicalRollouts}/${calm.snapshot.rollouts.size}; diverged and tagged (degraded / environment or model error step): ${c.divergedTagged}; diverged untagged: ${c.divergedUntagged.length}${c.divergedUntagged.length ? ` (${c.divergedUntagged.join(', ')})` : ''}`);
+    console.log(`  rollouts with the same actions as the fault-free run: ${c.identicalRollouts}/${calm.snapshot.rollouts.size}; diverged and tagged (degraded / environment or model error step / unsettled page): ${c.divergedTagged}; diverged untagged: ${c.divergedUntagged.length}${c.divergedUntagged.length ? ` (${c.divergedUntagged.join(', ')})` : ''}`);
     console.log(`  dataset lines of same-trajectory rollouts: ${c.datasetLines.compared} compared, ${c.datasetLines.identical} identical, ${c.datasetLines.differing} differing`);
   }
   console.log(`\nload average ${load()} at the end`);

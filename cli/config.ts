@@ -91,6 +91,8 @@ const Env = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   CHROMIUM_PATH: optionalString,
+  /** Expose each env worker's browser DevTools on this loopback port (debugging; the chaos bench's page faults). */
+  TRAJFORGE_CHROMIUM_DEBUG_PORT: port,
   TRAJFORGE_ENV_SESSIONS: optionalNumber,
   TRAJFORGE_CPU_CONCURRENCY: optionalNumber,
   TRAJFORGE_MODEL_BASE_URL: optionalString,
@@ -166,6 +168,8 @@ export const AppConfig = z.object({
   /** Roles with an endpoint of their own; the rest are served by the built-in reference server. */
   models: z.record(z.string(), RoleEndpointConfig.partial({ baseUrl: true })),
   chromiumPath: z.string(),
+  /** TRAJFORGE_CHROMIUM_DEBUG_PORT: the launched browser's DevTools also listen on this loopback port. */
+  chromiumDebugPort: z.number().int().min(1).max(65535).optional(),
   envSessions: z.number().int().min(1).max(64),
   /**
    * Critic/export activities one worker runs at once (TRAJFORGE_CPU_CONCURRENCY). 2 suits CPU-bound reference
@@ -288,6 +292,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     blob,
     models,
     chromiumPath: str('CHROMIUM_PATH') ?? '/usr/bin/chromium',
+    ...(num('TRAJFORGE_CHROMIUM_DEBUG_PORT') !== undefined ? { chromiumDebugPort: num('TRAJFORGE_CHROMIUM_DEBUG_PORT') } : {}),
     envSessions: num('TRAJFORGE_ENV_SESSIONS') ?? 2,
     cpuConcurrency: num('TRAJFORGE_CPU_CONCURRENCY') ?? 2,
     ...(parsed.data.TRAJFORGE_REFERENCE_LATENCY !== undefined ? { referenceLatency: parsed.data.TRAJFORGE_REFERENCE_LATENCY } : {}),

@@ -229,7 +229,14 @@ export async function startWorkers(
     // cpu also needs sessions: interface validation of generated queries replays them in the real app.
     const appServer = await startAppServer({});
     closers.push(() => appServer.close());
-    const chromium = await createChromiumEnv({ appServer, blobs: rt.blobs, executablePath: rt.config.chromiumPath });
+    const chromium = await createChromiumEnv({
+      appServer,
+      blobs: rt.blobs,
+      executablePath: rt.config.chromiumPath,
+      ...(rt.config.chromiumDebugPort !== undefined ? { debugPort: rt.config.chromiumDebugPort } : {}),
+      // A hung browser or page is declared (and the episode ends degraded) within ~12 s: say so in the worker's log.
+      onHang: (e) => console.warn(`trajforge worker: environment ${e.what}${e.sessionId ? ` of ${e.sessionId}` : ''} hung (no answer for ${(e.silentMs / 1000).toFixed(1)} s)${e.what === 'browser' ? ': killed, relaunched on the next session' : ': session broken'}`),
+    });
     closers.push(() => chromium.close());
     newSession = () => chromium.newSession();
   }

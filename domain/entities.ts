@@ -83,6 +83,8 @@ export const StepMetrics = z.object({
   settleMs: z.number().min(0),
   screenshotBytes: z.number().int().min(0),
   uiTreeBytes: z.number().int().min(0).optional(),
+  /** The settle wait ran out of budget: the page was still changing when the observation was taken. */
+  unsettled: z.boolean().optional(),
 });
 export type StepMetrics = z.infer<typeof StepMetrics>;
 

@@ -31,6 +31,12 @@ export interface EnvSession {
    * Resolves false — never throws, never hangs — when the session is dead or unresponsive.
    */
   healthy?(): Promise<boolean>;
+  /**
+   * Resolves (never rejects) with a non-recoverable EnvError the moment the session becomes unusable — its browser
+   * crashed or was found hung by a watchdog — even while no call is in flight, so an episode waiting on a model
+   * can stop at once instead of at its next action. Pending forever while the session is fine.
+   */
+  whenUnusable?(): Promise<EnvError>;
 }
 
 /** A failure executing a (valid) action; recorded on the step as `execution_error`. */
@@ -41,6 +47,18 @@ export class EnvError extends Error {
   ) {
     super(message);
     this.name = 'EnvError';
+  }
+}
+
+/**
+ * The store an environment writes its observations to (the blob store) failed — a full disk, a store that is down.
+ * Not the environment's fault and not the action's: an episode that meets it is not recorded as degraded but fails,
+ * so the activity is retried and the episode rerun from its seed once the store is back (nothing was written yet).
+ */
+export class StorageError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageError';
   }
 }
 

@@ -4,10 +4,11 @@ import net from 'node:net';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Request } from 'playwright-core';
 import type { Action, MobileAction } from '../domain/action.js';
 import type { CheckerSpec, ObservationRef } from '../domain/entities.js';
-import { EnvError, type BlobStore, type EnvSession } from '../domain/ports.js';
+import { EnvError, StorageError, type BlobStore, type EnvSession } from '../domain/ports.js';
 import type { AppServer } from './app-server.js';
 import type { CheckResult } from './app-types.js';
 import { checkApp, getApp } from './app-world.js';
+import { startWatchdog, type Watchdog } from './watchdog.js';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -53,6 +54,23 @@ export interface ChromiumEnvOptions {
   resetTimeoutMs?: number;
   /** Bound on `healthy()`'s liveness probe. Default 2000 ms. */
   probeTimeoutMs?: number;
+  /**
+   * The watchdog (environments/watchdog.ts): a launched browser and every reset session's page are probed every
+   * `watchdogIntervalMs` (default 2000) whatever the episode is doing — mid-step, settling, resetting, or between
+   * steps while the model thinks. A page that leaves a probe unanswered for `hangTimeoutMs` (default 10 000) is hung:
+   * the session breaks at once (calls in flight fail, `whenUnusable()` resolves). A launched browser that does is
+   * killed (its process group), which breaks all its sessions; the next `newSession` relaunches it. So a hang is
+   * noticed within `hangTimeoutMs + watchdogIntervalMs` of the moment it starts. `Infinity` turns the watchdog off.
+   */
+  hangTimeoutMs?: number;
+  watchdogIntervalMs?: number;
+  /** Called when the watchdog declares the browser or a session's page hung (for logs and benches). */
+  onHang?: (event: HangEvent) => void;
+  /**
+   * Also expose the launched browser's DevTools on this loopback port (`--remote-debugging-port`): for inspecting a
+   * worker's browser, and for the chaos bench's page faults. Default: pipe only.
+   */
+  debugPort?: number;
   /** Screenshot format. PNG is lossless and the default; JPEG (quality 80) is smaller and faster to encode. */
   screenshotFormat?: 'png' | 'jpeg';
   /**
@@ -62,6 +80,16 @@ export interface ChromiumEnvOptions {
    * every request (the app's own included) for a round trip to Node; kept for comparison (bench/env-farm.ts).
    */
   outboundBlock?: 'proxy' | 'route';
+}
+
+export interface HangEvent {
+  what: 'browser' | 'page';
+  /** The session whose page hung (page hangs). */
+  sessionId?: string;
+  /** How long the probe went unanswered when the hang was declared. */
+  silentMs: number;
+  /** Wall-clock ms (Date.now()) of the declaration. */
+  at: number;
 }
 
 /** The runner-side session: an `EnvSession` plus ground-truth access that agents never get. */
@@ -85,6 +113,8 @@ export interface ChromiumEnv {
   browserPid(): number | undefined;
   /** How many times a dead browser was relaunched. */
   readonly relaunches: number;
+  /** Hangs the watchdog declared so far: browsers killed, sessions broken. */
+  readonly hangs: { browser: number; page: number };
   newSession(): Promise<ChromiumSession>;
   close(): Promise<void>;
 }
@@ -303,6 +333,13 @@ function pngSize(png: Uint8Array): { width: number; height: number } {
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** A blob-store write of an observation: its failure is the store's (StorageError), not the page's. */
+function storing<T>(work: Promise<T>): Promise<T> {
+  return work.catch((err: unknown) => {
+    throw new StorageError(`storing the observation failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  });
+}
+
 /** Bound on one CDP capture before frames are forced and it is retried. */
 const FAST_CAPTURE_MS = 1500;
 /** How often a capture did not answer in time and was retried (process-wide; the bench reports it). */
@@ -360,6 +397,10 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
   const actionTimeoutMs = opts.actionTimeoutMs ?? 10_000;
   const probeTimeoutMs = opts.probeTimeoutMs ?? 2000;
   const resetTimeoutMs = opts.resetTimeoutMs ?? Math.max(30_000, actionTimeoutMs);
+  const hangTimeoutMs = opts.hangTimeoutMs ?? 10_000;
+  const watchdogIntervalMs = opts.watchdogIntervalMs ?? 2000;
+  const watching = Number.isFinite(hangTimeoutMs);
+  const hangs = { browser: 0, page: 0 };
   const format = opts.screenshotFormat ?? 'png';
   const ownBrowser = !opts.browser;
   const outboundBlock = opts.outboundBlock ?? 'proxy';
@@ -386,12 +427,52 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
   async function launch(): Promise<Browser> {
     marker = `--trajforge-browser=${randomUUID()}`;
     pid = undefined;
-    return chromium.launch({
+    const debug = opts.debugPort !== undefined ? [`--remote-debugging-port=${opts.debugPort}`, '--remote-debugging-address=127.0.0.1'] : [];
+    const launched = await chromium.launch({
       executablePath: opts.executablePath ?? '/usr/bin/chromium',
-      args: [...CHROMIUM_ARGS, marker],
+      args: [...CHROMIUM_ARGS, ...debug, marker],
       timeout: Math.max(30_000, actionTimeoutMs),
     });
+    watchBrowser(launched);
+    return launched;
   }
+
+  /**
+   * The browser-level watchdog of a launched browser: a `Browser.getVersion` round trip. A browser that leaves it
+   * unanswered for `hangTimeoutMs` (frozen, SIGSTOPped, wedged) is killed with its process group — Playwright then
+   * sees it disconnect, every context closes, every session breaks at once, and the next session relaunches it.
+   */
+  function watchBrowser(b: Browser): void {
+    if (!watching) return;
+    let cdp: Promise<CDPSession> | undefined;
+    const dog = startWatchdog({
+      intervalMs: watchdogIntervalMs,
+      hangMs: hangTimeoutMs,
+      probe: async () => {
+        cdp ??= b.newBrowserCDPSession();
+        await (await cdp).send('Browser.getVersion');
+      },
+      onHung: (silentMs) => {
+        hangs.browser++;
+        opts.onHang?.({ what: 'browser', silentMs, at: Date.now() });
+        const hung = browser === b ? launchedPid() : undefined;
+        if (hung !== undefined) {
+          // Its own process group (Playwright launches it detached): renderers and helpers go with it.
+          signalQuietly(-hung, 'SIGKILL');
+          signalQuietly(hung, 'SIGKILL');
+        }
+        void b.close().catch(() => undefined);
+      },
+    });
+    b.on('disconnected', () => dog.stop());
+  }
+
+  function launchedPid(): number | undefined {
+    if (!ownBrowser) return undefined;
+    if (pid === undefined || !fs.existsSync(`/proc/${pid}`)) pid = findBrowserPid(marker);
+    return pid;
+  }
+
   let browser: Browser = opts.browser ?? (await launch());
   let relaunching: Promise<Browser> | undefined;
 
@@ -416,19 +497,29 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
 
   async function newSession(): Promise<ChromiumSession> {
     const id = `chr-${randomUUID()}`;
-    const sessionBrowser = await liveBrowser();
-    const context: BrowserContext = await bounded(sessionBrowser.newContext({
-      viewport,
-      deviceScaleFactor: dsf,
-      isMobile: true,
-      hasTouch: true,
-      userAgent:
-        'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
-      locale: 'en-US',
-      timezoneId: 'UTC',
-      baseURL: appServer.baseUrl,
-      ...(proxy ? { proxy } : {}),
-    }), resetTimeoutMs, 'opening a browser context');
+    const open = (b: Browser): Promise<BrowserContext> =>
+      bounded(b.newContext({
+        viewport,
+        deviceScaleFactor: dsf,
+        isMobile: true,
+        hasTouch: true,
+        userAgent:
+          'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
+        locale: 'en-US',
+        timezoneId: 'UTC',
+        baseURL: appServer.baseUrl,
+        ...(proxy ? { proxy } : {}),
+      }), resetTimeoutMs, 'opening a browser context');
+    let sessionBrowser = await liveBrowser();
+    let context: BrowserContext;
+    try {
+      context = await open(sessionBrowser);
+    } catch (err) {
+      // The browser died under us (a crash, or the watchdog killed it as hung): once more on a relaunched one.
+      if (!ownBrowser || sessionBrowser.isConnected()) throw err;
+      sessionBrowser = await liveBrowser();
+      context = await open(sessionBrowser);
+    }
     let contextClosed = false;
     /** Why the session can do no more work (hung, crashed, browser gone); undefined while it is usable. */
     let broken: string | undefined;
@@ -438,8 +529,12 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
       killSwitch = reject;
     });
     died.catch(() => undefined);
+    /** Resolves with the error the moment the session becomes unusable (`whenUnusable`). */
+    const unusable: Promise<EnvError> = died.catch((err: EnvError) => err);
+    let watchdog: Watchdog | undefined;
     const breakSession = (why: string): void => {
       broken ??= why;
+      watchdog?.stop();
       killSwitch(new EnvError(`session ${id} is unusable: ${broken}`, false));
     };
     // Also fires when the browser process dies or disconnects.
@@ -473,6 +568,26 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
     let inflight = 0;
     let lastNet = 0;
     let isReset = false;
+    /** Whether the last settle wait ran out of budget before the page was quiet (the step records `unsettled`). */
+    let unsettled = false;
+
+    // The page watchdog: a `1` evaluated in the current page through its CDP session. A renderer that answers
+    // nothing for `hangTimeoutMs` (an endless script, a frozen process) breaks the session, wherever the episode is.
+    if (watching) {
+      watchdog = startWatchdog({
+        intervalMs: watchdogIntervalMs,
+        hangMs: hangTimeoutMs,
+        probe: async () => {
+          if (!cdp || !page || page.isClosed()) return;
+          await cdp.send('Runtime.evaluate', { expression: '1', returnByValue: true });
+        },
+        onHung: (silentMs) => {
+          hangs.page++;
+          opts.onHang?.({ what: 'page', sessionId: id, silentMs, at: Date.now() });
+          breakSession(`the page answered no liveness probe for ${Math.round(silentMs)} ms: the page or browser is hung`);
+        },
+      });
+    }
 
     /** Bounds one browser call by the action timeout (a timeout breaks the session for good) and by the session's death. */
     const guard = <T>(work: Promise<T>, what: string, extraMs = 0, baseMs = actionTimeoutMs): Promise<T> =>
@@ -522,6 +637,7 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
       // saw the page quiet needs none.
       let frames = 2;
       let last: SettleProbe | undefined;
+      unsettled = false;
       while (Date.now() < deadline) {
         let probe: SettleProbe | undefined;
         const budget = Math.max(1, deadline - Date.now());
@@ -542,6 +658,9 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
         frames = 0;
         await delay(Math.max(5, Math.min(quietMs - quiet, deadline - Date.now(), 25)));
       }
+      // The budget ran out first: a page that keeps changing (a ticker, an endless animation, a request loop) is
+      // captured as it is, and the step says so.
+      unsettled = true;
       return last;
     }
 
@@ -611,19 +730,19 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
 
       const shot = await guard(capture(p, settled?.scroll), 'screenshot');
       const { width, height } = format === 'png' ? pngSize(shot) : screenSize;
-      const shotPut = blobs.put(shot, format === 'png' ? { ext: '.png', contentType: 'image/png' } : { ext: '.jpg', contentType: 'image/jpeg' });
+      const shotPut = storing(blobs.put(shot, format === 'png' ? { ext: '.png', contentType: 'image/png' } : { ext: '.jpg', contentType: 'image/jpeg' }));
       shotPut.catch(() => undefined);
       const tree: unknown = await treeWork;
       if (tree === undefined) return { observation: { screenshotKey: await shotPut, width, height }, screenshotBytes: shot.byteLength };
       const treeBytes = new TextEncoder().encode(JSON.stringify(tree));
       // Both objects are written at once (two round trips to an S3 store overlap).
-      const [screenshotKey, uiTreeKey] = await Promise.all([shotPut, blobs.put(treeBytes, { ext: '.json', contentType: 'application/json' })]);
+      const [screenshotKey, uiTreeKey] = await Promise.all([shotPut, storing(blobs.put(treeBytes, { ext: '.json', contentType: 'application/json' }))]);
       return { observation: { screenshotKey, width, height, uiTreeKey }, screenshotBytes: shot.byteLength, uiTreeBytes: treeBytes.byteLength };
     }
 
-    /** Maps a Playwright failure to an EnvError: non-recoverable when the session itself is gone. */
-    function toEnvError(what: string, err: unknown): EnvError {
-      if (err instanceof EnvError) return err;
+    /** Maps a Playwright failure to an EnvError: non-recoverable when the session itself is gone. A StorageError stays one. */
+    function toEnvError(what: string, err: unknown): EnvError | StorageError {
+      if (err instanceof EnvError || err instanceof StorageError) return err;
       const message = err instanceof Error ? err.message : String(err);
       const gone = dead() || (page?.isClosed() ?? false) || /closed|crash|disconnected/i.test(message);
       return new EnvError(`${what} failed: ${message}${gone && broken ? ` (${broken})` : ''}`, !gone);
@@ -753,6 +872,7 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
           // Actions that take time on purpose (long_press, wait, swipe) get it on top of the bound.
           const intendedMs =
             action.action === 'wait' ? Math.min(action.time * 1000, maxWaitMs) : action.action === 'long_press' ? Math.min(action.time, 10) * 1000 : action.action === 'swipe' ? 500 : 0;
+          unsettled = false;
           const changes = await guard(execute(action), action.action, intendedMs);
           const acted = performance.now();
           const probe = changes ? await guard(settle(wantTree), 'settling', settleTimeoutMs) : undefined;
@@ -767,6 +887,7 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
               settleMs: round1(settled - acted),
               screenshotBytes,
               ...(uiTreeBytes !== undefined ? { uiTreeBytes } : {}),
+              ...(unsettled ? { unsettled: true } : {}),
             },
           };
         } catch (err) {
@@ -782,6 +903,7 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
           () => false,
         );
       },
+      whenUnusable: () => unusable,
       async checkerState() {
         return appServer.state(id);
       },
@@ -791,6 +913,7 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
         return checkApp(state[spec.app], spec, state);
       },
       async close() {
+        watchdog?.stop();
         sessions.delete(session);
         appServer.dropSession(id);
         // A hung renderer must not hang the close: bounded, and errors ignored (the browser may be gone).
@@ -801,19 +924,18 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
     return session;
   }
 
-  return {
+  const env: ChromiumEnv = {
     get browser(): Browser {
       return browser;
     },
     get relaunches(): number {
       return relaunches;
     },
-    isAlive: () => browser.isConnected(),
-    browserPid() {
-      if (!ownBrowser) return undefined;
-      if (pid === undefined || !fs.existsSync(`/proc/${pid}`)) pid = findBrowserPid(marker);
-      return pid;
+    get hangs() {
+      return { ...hangs };
     },
+    isAlive: () => browser.isConnected(),
+    browserPid: launchedPid,
     newSession,
     async close() {
       closed = true;
@@ -822,6 +944,15 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
       refuser?.close();
     },
   };
+  return env;
+}
+
+function signalQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Gone already, or not ours.
+  }
 }
 
 const round1 = (v: number): number => Math.round(v * 10) / 10;

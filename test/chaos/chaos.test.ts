@@ -8,7 +8,7 @@ import { invariantViolations, runChaosCycle, type ChaosRunResult } from '../../b
  * The short form of bench/chaos.ts: one small cycle on services of its own (Postgres, a Temporal dev server, versitygw
  * behind a fault proxy, the reference model server behind a fault proxy), `main`, `env` and `cpu` workers in three
  * supervised processes, while a seeded injector freezes the env worker mid-episode, kills workers with `kill -9`,
- * restarts Temporal and Postgres and breaks ~10% of S3 and model requests. The cycle must complete with nothing
+ * restarts Temporal and Postgres, fills the blob store's disk for a few seconds and breaks ~10% of S3 and model requests. The cycle must complete with nothing
  * duplicated or dangling, and the frozen worker's episode must fail over within the 20 s heartbeat timeout (+ polling).
  */
 describe('chaos: a cycle survives kills, restarts and faulty services', () => {
@@ -31,6 +31,10 @@ describe('chaos: a cycle survives kills, restarts and faulty services', () => {
         chromiumKills: 0,
         browserHangs: 0,
         workerFreezes: 1,
+        // The blob store's disk full for 3 s (a tmpfs filled to ENOSPC as root; otherwise simulated by the proxy).
+        diskFulls: 1,
+        diskFullHoldMs: 3000,
+        blobDiskMb: 128,
         httpFaultRate: 0.1,
         startMs: 3000,
         windowMs: 60_000,
@@ -54,6 +58,7 @@ describe('chaos: a cycle survives kills, restarts and faulty services', () => {
     expect(n('temporal restart')).toBe(1);
     expect(n('postgres restart')).toBe(1);
     expect(n('worker frozen (SIGSTOP)')).toBe(1);
+    expect(n('blob disk full')).toBe(1);
     // Every killed worker was replaced by the supervisor (3 processes at the start).
     expect(Object.values(run.workerStarts).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(3 + 3 + 1);
   });

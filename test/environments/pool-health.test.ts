@@ -1,42 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEpisode } from '../../agents/episode.js';
-import type { ChatResponse } from '../../domain/openai.js';
-import { EnvError, type ChatModel, type EnvSession } from '../../domain/ports.js';
+import { EnvError, type EnvSession } from '../../domain/ports.js';
 import { startAppServer, type AppServer } from '../../environments/app-server.js';
 import { createChromiumEnv, type ChromiumEnv, type ChromiumSession } from '../../environments/chromium.js';
 import { EnvPool, type PoolEvent } from '../../environments/pool.js';
 import { MemoryBlobStore } from './memory-blobs.js';
-
-/** Polls an observable condition (no fixed sleeps as synchronisation); fails after `timeoutMs`. */
-async function waitFor(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** A policy that replays GUI-Owl-format replies; `onCall(i)` runs before reply i is returned. */
-function scriptedPolicy(actions: readonly Record<string, unknown>[], onCall?: (i: number) => void): ChatModel & { calls: number } {
-  const model = {
-    name: 'scripted-policy',
-    calls: 0,
-    async complete(): Promise<{ response: ChatResponse }> {
-      const i = model.calls++;
-      onCall?.(i);
-      const args = actions[Math.min(i, actions.length - 1)]!;
-      const content = `Thought: step ${i}.\nConclusion: did step ${i}.\n<tool_call>\n${JSON.stringify({ name: 'mobile_use', arguments: args })}\n</tool_call>`;
-      return {
-        response: {
-          id: `scripted-${i}`,
-          model: 'scripted-policy',
-          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-        } as ChatResponse,
-      };
-    },
-  };
-  return model;
-}
+import { scriptedPolicy, waitFor } from './scripted-policy.js';
 
 let server: AppServer;
 let env: ChromiumEnv;
