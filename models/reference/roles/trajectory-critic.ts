@@ -6,6 +6,7 @@ import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
 import { nearDuplicateOnResult, screenChange } from './evidence.js';
+import { reportedResult } from './reported-result.js';
 import { containsPhrase, contentTokens, IMPERATIVES, tokens } from './text-match.js';
 import { desktopCompletion, isDesktopSteps } from './desktop-evidence.js';
 import { REVERT, decodeDataUrl, lastUser, ocrScreen, parseAction, quote, reply, sections } from './critic-screen.js';
@@ -182,7 +183,27 @@ interface Completion {
   reason: string;
 }
 
+/**
+ * Completion as the intent's own rule reads it; failing that — for a request that is no removal, switch,
+ * setting or state change — a line that appeared only on the final screen and reports the request's verb (or a
+ * common synonym) in the past tense, with every named thing there ("Book borrowed" for "Check out X"; see
+ * reported-result.ts). The app's own words for the result count whatever intent the request's verb was read as.
+ */
 function completionOf(ev: TrajectoryEvidence, entities: readonly string[], intentText: string): Completion {
+  const c = intentCompletion(ev, entities, intentText);
+  if (c.complete || settingRequest(ev.instruction)) return c;
+  const kind = INTENTS.find((i) => i.when.test(intentText))?.kind;
+  if (kind === 'removal' || kind === 'toggle' || kind === 'state') return c;
+  const r = reportedResult({
+    instruction: ev.instruction,
+    entities: entities.filter((e) => !namesTheApp(ev.instruction, e)),
+    earlier: ev.screens.slice(0, -1),
+    finalLines: ev.finalLines,
+  });
+  return r ? { complete: true, reason: `the final screen newly reports ${quote(r.line)} ("${r.verb}" done) and lists every named thing` } : c;
+}
+
+function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], intentText: string): Completion {
   const final = ev.screens[ev.screens.length - 1] ?? '';
   const lines = ev.finalLines;
   const acted = ev.summaries.map(summaryAction);
