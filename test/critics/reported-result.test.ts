@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildTextChannelRequest, parseChannelVerdict } from '../../critics/trajectory-critic.js';
 import { trajectoryTextCriticRole } from '../../models/reference/roles/critics.js';
+import { closedOverlay, groundEntities, type Screen } from '../../models/reference/roles/critic-screen.js';
 import { pastForms, reportedResult, requestVerb } from '../../models/reference/roles/reported-result.js';
 import type { OcrEngine } from '../../models/reference/types.js';
 import { roleModel } from './fake-model.js';
@@ -84,5 +85,29 @@ describe('trajectory text channel: the app reports the result in its own words',
     expect((await verdict('Reserve the Blue Kayak in Boats.', 'My holds | Red Canoe | Hold placed')).correct).toBe(false);
     expect((await verdict('Reserve the Blue Kayak in Boats.', 'My holds | Blue Kayak | Order placed')).correct).toBe(false);
     expect((await verdict('Check out the Blue Kayak in Boats.', 'Blue Kayak | Rent')).correct).toBe(false);
+  });
+});
+
+describe('screen grounding of what the request names', () => {
+  it('drops a leading verb the entity reader took for part of a name, only when the screens show the rest and never the whole', () => {
+    expect(groundEntities('Rent Blue Kayak at Pier 3.', ['Rent Blue Kayak', 'Pier 3'], ['Boats', 'Blue Kayak', 'Pier 3'])).toEqual(['Blue Kayak', 'Pier 3']);
+    // A name the screens show whole stays whole ("Sushi Zen's menu" is a place, not a verb and a thing).
+    expect(groundEntities("Sushi Zen's menu.", ['Sushi Zen'], ['Sushi Zen', 'Zen Garden'])).toEqual(['Sushi Zen']);
+    // Nothing shows the rest either: no evidence, the reading stands.
+    expect(groundEntities('Rent Blue Kayak.', ['Rent Blue Kayak'], ['Boats', 'Red Canoe'])).toEqual(['Rent Blue Kayak']);
+  });
+
+  const screen = (...texts: string[]): Screen => ({
+    lines: texts.map((text, i) => ({ text, confidence: 1, box: { x: 10, y: 40 * i, w: 100, h: 20 } })),
+    text: texts.join('\n'),
+  });
+  it('tells a closed dialog (the page beneath stays) from leaving the page', () => {
+    const page = ['Place hold', 'Moby Dick', 'Pickup place', 'Dock Street'];
+    const withPicker = screen(...page, 'Pickup place', 'Dock Street', 'Harbour Road', 'Cancel');
+    expect(closedOverlay(withPicker, screen(...page, 'Confirm hold'))).toBe(true);
+    // Back to another page: mostly new lines.
+    expect(closedOverlay(screen(...page, 'Confirm hold'), screen('Catalog', 'Search', 'Moby Dick', 'Available', 'Ulysses', 'Available'))).toBe(false);
+    // Nothing closed.
+    expect(closedOverlay(screen(...page), screen(...page))).toBe(false);
   });
 });

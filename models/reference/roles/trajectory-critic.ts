@@ -9,7 +9,7 @@ import { nearDuplicateOnResult, screenChange } from './evidence.js';
 import { reportedResult } from './reported-result.js';
 import { containsPhrase, contentTokens, IMPERATIVES, tokens } from './text-match.js';
 import { desktopCompletion, isDesktopSteps } from './desktop-evidence.js';
-import { REVERT, decodeDataUrl, lastUser, ocrScreen, parseAction, quote, reply, sections } from './critic-screen.js';
+import { REVERT, decodeDataUrl, groundEntities, lastUser, ocrScreen, parseAction, quote, reply, sections } from './critic-screen.js';
 
 /** The reference trajectory critics (text and multimodal): see critics.ts for their rules. */
 
@@ -355,7 +355,8 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
 function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: string[]; failure: boolean } {
   const reasons: string[] = [];
   const apps = ev.actions.flatMap((a) => (a?.action === 'open' ? [a.text] : []));
-  const entities = instructionEntities(ev.instruction)
+  const screenLines = ev.screens.flatMap((s) => s.split(/\s+\|\s+|\n/));
+  const entities = groundEntities(ev.instruction, instructionEntities(ev.instruction), screenLines)
     .map((e) => withoutApps(e, apps))
     .filter((e) => tokens(e).length > 0);
   const said = intentText(ev.instruction, entities);
