@@ -111,3 +111,15 @@ describe('screen grounding of what the request names', () => {
     expect(closedOverlay(screen(...page), screen(...page))).toBe(false);
   });
 });
+
+describe('the count on the result screen', () => {
+  it('a counted line of the named item with another count than asked is failure evidence', async () => {
+    const { quantityMismatch } = await import('../../models/reference/roles/evidence.js');
+    const lines = ['Order placed', '1 x Caesar Salad', '1 x Falafel Wrap', 'Total'];
+    expect(quantityMismatch('Order 3 Falafel Wrap from Green Bowl.', lines)).toEqual({ entity: 'Falafel Wrap', asked: 3, seen: '1 x Falafel Wrap' });
+    expect(quantityMismatch('Order 1 Falafel Wrap from Green Bowl.', lines)).toBeUndefined();
+    expect(quantityMismatch('Order me 2 of the Blue Kayak Lite.', ['2 × Blue Kayak Lite'])).toBeUndefined();
+    // Other numbers (an address, a time) are not counts of a listed item.
+    expect(quantityMismatch('Deliver to 12 Baker Street.', ['1 x Falafel Wrap', 'Baker Street'])).toBeUndefined();
+  });
+});

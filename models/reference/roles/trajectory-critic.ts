@@ -5,7 +5,7 @@ import type { ChatMessage } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
-import { nearDuplicateOnResult, screenChange } from './evidence.js';
+import { nearDuplicateOnResult, quantityMismatch, screenChange } from './evidence.js';
 import { reportedResult } from './reported-result.js';
 import { containsPhrase, contentTokens, IMPERATIVES, tokens } from './text-match.js';
 import { desktopCompletion, isDesktopSteps } from './desktop-evidence.js';
@@ -404,6 +404,12 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
         completion = false;
         reasons.push(`the result screen shows ${quote(nd.seen)} where ${quote(nd.entity)} was asked (a near-duplicate, not the item)`);
       }
+    }
+    // The count asked for must be the count the result lists ("1 x Falafel Wrap" for "Order 3 Falafel Wrap").
+    const qm = kind !== 'removal' && kind !== 'toggle' ? quantityMismatch(ev.instruction, ev.finalLines) : undefined;
+    if (qm) {
+      completion = false;
+      reasons.push(`the result screen lists ${quote(qm.seen)} where ${qm.asked} × ${quote(qm.entity)} was asked`);
     }
     // Pixels (multimodal only): a request for a change whose final screenshot equals the first changed nothing.
     if (kind !== undefined && ev.pixelChange !== undefined && ev.pixelChange < UNCHANGED) {
