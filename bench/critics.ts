@@ -26,7 +26,7 @@
  * Everything runs in-process (no Postgres/Temporal): app server, Chromium, OCR and the reference server (HTTP).
  */
 import { createHash } from 'node:crypto';
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -365,11 +365,15 @@ async function judgeAndReport(ctx: {
   };
 }
 
-/** Hash of the critics' code (reference roles, request builders, OCR) and the vote count: what a judgement depends on. */
+/**
+ * Hash of the critics' code and the vote count: what a judgement depends on — every reference role module (the
+ * critics are split over several files there and share readers with the policy), the request builders and OCR.
+ */
 async function criticsFingerprint(): Promise<string> {
   const h = createHash('sha256').update(`votes=${VOTES}`);
-  for (const f of ['models/reference/roles/critics.ts', 'models/reference/roles/intent.ts', 'models/reference/roles/text-match.ts', 'models/reference/roles/evidence.ts', 'critics/judge-rollout.ts', 'critics/step-critic.ts', 'critics/trajectory-critic.ts', 'models/ocr.ts']) {
-    h.update(await readFile(new URL(`../${f}`, import.meta.url)));
+  const roles = (await readdir(new URL('../models/reference/roles/', import.meta.url))).filter((f) => f.endsWith('.ts')).sort();
+  for (const f of [...roles.map((r) => `models/reference/roles/${r}`), 'critics/judge-rollout.ts', 'critics/step-critic.ts', 'critics/trajectory-critic.ts', 'models/ocr.ts']) {
+    h.update(f).update(await readFile(new URL(`../${f}`, import.meta.url)));
   }
   return h.digest('hex');
 }

@@ -43,6 +43,23 @@ export function matchTarget(target: string, entities: readonly string[], screen:
   return exactElsewhere ? { kind: 'near', entity: m.entity, window: target } : m;
 }
 
+/**
+ * An entity that begins with the request's first word, which no screen line shows whole while one shows the rest
+ * of it: that first word was the request's verb, not part of the name ("Borrow Circe" → "Circe" when a screen
+ * lists "Circe" and none "Borrow Circe" — a verb the entity reader does not know). A name some screen shows whole
+ * is kept ("Sushi Zen" in "Sushi Zen's menu"). `instruction` is the request core.
+ */
+export function groundEntities(instruction: string, entities: readonly string[], lines: readonly string[]): string[] {
+  const first = (instruction.trim().split(/\s+/)[0] ?? '').replace(/[^\p{L}'-]/gu, '');
+  const shown = (p: string): boolean => lines.some((l) => containsPhrase(l, p));
+  return entities.map((e) => {
+    const words = e.trim().split(/\s+/);
+    if (words.length < 2 || first === '' || words[0] !== first) return e;
+    const rest = words.slice(1).join(' ');
+    return !shown(e) && shown(rest) ? rest : e;
+  });
+}
+
 export function quote(s: string, maxWords = 6): string {
   const w = s.trim().split(/\s+/);
   return `"${w.length > maxWords ? `${w.slice(0, maxWords).join(' ')}…` : w.join(' ')}"`;
@@ -226,6 +243,21 @@ export function targetLine(lines: readonly OcrLine[], [x, y]: readonly [number, 
 export function newLines(before: Screen, after: Screen): string[] {
   const seen = new Set(before.lines.map((l) => tokens(l.text).join(' ')));
   return after.lines.map((l) => l.text).filter((t) => tokens(t).length > 0 && !seen.has(tokens(t).join(' ')));
+}
+
+/**
+ * The step closed an overlay (a dialog, picker, sheet or keyboard) and left the page beneath it: the after
+ * screen is (almost) all lines the before screen already showed — at most two were uncovered ("Confirm hold"
+ * under a picker) — and lines of the before screen are gone. Going to another page shows mostly new lines.
+ */
+export function closedOverlay(before: Screen, after: Screen): boolean {
+  const key = (t: string): string => tokens(t).join(' ');
+  const seen = new Set(before.lines.map((l) => key(l.text)));
+  const kept = new Set(after.lines.map((l) => key(l.text)));
+  const afterLines = after.lines.filter((l) => key(l.text) !== '');
+  const uncovered = afterLines.filter((l) => !seen.has(key(l.text))).length;
+  const gone = before.lines.filter((l) => key(l.text) !== '' && !kept.has(key(l.text))).length;
+  return afterLines.length >= 3 && uncovered <= 2 && uncovered <= afterLines.length / 4 && gone >= 2;
 }
 
 export function gainedEntity(before: Screen, after: Screen, entities: readonly string[]): string | undefined {

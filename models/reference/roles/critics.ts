@@ -39,6 +39,14 @@
  *  - no step summary marks a mistake that no later summary reverts, and the outcome is not `failure`,
  *  - result screen (evidence.ts): an item the request names is not replaced on the final screen by a
  *    near-duplicate ("Classic Burger" in the cart for "Bacon Burger"), except for removals and switches,
+ *  - the app's own words (reported-result.ts): when the intent's rule finds no completion (no removal, switch,
+ *    setting or state change), a line new on the final screen reporting the request's verb or a synonym in the
+ *    past tense, with every named thing there ("Hold placed" for "Reserve X"), is completion evidence;
+ *  - counts (evidence.ts): a counted result line of a named item with another count than asked ("1 x Falafel
+ *    Wrap" for "Order 3 Falafel Wrap") is failure evidence;
+ *  - entities are grounded on the screens (critic-screen.ts `groundEntities`): a leading verb read as part of a
+ *    name ("Borrow Circe") is dropped when the screens show the rest and never the whole; the step critic calls a
+ *    Back that only closes an overlay NEUTRAL;
  *  - pixels (multimodal only): a request for a change whose final screenshot differs from the first in < 0.5% of
  *    the app area changed nothing; switch positions are read from their colour beside the named row.
  *  The instruction is first reduced to its request (intent.ts: courtesy frames and context sentences dropped),

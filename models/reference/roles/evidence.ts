@@ -93,3 +93,29 @@ export async function screenChange(first: Uint8Array, last: Uint8Array): Promise
   for (let i = 0; i < a.length; i++) if (Math.abs((a[i] ?? 0) - (b[i] ?? 0)) >= GRID.threshold) changed++;
   return changed / a.length;
 }
+
+/** "3 Falafel Wrap", "2 of the Teal Rain Shell Jacket", "1 × Bacon Burger": a count right before a capitalised name. */
+const COUNTED = /\b(\d{1,3})\s+(?:[x×]\s+)?(?:of\s+(?:the\s+)?)?((?:[\p{Lu}][\p{L}'-]*)(?:\s+(?:[\p{Lu}][\p{L}'-]*|of|and|&))*)/gu;
+/** A result line that is a counted item: "1 x Falafel Wrap", "2 × Margherita". */
+const COUNTED_LINE = /^\s*(\d{1,3})\s*[x×]\s+(.+?)\s*$/i;
+
+/**
+ * A named item the result screen lists with another count than the request asked for ("1 x Falafel Wrap" on the
+ * order for "Order 3 Falafel Wrap"): the outcome is not the one asked, whatever the completion signal says. Only
+ * lines that are a count and the item's own name are read.
+ */
+export function quantityMismatch(instruction: string, finalLines: readonly string[]): { entity: string; asked: number; seen: string } | undefined {
+  for (const m of instruction.matchAll(COUNTED)) {
+    const asked = Number(m[1]);
+    const name = (m[2] ?? '').replace(/\s+(?:of|and|&)$/i, '');
+    if (tokens(name).length === 0) continue;
+    for (const line of finalLines) {
+      const c = COUNTED_LINE.exec(line);
+      if (!c) continue;
+      const item = c[2] ?? '';
+      if (tokens(item).join(' ') !== tokens(name).join(' ') && !(containsPhrase(name, item) && tokens(item).length >= 2)) continue;
+      if (Number(c[1]) !== asked) return { entity: name, asked, seen: line.trim() };
+    }
+  }
+  return undefined;
+}

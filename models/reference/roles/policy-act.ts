@@ -29,7 +29,7 @@ const STEP_VERBS = /^(open|launch|start|tap|click|press|select|choose|pick|go|na
  * Common equivalences between a request's verb and an app's button (generic English, both directions):
  * the button that carries out "check out" is often "Borrow", "reserve" is often "Hold" or "Book".
  */
-const SYNONYMS: readonly (readonly string[])[] = [
+export const SYNONYMS: readonly (readonly string[])[] = [
   ['borrow', 'check out', 'loan'],
   ['reserve', 'hold', 'place hold', 'book'],
   ['extend', 'renew'],

@@ -6,7 +6,7 @@ import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleContext, RoleHandler } from '../types.js';
 import { instructionEntities, requestCore } from './intent.js';
 import { bestWindow, containsPhrase, contentTokens, IMPERATIVES, NEAR, tokens } from './text-match.js';
-import { DESTRUCTIVE, MISTAKE, PROGRESS, REMOVAL_ASK, REMOVAL_WORD, REVERT, changedFraction, decodeDataUrl, eraseMarks, gainedEntity, lastUser, marksOf, matchTarget, newLines, ocrScreen, parseAction, quote, reply, sections, targetLine, type EntityMatch, type Screen } from './critic-screen.js';
+import { DESTRUCTIVE, MISTAKE, PROGRESS, REMOVAL_ASK, REMOVAL_WORD, REVERT, changedFraction, decodeDataUrl, eraseMarks, closedOverlay, gainedEntity, groundEntities, lastUser, marksOf, matchTarget, newLines, ocrScreen, parseAction, quote, reply, sections, targetLine, type EntityMatch, type Screen } from './critic-screen.js';
 
 /** The reference step critic (`ref-step-critic`): see critics.ts for its rules. */
 
@@ -172,7 +172,7 @@ async function readStep(request: ChatRequest, ctx: RoleContext): Promise<StepInp
 
 async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
   const { instruction, history, action, beforePng, afterPng, before, after, desktop } = input;
-  const entities = instructionEntities(instruction);
+  const entities = groundEntities(instruction, instructionEntities(instruction), [...before.lines, ...after.lines].map((l) => l.text));
   const meta = await sharp(beforePng).metadata();
   const scale = Math.max(meta.width ?? 360, meta.height ?? 640) / 640;
   const marks = marksOf(action);
@@ -298,6 +298,8 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
           return { annotation: 'GOOD', did: `${did}, undoing the previous mistake`, why: 'the previous step was a mistake; going back recovers' };
         if (gained) return { annotation: 'GOOD', did, why: `going back shows ${quote(gained)} from the instruction again` };
         if (asked('back')) return { annotation: 'GOOD', did, why: 'the instruction asks to go back' };
+        // Dismissing a dialog, picker or keyboard leaves the page (and the progress on it) as it was.
+        if (closedOverlay(before, after)) return { annotation: 'NEUTRAL', did: `${did}, closing an overlay`, why: 'the page beneath stays, so no progress is lost' };
         return { annotation: 'HARMFUL', did: `${did}, undoing progress`, why: 'going back was not needed and leaves the current page' };
       }
       if (action.button === 'Home' && !asked('home'))

@@ -5,10 +5,11 @@ import type { ChatMessage } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
-import { nearDuplicateOnResult, screenChange } from './evidence.js';
+import { nearDuplicateOnResult, quantityMismatch, screenChange } from './evidence.js';
+import { reportedResult } from './reported-result.js';
 import { containsPhrase, contentTokens, IMPERATIVES, tokens } from './text-match.js';
 import { desktopCompletion, isDesktopSteps } from './desktop-evidence.js';
-import { REVERT, decodeDataUrl, lastUser, ocrScreen, parseAction, quote, reply, sections } from './critic-screen.js';
+import { REVERT, decodeDataUrl, groundEntities, lastUser, ocrScreen, parseAction, quote, reply, sections } from './critic-screen.js';
 
 /** The reference trajectory critics (text and multimodal): see critics.ts for their rules. */
 
@@ -184,7 +185,27 @@ interface Completion {
   reason: string;
 }
 
+/**
+ * Completion as the intent's own rule reads it; failing that — for a request that is no removal, switch,
+ * setting or state change — a line that appeared only on the final screen and reports the request's verb (or a
+ * common synonym) in the past tense, with every named thing there ("Book borrowed" for "Check out X"; see
+ * reported-result.ts). The app's own words for the result count whatever intent the request's verb was read as.
+ */
 function completionOf(ev: TrajectoryEvidence, entities: readonly string[], intentText: string): Completion {
+  const c = intentCompletion(ev, entities, intentText);
+  if (c.complete || settingRequest(ev.instruction)) return c;
+  const kind = INTENTS.find((i) => i.when.test(intentText))?.kind;
+  if (kind === 'removal' || kind === 'toggle' || kind === 'state') return c;
+  const r = reportedResult({
+    instruction: ev.instruction,
+    entities: entities.filter((e) => !namesTheApp(ev.instruction, e)),
+    earlier: ev.screens.slice(0, -1),
+    finalLines: ev.finalLines,
+  });
+  return r ? { complete: true, reason: `the final screen newly reports ${quote(r.line)} ("${r.verb}" done) and lists every named thing` } : c;
+}
+
+function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], intentText: string): Completion {
   const final = ev.screens[ev.screens.length - 1] ?? '';
   const lines = ev.finalLines;
   const acted = ev.summaries.map(summaryAction);
@@ -336,7 +357,8 @@ function completionOf(ev: TrajectoryEvidence, entities: readonly string[], inten
 function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: string[]; failure: boolean } {
   const reasons: string[] = [];
   const apps = ev.actions.flatMap((a) => (a?.action === 'open' ? [a.text] : []));
-  const entities = instructionEntities(ev.instruction)
+  const screenLines = ev.screens.flatMap((s) => s.split(/\s+\|\s+|\n/));
+  const entities = groundEntities(ev.instruction, instructionEntities(ev.instruction), screenLines)
     .map((e) => withoutApps(e, apps))
     .filter((e) => tokens(e).length > 0);
   const said = intentText(ev.instruction, entities);
@@ -384,6 +406,12 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
         completion = false;
         reasons.push(`the result screen shows ${quote(nd.seen)} where ${quote(nd.entity)} was asked (a near-duplicate, not the item)`);
       }
+    }
+    // The count asked for must be the count the result lists ("1 x Falafel Wrap" for "Order 3 Falafel Wrap").
+    const qm = kind !== 'removal' && kind !== 'toggle' ? quantityMismatch(ev.instruction, ev.finalLines) : undefined;
+    if (qm) {
+      completion = false;
+      reasons.push(`the result screen lists ${quote(qm.seen)} where ${qm.asked} × ${quote(qm.entity)} was asked`);
     }
     // Pixels (multimodal only): a request for a change whose final screenshot equals the first changed nothing.
     if (kind !== undefined && ev.pixelChange !== undefined && ev.pixelChange < UNCHANGED) {

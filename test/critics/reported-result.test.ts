@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { buildTextChannelRequest, parseChannelVerdict } from '../../critics/trajectory-critic.js';
+import { trajectoryTextCriticRole } from '../../models/reference/roles/critics.js';
+import { closedOverlay, groundEntities, type Screen } from '../../models/reference/roles/critic-screen.js';
+import { pastForms, reportedResult, requestVerb } from '../../models/reference/roles/reported-result.js';
+import type { OcrEngine } from '../../models/reference/types.js';
+import { roleModel } from './fake-model.js';
+
+describe('a result line in the app\'s own words (reported-result.ts)', () => {
+  it('reads the request verb with its particle, through courtesy frames', () => {
+    expect(requestVerb('Check out Dune Messiah for me.')).toBe('check out');
+    expect(requestVerb('Could you please rent the Blue Kayak at Lakeside?')).toBe('rent');
+    expect(requestVerb("I'm in a rush. Extend my loan of Circe, thanks!")).toBe('extend');
+    expect(requestVerb('')).toBeUndefined();
+  });
+
+  it('forms the past tense by English morphology, irregular verbs included', () => {
+    expect(pastForms('rent')).toEqual(['rented']);
+    expect(pastForms('renew')).toEqual(['renewed']);
+    expect(pastForms('reserve')).toEqual(['reserved']);
+    expect(pastForms('cancel')).toEqual(expect.arrayContaining(['canceled', 'cancelled']));
+    expect(pastForms('carry')).toEqual(['carried']);
+    expect(pastForms('send')).toEqual(['sent']);
+  });
+
+  const base = { earlier: ['Boats | Blue Kayak | Red Canoe | Rent'], finalLines: ['My rentals', 'Blue Kayak', 'Pier 3', 'Kayak rented'] };
+
+  it('accepts a new line reporting the verb (or a synonym) in the past tense with every named thing on the final screen', () => {
+    expect(reportedResult({ instruction: 'Rent the Blue Kayak.', entities: ['Blue Kayak'], ...base })).toEqual({ line: 'Kayak rented', verb: 'rent' });
+    // A synonym: the button that carries out "check out" is often "Borrow", its result "… borrowed".
+    expect(
+      reportedResult({ instruction: 'Check out Moby Dick.', entities: ['Moby Dick'], earlier: ['Moby Dick | Borrow'], finalLines: ['Moby Dick', 'Item borrowed'] }),
+    ).toEqual({ line: 'Item borrowed', verb: 'borrow' });
+    // A multi-word synonym needs all its words: "Hold placed" reports "place hold", "Order placed" does not.
+    const hold = { instruction: 'Reserve Moby Dick for pickup at Dock Street.', entities: ['Moby Dick', 'Dock Street'], earlier: ['Moby Dick | Place hold'] };
+    expect(reportedResult({ ...hold, finalLines: ['Moby Dick', 'Pickup at Dock Street', 'Hold placed'] })?.verb).toBe('place hold');
+    expect(reportedResult({ ...hold, finalLines: ['Moby Dick', 'Pickup at Dock Street', 'Order placed'] })).toBeUndefined();
+  });
+
+  it('rejects a missing named thing, an old line, a pending, asked or negated change, another verb, and a request naming nothing', () => {
+    // The value asked for is not on the final screen (another pickup place was kept).
+    expect(reportedResult({ instruction: 'Rent the Blue Kayak at Pier 5.', entities: ['Blue Kayak', 'Pier 5'], ...base })).toBeUndefined();
+    // The line was there before the episode did anything.
+    expect(reportedResult({ instruction: 'Rent the Blue Kayak.', entities: ['Blue Kayak'], ...base, earlier: ['Kayak rented | Blue Kayak'] })).toBeUndefined();
+    for (const line of ['Blue Kayak will be rented', 'Rent Blue Kayak?', 'Kayak not rented', 'Could not be rented']) {
+      expect(reportedResult({ instruction: 'Rent the Blue Kayak.', entities: ['Blue Kayak'], earlier: [], finalLines: ['Blue Kayak', line] })).toBeUndefined();
+    }
+    expect(reportedResult({ instruction: 'Rent the Blue Kayak.', entities: ['Blue Kayak'], earlier: [], finalLines: ['Blue Kayak', 'Kayak returned'] })).toBeUndefined();
+    expect(reportedResult({ instruction: 'Rent something.', entities: [], ...base })).toBeUndefined();
+  });
+});
+
+describe('trajectory text channel: the app reports the result in its own words', () => {
+  const steps = [
+    { summary: 'Opened "Boats"; the screen now shows "Blue Kayak".', actionText: '{"action":"open","text":"Boats"}' },
+    { summary: 'Tapped "Blue Kayak"; the screen now shows "Rent".', actionText: '{"action":"click","coordinate":[80,167]}' },
+    { summary: 'Tapped "Rent", a control that advances the task.', actionText: '{"action":"click","coordinate":[200,600]}' },
+    { summary: 'Terminated with success.', actionText: '{"action":"terminate","status":"success"}' },
+  ];
+  const verdict = async (instruction: string, finalCaption: string) => {
+    const request = buildTextChannelRequest({
+      instruction,
+      steps,
+      captions: ['Home | Boats | Weather', 'Boats | Blue Kayak | Red Canoe', 'Blue Kayak | Rent', finalCaption],
+      outcome: 'success',
+    });
+    const { response } = await roleModel(trajectoryTextCriticRole, {} as OcrEngine).complete(request);
+    const parsed = parseChannelVerdict(response.choices[0]!.message, 'text');
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    return parsed.verdict;
+  };
+
+  it(`accepts the app's result line when the verb was read as another intent ("reserve" as a booking, "check out" as an order)`, async () => {
+    // "Reserve" reads as a booking (no "Booked"/"Confirmed" here): the app's "… placed" hold line decides.
+    const held = await verdict('Reserve the Blue Kayak in Boats.', 'My holds | Blue Kayak | Hold placed');
+    expect(held.reason).toMatch(/newly reports "Hold placed"/);
+    expect(held.correct).toBe(true);
+    // "Check out" reads as an order (no "Order placed" here): the app's "… borrowed" line decides.
+    const borrowed = await verdict('Check out the Blue Kayak in Boats.', 'My rentals | Blue Kayak | Kayak borrowed');
+    expect(borrowed.reason).toMatch(/newly reports "Kayak borrowed"/);
+    expect(borrowed.correct).toBe(true);
+  });
+
+  it('still rejects a final screen without the item, or without a result line', async () => {
+    expect((await verdict('Reserve the Blue Kayak in Boats.', 'My holds | Red Canoe | Hold placed')).correct).toBe(false);
+    expect((await verdict('Reserve the Blue Kayak in Boats.', 'My holds | Blue Kayak | Order placed')).correct).toBe(false);
+    expect((await verdict('Check out the Blue Kayak in Boats.', 'Blue Kayak | Rent')).correct).toBe(false);
+  });
+});
+
+describe('screen grounding of what the request names', () => {
+  it('drops a leading verb the entity reader took for part of a name, only when the screens show the rest and never the whole', () => {
+    expect(groundEntities('Rent Blue Kayak at Pier 3.', ['Rent Blue Kayak', 'Pier 3'], ['Boats', 'Blue Kayak', 'Pier 3'])).toEqual(['Blue Kayak', 'Pier 3']);
+    // A name the screens show whole stays whole ("Sushi Zen's menu" is a place, not a verb and a thing).
+    expect(groundEntities("Sushi Zen's menu.", ['Sushi Zen'], ['Sushi Zen', 'Zen Garden'])).toEqual(['Sushi Zen']);
+    // Nothing shows the rest either: no evidence, the reading stands.
+    expect(groundEntities('Rent Blue Kayak.', ['Rent Blue Kayak'], ['Boats', 'Red Canoe'])).toEqual(['Rent Blue Kayak']);
+  });
+
+  const screen = (...texts: string[]): Screen => ({
+    lines: texts.map((text, i) => ({ text, confidence: 1, box: { x: 10, y: 40 * i, w: 100, h: 20 } })),
+    text: texts.join('\n'),
+  });
+  it('tells a closed dialog (the page beneath stays) from leaving the page', () => {
+    const page = ['Place hold', 'Moby Dick', 'Pickup place', 'Dock Street'];
+    const withPicker = screen(...page, 'Pickup place', 'Dock Street', 'Harbour Road', 'Cancel');
+    expect(closedOverlay(withPicker, screen(...page, 'Confirm hold'))).toBe(true);
+    // Back to another page: mostly new lines.
+    expect(closedOverlay(screen(...page, 'Confirm hold'), screen('Catalog', 'Search', 'Moby Dick', 'Available', 'Ulysses', 'Available'))).toBe(false);
+    // Nothing closed.
+    expect(closedOverlay(screen(...page), screen(...page))).toBe(false);
+  });
+});
+
+describe('the count on the result screen', () => {
+  it('a counted line of the named item with another count than asked is failure evidence', async () => {
+    const { quantityMismatch } = await import('../../models/reference/roles/evidence.js');
+    const lines = ['Order placed', '1 x Caesar Salad', '1 x Falafel Wrap', 'Total'];
+    expect(quantityMismatch('Order 3 Falafel Wrap from Green Bowl.', lines)).toEqual({ entity: 'Falafel Wrap', asked: 3, seen: '1 x Falafel Wrap' });
+    expect(quantityMismatch('Order 1 Falafel Wrap from Green Bowl.', lines)).toBeUndefined();
+    expect(quantityMismatch('Order me 2 of the Blue Kayak Lite.', ['2 × Blue Kayak Lite'])).toBeUndefined();
+    // Other numbers (an address, a time) are not counts of a listed item.
+    expect(quantityMismatch('Deliver to 12 Baker Street.', ['1 x Falafel Wrap', 'Baker Street'])).toBeUndefined();
+  });
+});
