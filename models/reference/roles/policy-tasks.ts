@@ -15,10 +15,19 @@
  * food-ordering understanding and the explicit step parser in policy.ts then take over).
  */
 import { entityEnd } from './intent.js';
+import type { ExploreCue } from './policy-explore.js';
+import { FOOD_APP, FOOD_TOPIC } from './policy-intent.js';
 
 /** The step kinds of food orders and explicit step lists (what planGoals/parseGoals produce). */
 export type BaseGoal =
-  | { kind: 'open'; target: string | undefined; text: string; topic?: RegExp }
+  | {
+      kind: 'open';
+      target: string | undefined;
+      text: string;
+      topic?: RegExp;
+      /** No launcher label fits: look inside the apps for the one whose first screen fits the request (policy-explore.ts). */
+      explore?: ExploreCue;
+    }
   | {
       kind: 'tap';
       targets: string[];
@@ -138,6 +147,19 @@ function openGoal(instruction: string, fallback: string | undefined): Goal {
   if (named && (generic.has(named.toLowerCase()) || SHOP_LABEL.test(named))) return { kind: 'open', target: named, text: `open ${named}` };
   if (fallback) return { kind: 'open', target: fallback, text: `open ${fallback}` };
   return { kind: 'open', target: undefined, text: 'open the shopping app', topic: SHOP_LABEL };
+}
+
+/**
+ * Whether a launcher label is an app the everyday-task readers know by topic (a clock app for alarms, a mail app
+ * for e-mail, a shop or food app by its label) and the request mentions none of that topic: such apps are looked
+ * into last when the policy searches the launcher for the app a request implies (policy-explore.ts).
+ */
+export function knownOffTopic(label: string, request: string): boolean {
+  const app = APPS.find((a) => a.name.toLowerCase() === label.trim().toLowerCase());
+  if (app) return !app.topic.test(request);
+  if (SHOP_LABEL.test(label)) return !SHOP_TOPIC.test(request);
+  if (new RegExp(`^(?:${FOOD_APP.source})`, 'i').test(label.trim())) return !FOOD_TOPIC.test(request);
+  return false;
 }
 
 function topicApp(instruction: string): string | undefined {
