@@ -75,4 +75,23 @@ describe('reference policy: the generic verb-and-thing reading (apps it was not 
     expect(understandTask("Sushi Zen's menu")).toMatchObject({ intent: 'view', place: 'Sushi Zen' });
     expect(understandTask('Burger Palace menu, please')).toMatchObject({ intent: 'view', place: 'Burger Palace' });
   });
+
+  it('reads everyday wordings by structure: pronouns, verbless kinds, wishes for a state, "search X for Y"', () => {
+    // A pronoun stands for the thing named earlier; "take X out of Y" is removing it.
+    expect(texts("I don't need the Weekend alarm anymore, delete it.").slice(1, 2)).toEqual(['press and hold Weekend']);
+    expect(texts('Team Sync is off, please take it out of my calendar.').slice(0, 2)).toEqual(['open Calendar', 'press and hold Team Sync']);
+    // A chat is a conversation; the app named before it, and "in <App>" at the end, say where, not what.
+    expect(texts('Remove my Messages conversation with Sam Tyler.').slice(0, 2)).toEqual(['open Messages', 'press and hold Sam Tyler']);
+    expect(texts('Get rid of the Book club note in Notes.').slice(1, 2)).toEqual(['press and hold Book club']);
+    expect(texts('Remove the alarm called Work late shift.').slice(1, 2)).toEqual(['press and hold Work late shift']);
+    // A sentence that ends in "please" is the request, not context to drop.
+    expect(texts('I have Budget Review on June 4, starting at 10:30. Add it to the calendar please.')).toContain('type the title Budget Review');
+    expect(texts('New calendar entry: Call with Grandma, June 25, 09:00.')).toContain('type the title Call with Grandma');
+    expect(texts('New contact: Priya Okafor. Their number is 555-610-4433.')).toEqual(['open Contacts', 'tap New contact', 'type Priya as first name', 'type Okafor as last name', 'type 555-610-4433 as phone', 'save the contact']);
+    expect(planTask('I want Dark mode turned On.', []).goals[1]).toMatchObject({ kind: 'toggle', target: 'Dark mode', on: true });
+    expect(texts('Search Foodie for Taco Fiesta and open the result.')).toEqual(['open Foodie', 'search for Taco Fiesta', 'open Taco Fiesta']);
+    expect(texts('Create a 4:00 PM alarm named Dentist that repeats every Thu.')).toContain('type the label Dentist');
+    expect(texts('Please order 2 x Rain Shell Jacket Lite (Teal, size L) from ShopMart.').slice(1, 3)).toEqual(['open Rain Shell Jacket Lite', 'choose the colour Teal']);
+    expect(texts('Tell Carlos Mendes "Thanks for dinner" in Messages.').slice(0, 3)).toEqual(['open Messages', 'start a new chat', 'type Carlos Mendes in To']);
+  });
 });

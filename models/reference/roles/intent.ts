@@ -72,7 +72,12 @@ function stripFrames(sentence: string): { text: string; framed: boolean } {
   }
   const end = /[.!?]+$/.exec(s)?.[0] ?? '';
   let body = s.slice(0, s.length - end.length);
-  for (const re of TRAIL_FRAMES) body = body.replace(re, '');
+  for (const re of TRAIL_FRAMES) {
+    const next = body.replace(re, '');
+    // A sentence that ends in "please" is a request ("Add it to the calendar please."), whatever it names.
+    if (next !== body && /please\s*$/i.test(body)) framed = true;
+    body = next;
+  }
   // A framed question ("Could you X?") is a request: its "?" becomes a full stop.
   const stop = framed && question ? '.' : end;
   body = body.trim();

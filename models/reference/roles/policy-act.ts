@@ -100,7 +100,14 @@ export function understandAction(request: string): ActPlan | undefined {
   const goals: Goal[] = [
     named
       ? { kind: 'open', target: named, text: `open ${named}` }
-      : { kind: 'open', target: undefined, text: 'open the app the request names', topic: new RegExp(`^(?:${appWords.join('|') || '(?!)'})s?$`, 'i') },
+      : {
+          kind: 'open',
+          target: undefined,
+          text: 'open the app the request names',
+          topic: new RegExp(`^(?:${appWords.join('|') || '(?!)'})s?$`, 'i'),
+          // No launcher label is a word of the request: look inside the apps (policy-explore.ts).
+          explore: { words: contentWords(rest), verbs: [verb, ...syn], names: [thing, ...values], request: text },
+        },
     // Things that are the user's own ("my library loan of X") are listed in a "My …" section: open it when it shows.
     ...(mine.length ? [{ kind: 'tap', targets: mine, text: `open ${mine[0]}`, min: 0.8, optional: true, notTitle: true } satisfies Goal] : []),
     { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },

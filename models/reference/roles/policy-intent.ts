@@ -168,6 +168,12 @@ const NUM = (s: string): number => (/^\d+$/.test(s) ? Number(s) : (NUMBER_WORDS[
  * then read as an explicit list of steps by `parseGoals`).
  */
 export function understandTask(instruction: string): TaskSpec | undefined {
+  // "Search <App> for X": the app is searched, X is what is sought.
+  let searched: string | undefined;
+  instruction = instruction.replace(/\b([Ss]earch)\s+([A-Z][\w&'-]*)\s+for\s+/, (_all, verb: string, app: string) => {
+    searched = app;
+    return `${verb} for `;
+  });
   let text = ` ${instruction.replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim()} `;
   const take = (re: RegExp): string | undefined => {
     const m = re.exec(text);
@@ -179,7 +185,7 @@ export function understandTask(instruction: string): TaskSpec | undefined {
   };
   const address = take(ADDRESS_AFTER) ?? take(ADDRESS_STREET);
   const payment = take(PAYMENT_RE);
-  const app = take(APP_IN) ?? take(APP_OPEN);
+  const app = take(APP_IN) ?? take(APP_OPEN) ?? searched;
   const qm = new RegExp(`\\b${QTY}\\s+(?:x\\s+|×\\s+)?${NAME}`).exec(text);
   let item: string | undefined;
   let qty = 1;

@@ -14,11 +14,20 @@
  * `understandAppTask` returns the goal list, or undefined when the instruction is none of these tasks (the
  * food-ordering understanding and the explicit step parser in policy.ts then take over).
  */
-import { entityEnd } from './intent.js';
+import { entityEnd, instructionEntities } from './intent.js';
+import type { ExploreCue } from './policy-explore.js';
+import { FOOD_APP, FOOD_TOPIC } from './policy-intent.js';
 
 /** The step kinds of food orders and explicit step lists (what planGoals/parseGoals produce). */
 export type BaseGoal =
-  | { kind: 'open'; target: string | undefined; text: string; topic?: RegExp }
+  | {
+      kind: 'open';
+      target: string | undefined;
+      text: string;
+      topic?: RegExp;
+      /** No launcher label fits: look inside the apps for the one whose first screen fits the request (policy-explore.ts). */
+      explore?: ExploreCue;
+    }
   | {
       kind: 'tap';
       targets: string[];
@@ -72,7 +81,7 @@ export type Goal =
 const APPS: { name: string; topic: RegExp }[] = [
   { name: 'Clock', topic: /\b(alarms?|snooze|wake me|timer|stopwatch)\b/i },
   { name: 'Calendar', topic: /\b(calendar|event|appointment)\b/i },
-  { name: 'Contacts', topic: /\b(contacts?|phone number|new number|favou?rite contacts?)\b/i },
+  { name: 'Contacts', topic: /\b(contacts?|phone number|new number|favou?rite contacts?|address book)\b/i },
   { name: 'Mail', topic: /\b(e-?mail(?:ed)?|mail|inbox|subject)\b/i },
   { name: 'Messages', topic: /\b(text|sms|conversation|message)\b/i },
   { name: 'Notes', topic: /\b(notes?|jot)\b/i },
@@ -81,6 +90,9 @@ const APPS: { name: string; topic: RegExp }[] = [
 /** A shopping app: its launcher label looks like a shop. */
 export const SHOP_LABEL = /shop|store|mart|market|buy/i;
 const SHOP_TOPIC = /\b(wishlist|size\s+[A-Z0-9]|shipping|ship it|(?:express|standard)\s+(?:delivery|shipping)|products?|sneakers?|hoodies?|tees?|t-shirts?|jackets?|shop\w*)\b/i;
+
+/** Common colour words (generic English), for a colour named right before a product. */
+const COLOURS = 'Black|White|Grey|Gray|Red|Blue|Navy|Green|Yellow|Orange|Pink|Purple|Brown|Beige|Teal|Burgundy|Olive|Cream|Charcoal|Khaki';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -140,11 +152,40 @@ function openGoal(instruction: string, fallback: string | undefined): Goal {
   return { kind: 'open', target: undefined, text: 'open the shopping app', topic: SHOP_LABEL };
 }
 
+/**
+ * Whether a launcher label is an app the everyday-task readers know by topic (a clock app for alarms, a mail app
+ * for e-mail, a shop or food app by its label) and the request mentions none of that topic: such apps are looked
+ * into last when the policy searches the launcher for the app a request implies (policy-explore.ts).
+ */
+export function knownOffTopic(label: string, request: string): boolean {
+  const app = APPS.find((a) => a.name.toLowerCase() === label.trim().toLowerCase());
+  if (app) return !app.topic.test(request);
+  if (SHOP_LABEL.test(label)) return !SHOP_TOPIC.test(request);
+  if (new RegExp(`^(?:${FOOD_APP.source})`, 'i').test(label.trim())) return !FOOD_TOPIC.test(request);
+  return false;
+}
+
 function topicApp(instruction: string): string | undefined {
   return APPS.find((a) => a.topic.test(instruction))?.name;
 }
 
 const QUOTED = /["“]([^"”]+)["”]/;
+
+/** A pronoun standing for the thing ("delete it", "remove them", "add it to the calendar"). */
+const PRONOUN = /^(?:it|them|this|that|this one|that one|him|her)$/i;
+
+/**
+ * What a pronoun stands for: the first name the request carries that is not a date, a time or a number
+ * ("I have Parent Teacher Meeting on June 4 … Add it …" → "Parent Teacher Meeting"; "I don't need the Weekend alarm
+ * anymore, delete it" → "Weekend").
+ */
+function antecedent(text: string): string | undefined {
+  const kinds = /^(?:the|my)\s+(.+?)\s+(?:alarm|note|event|contact|conversation|chat|email|message)\b/i;
+  const lead = text.split(/,|\.\s|;/)[0] ?? text;
+  const own = kinds.exec(lead.replace(/^.*?\b(?=(?:the|my)\s)/i, ''))?.[1];
+  if (own && /^[A-Z0-9]/.test(own)) return own;
+  return instructionEntities(text).find((e) => !/^\d/.test(e) && !new RegExp(`^(?:${MONTHS.join('|')}|I)\b`).test(e) && !/^(?:Add|Delete|Remove|Please)$/i.test(e));
+}
 
 /** Understands an everyday phone task (not food ordering); undefined when none fits. */
 export function understandAppTask(raw: string): Goal[] | undefined {
@@ -169,7 +210,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   if ((m = /\b(\d{1,2}):(\d{2})\s*([AaPp][Mm])\b/.exec(text)) && /\b(alarm|wake me)\b/i.test(text)) {
     const [, hour, minute, ampm] = m;
     const day = /\b(?:every|on)\s+(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\b/.exec(text)?.[1];
-    const label = /\b(?:called|named|label(?:led)? it|labelled|label)\s+(.+?)\s*(?:[.;]|$)/i.exec(text)?.[1];
+    const label = /\b(?:called|named|call it|name it|label(?:led)? it|labelled|label)\s+(.+?)\s*(?=[.;,]|\s+(?:that|which|and|on|every|for|at)\b|$)/i.exec(text)?.[1];
     const goals: Goal[] = [
       { kind: 'open', target: 'Clock', text: 'open Clock' },
       tap(['Add alarm', 'New alarm', '+'], 'tap Add alarm', { min: 0.8 }),
@@ -182,7 +223,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     goals.push(tap(['Save', 'Save alarm', 'Done'], 'save the alarm', { min: 0.95 }));
     return goals;
   }
-  if ((m = /\bsnooze (?:for |length (?:to |of )?)?(\d+ (?:minutes?|min))/i.exec(text))) {
+  if ((m = /\bsnooze (?:for |to |length (?:to |of |at )?)?(\d+ (?:minutes?|min))/i.exec(text))) {
     return [
       { kind: 'open', target: 'Clock', text: 'open Clock' },
       { kind: 'menu', text: 'open the menu' },
@@ -194,14 +235,19 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   // Shopping.
   const app = topicApp(text);
   const shop = SHOP_TOPIC.test(text) && !/\b(restaurant|menu|dish|foodie)\b/i.test(text);
-  if (shop && /\b(buy|order|purchase)\b/i.test(text) && /\bsize\b/i.test(text)) {
+  if (shop && /\b(buy|order|purchase|i want|i'd like|get me)\b/i.test(text) && /\bsize\b/i.test(text)) {
     const size = /\bsize\s+([A-Z0-9]{1,4})\b/.exec(text)?.[1];
-    const qtyM = /\b(?:buy|order(?: me)?|purchase)\s+(\d+|one|two|three|four|five)\b/i.exec(text);
+    const qtyM = /\b(?:buy|order(?: me)?|purchase|want|like|get me)\s+(\d+|one|two|three|four|five)\b/i.exec(text);
     const qty = qtyM ? (/^\d+$/.test(qtyM[1]!) ? Number(qtyM[1]) : ['one', 'two', 'three', 'four', 'five'].indexOf(qtyM[1]!.toLowerCase()) + 1) : 1;
-    const colour = /\bin\s+([A-Z][a-z]+)\s*,/.exec(text)?.[1] ?? /\bof the ([A-Z][a-z]+) /.exec(text)?.[1];
+    const colour =
+      /\bin\s+([A-Z][a-z]+)\s*,/.exec(text)?.[1] ??
+      /\bof the ([A-Z][a-z]+) /.exec(text)?.[1] ??
+      // "(Teal, size L)", "2 Yellow Rain Shell Jacket": a colour word in brackets before the size, or right after the quantity.
+      /\(([A-Z][a-z]+),\s*size\b/.exec(text)?.[1] ??
+      new RegExp(`\\b(?:\\d+|one|two|three|four|five)\\s+(${COLOURS})\\s+[A-Z]`).exec(text)?.[1];
     const ship = /\b(Express|Standard|Next[- ]day|Overnight)\b/.exec(text)?.[1];
     const address = /\bto\s+(\d+[A-Za-z]?\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})/.exec(text)?.[1];
-    let product = /\b(?:buy|purchase|order|get)(?:\s+me)?\s+(?:\d+|one|two|three|four|five)?\s*(?:of\s+)?(?:the\s+)?(.+?)(?=\s+in\s+[A-Z][a-z]+\s*,|\s*\(|,|\s+from\b|\s+on\b)/i.exec(text)?.[1] ?? '';
+    let product = /\b(?:buy|purchase|order|get|want|like)(?:\s+me)?\s+(?:\d+|one|two|three|four|five)?\s*(?:x\s+|×\s+)?(?:of\s+)?(?:the\s+)?(.+?)(?=\s+in\s+(?:size\s+)?[A-Z][a-z]*\s*,?|\s*\(|,|\s+from\b|\s+on\b)/i.exec(text)?.[1] ?? '';
     if (colour) product = product.replace(new RegExp(`^${colour}\\s+`), '');
     product = clean(product);
     if (!product) return undefined;
@@ -227,7 +273,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     ];
   }
   if (shop && /\b(show|see|look at|view|open|pull up|bring up|display)\b/i.test(text)) {
-    const product = clean(/\b(?:show me|look at|see|view|open|pull up|bring up|display)\s+(?:the\s+)?(.+?)(?=\s+(?:on|in|from)\s+(?:the\s+)?[A-Z])/i.exec(text)?.[1] ?? '');
+    const product = clean(/\b(?:show me|show|look at|see|view|open|pull up|bring up|display)\s+(?:the\s+)?(.+?)(?=\s+(?:on|in|from)\s+(?:the\s+)?[A-Z])/i.exec(text)?.[1] ?? '').replace(/\s+(?:page|product page|listing)$/i, '');
     const section = /\b([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s+(?:section|category)\b/.exec(text)?.[1];
     if (!product) return undefined;
     const sectionName = section?.split(/\s+/).pop();
@@ -235,8 +281,10 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   }
 
   // Calendar.
-  if (app === 'Calendar' && /\b(add|put|schedule|create)\b/i.test(text)) {
-    const title = clean(QUOTED.exec(text)?.[1] ?? /\b(?:add|put|schedule|create)\s+(.+?)\s+(?:in|to|on)\s+(?:my|the)\s+calendar/i.exec(text)?.[1] ?? '');
+  if (app === 'Calendar' && /\b(add|put|schedule|create|new)\b/i.test(text)) {
+    // "New calendar entry: X, June 25, 09:00" (a kind, a colon, then the thing); "I have X on June 4 … Add it to the calendar" (a pronoun for it).
+    const titled = QUOTED.exec(text)?.[1] ?? /\b(?:add|put|schedule|create)\s+(.+?)\s+(?:in|to|on)\s+(?:my|the)\s+calendar/i.exec(text)?.[1] ?? /\bnew\s+(?:calendar\s+)?(?:entry|event|appointment)\s*:\s*([^,.;]+)/i.exec(text)?.[1] ?? '';
+    const title = clean(PRONOUN.test(clean(titled)) ? antecedent(text) ?? '' : titled);
     const date = new RegExp(`\\b(${MONTHS.join('|')})\\s+(\\d{1,2})\\b`).exec(text);
     const time = /\b(\d{1,2}:\d{2})\b/.exec(text)?.[1];
     if (!title) return undefined;
@@ -252,7 +300,11 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   }
 
   // Messages and mail.
-  if ((m = /^(?:text|message|sms)\s+(.+?)\s*[:,]\s*"([^"]+)"/i.exec(text)) ?? (m = /\bsend\s+(.+?)\s+a (?:text|message)(?: saying| that says)?\s*:?\s*"([^"]+)"/i.exec(text))) {
+  if (
+    (m = /^(?:text|message|sms|tell)\s+(.+?)\s*[:,]?\s*"([^"]+)"/i.exec(text)) ??
+    (m = /\bsend\s+(.+?)\s+a (?:text|message)(?: saying| that says)?\s*:?\s*"([^"]+)"/i.exec(text)) ??
+    (m = /\bsend\s+an?\s+(?:text|message|sms)\s+to\s+(.+?)\s*(?:that says|saying|which says|:)?\s*"([^"]+)"/i.exec(text))
+  ) {
     const who = clean(m[1]!);
     return [
       { kind: 'open', target: 'Messages', text: 'open Messages' },
@@ -282,8 +334,12 @@ export function understandAppTask(raw: string): Goal[] | undefined {
 
   // Notes.
   if (app === 'Notes' || /\bnote\b/i.test(text)) {
-    const title = /\b(?:called|titled|named)\s+"?(.+?)"?(?=\s+(?:that|which|saying|with)\b|[.;]|$)/i.exec(text)?.[1];
-    const body = /\b(?:that says|saying|which says|with the text)\s+"?(.+?)"?\s*$/i.exec(text)?.[1] ?? /\b(?:jot down|write(?: down)?)\s+"([^"]+)"/i.exec(text)?.[1];
+    const title = /\b(?:called|titled|named)\s+"?(.+?)"?(?=\s+(?:that|which|saying|with)\b|[.;:]|$)/i.exec(text)?.[1];
+    const body =
+      /\b(?:that says|saying|which says|with the text)\s+"?(.+?)"?\s*$/i.exec(text)?.[1] ??
+      /\b(?:jot down|write(?: down)?)\s+"([^"]+)"/i.exec(text)?.[1] ??
+      // "New note titled X: Y" — the text after the title's colon.
+      /\b(?:called|titled|named)\s+[^:]+:\s*"?(.+?)"?\s*$/i.exec(text)?.[1];
     if (title && body && /\b(make|create|new|jot|write|add|take)\b/i.test(text)) {
       const b = body.replace(/[.]$/, '');
       return [
@@ -295,7 +351,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       ];
     }
   }
-  if ((m = /\bpin\s+(?:my\s+|the\s+)?(?:note\s+)?(.+?)(?:\s+note)?(?:\s+to the top|\s+in notes)?[.!]?$/i.exec(text))) {
+  if ((m = /\bpin\s+(?:my\s+|the\s+)?(?:note\s+)?(.+?)(?:\s+note)?(?:\s+to the top|\s+in notes)?[.!]?$/i.exec(text)) ?? (m = /\bkeep\s+(?:my\s+|the\s+)?(?:note\s+)?(.+?)(?:\s+note)?\s+pinned\b/i.exec(text))) {
     const what = clean(m[1]!.replace(/^note\s+/i, ''));
     return [{ kind: 'open', target: 'Notes', text: 'open Notes' }, tap([what], `open ${what}`, { entity: true, min: 0.75 }), tap(['Pin'], 'tap Pin', { min: 0.95, already: ['Unpin', 'Pinned'] })];
   }
@@ -311,6 +367,21 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       tap(['Save', 'Save contact', 'Done'], 'save the contact', { min: 0.95 }),
     ];
   }
+  // Any wording of a new contact: the contact kind, a verb of making (or "New contact:"), a first and last name, a phone number.
+  const phone = /(?<![\w-])(\+?\d[\d\s()-]{5,}\d)(?![\w-])/.exec(text)?.[1];
+  if (phone && /\b(?:contacts?|address book)\b/i.test(text) && /\b(?:new|add|save|create|store)\b/i.test(text) && !/\b(?:is now|has a new|update|change|edit)\b/i.test(text)) {
+    const person = [...text.matchAll(/\b([A-Z][a-z'-]+)\s+([A-Z][a-z'-]+)\b/g)].find((x) => !/^(?:New|Create|Please|Save|Add|Their|His|Her|Contact|Contacts|Store)$/.test(x[1]!) && !/^(?:Contact|Contacts)$/.test(x[2]!));
+    if (person) {
+      return [
+        { kind: 'open', target: 'Contacts', text: 'open Contacts' },
+        tap(['New contact', 'Add contact', 'Create contact', '+'], 'tap New contact', { min: 0.8 }),
+        type(['First name'], person[1]!, `type ${person[1]} as first name`),
+        type(['Last name'], person[2]!, `type ${person[2]} as last name`),
+        type(['Phone number', 'Phone'], phone, `type ${phone} as phone`),
+        tap(['Save', 'Save contact', 'Done'], 'save the contact', { min: 0.95 }),
+      ];
+    }
+  }
   if ((m = /([A-Z][a-z]+(?: [A-Z][a-z]+)+)'s? (?:phone )?number (?:to|is now)\s+([+\d][\d\s()-]+\d)/.exec(text)) ?? (m = /([A-Z][a-z]+(?: [A-Z][a-z]+)+) has a new (?:phone )?number:?\s+([+\d][\d\s()-]+\d)/.exec(text))) {
     const who = m[1]!.replace(/^(?:Update|Change|Set|Fix|Edit|Make)\s+/, '');
     return [
@@ -322,7 +393,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       tap(['Save', 'Save contact', 'Done'], 'save the contact', { min: 0.95 }),
     ];
   }
-  if ((m = /\b(?:make|mark|add|set)\s+(.+?)\s+(?:one of my |as (?:a |my )?|to (?:my )?)?favou?rites?\b/i.exec(text))) {
+  if ((m = /\b(?:make|mark|add|set)\s+(.+?)\s+(?:one of my |as (?:a |my )?|to (?:my )?)?favou?rites?\b/i.exec(text)) ?? (m = /^star\s+(?:the\s+contact\s+|my\s+contact\s+)?(.+?)[.!]?$/i.exec(text))) {
     const who = clean(m[1]!);
     return [
       { kind: 'open', target: 'Contacts', text: 'open Contacts' },
@@ -333,11 +404,14 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   }
 
   // Delete / remove / cancel an item.
-  if ((m = /\b(?:delete|remove|cancel|get rid of|erase)\s+(.+?)\s*(?:[;.,!]|$)/i.exec(text.replace(/"([^"]*)"/g, (q: string) => q.replace(/[.,;!]/g, ' '))))) {
-    let what = m[1]!;
+  // "take X out of Y" is "remove X from Y".
+  const delText = text.replace(/"([^"]*)"/g, (q: string) => q.replace(/[.,;!]/g, ' ')).replace(/\btake\s+(.+?)\s+out\s+of\s+/i, 'remove $1 from ');
+  if ((m = /\b(?:delete|remove|cancel|get rid of|erase)\s+(.+?)\s*(?:[;.,!]|$)/i.exec(delText))) {
+    // "the Book club note in Notes": the app named at the end says where, not what.
+    let what = m[1]!.replace(/\s+in\s+(?:the\s+)?[A-Z]\w*(?:\s+app)?$/, '');
     let where = app;
     let noun = '';
-    const withM = /^(?:my |the )?conversation (?:with\s+)?(.+?)(?:\s+in\s+\w+)?$/i.exec(what);
+    const withM = /^(?:my |the )?(?:[A-Z]\w+\s+)?(?:conversation|chat|thread)\s+(?:(?:that\s+|which\s+)?I\s+have\s+)?(?:with\s+)?(.+?)(?:\s+in\s+\w+)?$/i.exec(what);
     if (withM) {
       what = withM[1]!;
       where = 'Messages';
@@ -357,7 +431,9 @@ export function understandAppTask(raw: string): Goal[] | undefined {
         noun = n;
       }
     }
-    what = clean(QUOTED.exec(what)?.[1] ?? what.replace(/\s+in\s+(?:my\s+)?\w+$/i, ''));
+    what = clean(QUOTED.exec(what)?.[1] ?? what.replace(/\s+in\s+(?:my\s+)?\w+$/i, '').replace(/^(?:called|named|titled)\s+/i, ''));
+    // "delete it", "remove them": the thing named earlier in the request.
+    if (PRONOUN.test(what)) what = clean(antecedent(text) ?? '');
     if (!where || !what) return undefined;
     if (!noun) noun = where === 'Clock' ? 'alarm' : where === 'Contacts' ? 'contact' : where === 'Notes' ? 'note' : where === 'Calendar' ? 'event' : where === 'Messages' ? 'conversation' : 'message';
     const goals: Goal[] = [{ kind: 'open', target: where, text: `open ${where}` }];
@@ -376,7 +452,12 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       { kind: 'toggle', target: m[1]!, on: m[2] === 'on', text: `switch ${m[1]} ${m[2]}`, via: sectionsFor(m[1]!) },
     ];
   }
-  if ((m = /\b(?:turn|switch|set)\s+(?:my\s+|the\s+)?(.+?)\s+(?:to\s+)?(on|off)\b/i.exec(unq)) ?? (m = /\b(?:turn|switch)\s+(on|off)\s+(?:my\s+|the\s+)?(.+?)(?:\s+on my phone)?[.!]?$/i.exec(unq))) {
+  if (
+    (m = /\b(?:turn|switch|set)\s+(?:my\s+|the\s+)?(.+?)\s+(?:to\s+)?(on|off)\b/i.exec(unq)) ??
+    (m = /\b(?:turn|switch)\s+(on|off)\s+(?:my\s+|the\s+)?(.+?)(?:\s+on my phone)?[.!]?$/i.exec(unq)) ??
+    // A wish for a state: "I want Dark mode turned on", "I'd like the Weekend alarm switched off".
+    (m = /^i(?:'d| would)?\s+(?:want|like|need)\s+(?:my\s+|the\s+)?(.+?)\s+(?:turned|switched|set|to be|kept)\s+(on|off)[.!]?$/i.exec(unq))
+  ) {
     const onoff = /^(on|off)$/i.test(m[2]!) ? m[2]! : m[1]!;
     let target = clean(/^(on|off)$/i.test(m[2]!) ? m[1]! : m[2]!);
     const alarm = /^(.+?)\s+alarm$/i.exec(target);
@@ -391,7 +472,11 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   }
 
   // Settings values: "set/change X to Y".
-  if ((m = /\b(?:set|change|make|put)\s+(?:the\s+|my\s+)?(.+?)\s+(?:to|at)\s+(.+?)(?:,?\s+please)?[.!]?$/i.exec(unq))) {
+  if (
+    (m = /\b(?:set|change|make|put)\s+(?:the\s+|my\s+)?(.+?)\s+(?:to|at)\s+(.+?)(?:,?\s+please)?[.!]?$/i.exec(unq)) ??
+    // A wish for a value: "I'd like the Font size at Large".
+    (m = /^i(?:'d| would)?\s+(?:want|like|need)\s+(?:the|my)\s+(.+?)\s+(?:at|to be|set to)\s+(.+?)[.!]?$/i.exec(unq))
+  ) {
     const setting = clean(m[1]!);
     // A value ends at a function word: "Set Font size to Large in Settings" asks for "Large".
     const value = clean(entityEnd(m[2]!));

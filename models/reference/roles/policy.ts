@@ -6,6 +6,7 @@ import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { requestCore } from './intent.js';
 import { understandAction } from './policy-act.js';
+import { exploreStep, readExplore } from './policy-explore.js';
 import { detectSwitches, type SwitchBox } from './policy-vision.js';
 import { guidanceGoals } from './policy-guidance.js';
 import { recallNotDone } from './policy-memory-use.js';
@@ -323,12 +324,22 @@ export function decide(input: DecideInput): Decision {
     for (const [k, g] of goals.entries()) if (g.kind === 'open' && (k <= i || !found)) found = g;
     return found;
   };
+  const onLauncher = looksLikeLauncher(lines, screen);
+  const explored = readExplore(history);
   const labelOf = (g: Extract<Goal, { kind: 'open' }> | undefined): string | undefined =>
-    g ? (g.topic ? topicLabel(g.topic, lines) : launcherLabel(g.target, input.instruction, lines, temperature, random)) : undefined;
+    !g
+      ? undefined
+      : g.explore
+        ? // The app found by looking inside the apps, else a launcher label that is a word of the request.
+          (explored.chosen ?? (onLauncher && g.topic ? topicLabel(g.topic, lines) : undefined))
+        : g.topic
+          ? topicLabel(g.topic, lines)
+          : launcherLabel(g.target, input.instruction, lines, temperature, random);
   let appLabel = labelOf(openAt(progress.current));
   let gi = progress.current;
   // An unnamed app with no fitting launcher icon: assume the right app is already open.
-  while (gi < n && (satisfiedOnScreen(goals, gi, lines, header, switches, history, screen) || (goals[gi]!.kind === 'open' && !labelOf(goals[gi] as Extract<Goal, { kind: 'open' }>) && !(goals[gi] as { target?: string }).target))) gi++;
+  const unnamedOpen = (g: Goal): boolean => g.kind === 'open' && !labelOf(g) && !g.target && !g.explore;
+  while (gi < n && (satisfiedOnScreen(goals, gi, lines, header, switches, history, screen) || unnamedOpen(goals[gi]!))) gi++;
   appLabel = labelOf(openAt(gi)) ?? appLabel;
 
   if (gi >= n) {
@@ -423,6 +434,34 @@ export function decide(input: DecideInput): Decision {
 
   switch (goal.kind) {
     case 'open': {
+      if (goal.explore && !appLabel) {
+        const found = exploreStep(explored, lines, screen, goal.explore, onLauncher);
+        if (found.kind === 'peek') {
+          const list = found.apps ? `[apps ${found.apps.join('|')}] ` : '';
+          return {
+            thought: `Step ${gi + 1} of ${n}: the request names no app and no launcher label is one of its words; opening ${found.app} to see whether its first screen fits the request.`,
+            conclusion: `Opened ${found.app} to look inside. ${list}${found.note} ${tag('explore')}`,
+            action: { action: 'open', text: found.app },
+          };
+        }
+        if (found.kind === 'open') {
+          return {
+            thought: `Step ${gi + 1} of ${n}: of the apps I looked into, ${found.app} fits the request best; opening it.`,
+            conclusion: `Opened the ${found.app} app. ${found.note} ${tag('done')}`,
+            action: { action: 'open', text: found.app },
+          };
+        }
+        if (found.kind === 'stay') {
+          // This is the app: go on with the next step on this very screen.
+          const next = decide({ ...input, history: [...history, `${found.note} ${tag('done')}`] });
+          return {
+            thought: `Step ${gi + 1} of ${n}: ${found.app}'s first screen fits the request, so this is the app. ${next.thought}`,
+            conclusion: `${found.app} is the app for this request. ${found.note} ${next.conclusion}`,
+            action: next.action,
+          };
+        }
+        if (explored.apps) return fail(`Step ${gi + 1} of ${n}: I looked inside the apps, and ${found.note}.`, 'Gave up: no app fits the request.');
+      }
       const name = appLabel ?? goal.target;
       if (!name) {
         // No app named and none on screen fits the task: assume the right app is already open.

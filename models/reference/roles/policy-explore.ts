@@ -1,0 +1,140 @@
+/**
+ * Reference policy — finding the app a request implies when it names neither the app nor a word of its launcher
+ * label ("Place a hold on The Song of Achilles for pickup at Riverside Branch"): look inside the apps.
+ *
+ * On the home screen the launcher labels are the candidates. Each is opened in turn (the `open` action works from
+ * any screen) and its first screen is read: the request's content words found among the screen's words, the
+ * request's verb (or a common synonym of it) counting half, and a name the request carries ("The Song of
+ * Achilles") shown as a line counting two. A screen that shows a name of the request, or two of its content words,
+ * is the app: the task goes on right there. Otherwise, once the candidates are read, the best-scoring one is
+ * opened (nothing scored: the request fits no app, failure).
+ *
+ * Order: apps the policy already knows by topic (`knownOffTopic`: its everyday-task readers route alarms to a
+ * clock app, e-mail to a mail app, …) whose topic the request does not mention are looked into last — the request
+ * reached this reader because none of those readers understood it — and when one of the other apps fitted at all,
+ * not looked into. Everything else goes in launcher order. No app names, labels or data here.
+ *
+ * Memory is the conclusions, as for every goal: `[apps A|B|C]` (the launcher's candidates, read once),
+ * `[peek A]` (opened to look), `[seen A=2.5]` (its first screen's score) and `[chose A]`.
+ */
+import type { OcrLine } from '../types.js';
+import { contentWords } from './policy-act.js';
+import { knownOffTopic } from './policy-tasks.js';
+import { matchScore, normText } from './policy-screen.js';
+
+/** What a request offers to recognise its app by: content words, the verb and its synonyms, names. */
+export interface ExploreCue {
+  words: string[];
+  verbs: string[];
+  names: string[];
+  /** The request itself (for the topic prior). */
+  request: string;
+}
+
+export interface ExploreState {
+  apps?: string[];
+  seen: Map<string, number>;
+  /** The app last opened to look into (from the last conclusion). */
+  peeking?: string;
+  chosen?: string;
+}
+
+const LIST = /\[apps ([^\]]*)\]/;
+const PEEK = /\[peek ([^\]]+)\]/;
+const SEEN = /\[seen ([^\]=]+)=([\d.]+)\]/g;
+const CHOSE = /\[chose ([^\]]+)\]/;
+
+export function readExplore(history: string[]): ExploreState {
+  const st: ExploreState = { seen: new Map() };
+  for (const c of history) {
+    const list = LIST.exec(c);
+    if (list) st.apps = list[1]!.split('|').filter(Boolean);
+    for (const m of c.matchAll(SEEN)) st.seen.set(m[1]!, Number(m[2]));
+    const chose = CHOSE.exec(c);
+    if (chose) st.chosen = chose[1];
+  }
+  const last = history[history.length - 1];
+  const peek = last ? PEEK.exec(last) : null;
+  if (peek) st.peeking = peek[1];
+  return st;
+}
+
+/** Launcher labels (short capitalised lines below the clock), known-by-topic apps the request does not fit last. */
+export function launcherApps(lines: OcrLine[], screen: { height: number }, request: string): string[] {
+  const labels = lines
+    .filter((l) => l.box.y > screen.height * 0.2 && l.box.h < 30 && /^[A-Z][\w&' -]{1,20}$/.test(l.text.trim()) && /[a-z]/.test(l.text))
+    .sort((a, b) => Math.round(a.box.y / 20) - Math.round(b.box.y / 20) || a.box.x - b.box.x)
+    .map((l) => l.text.trim());
+  const unique = [...new Set(labels)];
+  return [...unique.filter((a) => !knownOffTopic(a, request)), ...unique.filter((a) => knownOffTopic(a, request))];
+}
+
+const stemEq = (a: string, b: string): boolean => a === b || (a.length >= 5 && b.length >= 5 && (a.startsWith(b) || b.startsWith(a)));
+
+/** How well a screen fits the request (see the file comment), with the words and names it matched. */
+export function screenFit(lines: OcrLine[], cue: ExploreCue): { score: number; matched: string[] } {
+  const screenWords = new Set(lines.flatMap((l) => contentWords(l.text)));
+  const has = (w: string): boolean => [...screenWords].some((s) => stemEq(s, w));
+  const matched: string[] = [];
+  let score = 0;
+  for (const w of new Set(cue.words)) {
+    if (has(w)) {
+      score += 1;
+      matched.push(w);
+    }
+  }
+  const verb = cue.verbs.flatMap((v) => contentWords(v)).find(has);
+  if (verb) {
+    score += 0.5;
+    matched.push(verb);
+  }
+  for (const n of cue.names) {
+    if (normText(n).length >= 4 && lines.some((l) => matchScore(l.text, n) >= 0.9)) {
+      score += 2;
+      matched.push(`"${n}"`);
+    }
+  }
+  return { score, matched };
+}
+
+/** A first screen that settles the question at once: a name of the request shown, or two of its content words. */
+export const decisive = (score: number, matched: string[]): boolean => matched.some((m) => m.startsWith('"')) || score >= 2;
+
+export type ExploreStep =
+  | { kind: 'peek'; app: string; note: string; apps?: string[] }
+  | { kind: 'stay'; app: string; note: string }
+  | { kind: 'open'; app: string; note: string }
+  | { kind: 'none'; note: string };
+
+/**
+ * The next exploration step. `onLauncher`: the screen is the home screen (candidates are read from it when none
+ * are known yet); otherwise the screen is the first screen of `state.peeking`.
+ */
+export function exploreStep(state: ExploreState, lines: OcrLine[], screen: { height: number }, cue: ExploreCue, onLauncher: boolean): ExploreStep {
+  const seen = new Map(state.seen);
+  let note = '';
+  let fresh: string[] | undefined;
+  let apps = state.apps;
+  if (!apps && onLauncher) {
+    fresh = launcherApps(lines, screen, cue.request);
+    apps = fresh;
+  }
+  if (!apps || apps.length === 0) return { kind: 'none', note: 'no launcher apps to look into' };
+  if (state.peeking && !onLauncher && !seen.has(state.peeking)) {
+    const fit = screenFit(lines, cue);
+    seen.set(state.peeking, fit.score);
+    note = `[seen ${state.peeking}=${fit.score}]`;
+    if (decisive(fit.score, fit.matched)) return { kind: 'stay', app: state.peeking, note: `${note} [chose ${state.peeking}]` };
+  }
+  const others = apps.filter((a) => !knownOffTopic(a, cue.request));
+  const best = (among: string[]): string | undefined => {
+    const scored = among.filter((a) => (seen.get(a) ?? 0) > 0).sort((a, b) => (seen.get(b) ?? 0) - (seen.get(a) ?? 0) || among.indexOf(a) - among.indexOf(b));
+    return scored[0];
+  };
+  const next = others.find((a) => !seen.has(a)) ?? (best(others) ? undefined : apps.find((a) => !seen.has(a)));
+  if (next) return { kind: 'peek', app: next, note: `${note} [peek ${next}]`.trim(), ...(fresh ? { apps: fresh } : {}) };
+  const pick = best(others) ?? best(apps);
+  if (!pick) return { kind: 'none', note: `${note} no app's first screen shares a word with the request`.trim() };
+  if (pick === state.peeking && !onLauncher) return { kind: 'stay', app: pick, note: `${note} [chose ${pick}]` };
+  return { kind: 'open', app: pick, note: `${note} [chose ${pick}]`.trim() };
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { decide } from '../../models/reference/roles/policy.js';
+import { launcherApps, readExplore, screenFit } from '../../models/reference/roles/policy-explore.js';
+import { mulberry32 } from '../../models/reference/server.js';
+import type { OcrLine } from '../../models/reference/types.js';
+
+const line = (text: string, x: number, y: number, w = 160, h = 20): OcrLine => ({ text, box: { x, y, w, h }, confidence: 0.99 });
+const screen = { width: 412, height: 915 };
+
+/** A home screen: clock, date, then rows of four icon labels. */
+function launcher(labels: string[]): OcrLine[] {
+  return [line('9:41', 180, 94, 60, 40), line('Monday, June 2', 130, 166), ...labels.map((l, i) => line(l, 20 + (i % 4) * 100, 300 + Math.floor(i / 4) * 115, 70, 18))];
+}
+const page = (title: string, rest: string[]): OcrLine[] => [line('9:41', 10, 6, 40, 16), line(title, 20, 44, 120, 24), ...rest.map((t, i) => line(t, 20, 110 + i * 64))];
+const comingSoon = (title: string): OcrLine[] => [line('9:41', 10, 6, 40, 16), line(title, 160, 272, 90, 24), line('Coming soon', 140, 320, 120, 20)];
+
+/** Runs the policy from the home screen: every `open` shows that app's first screen; stops at the first other action. */
+function run(instruction: string, screens: Record<string, OcrLine[]>): { opened: string[]; last: ReturnType<typeof decide>; history: string[] } {
+  const history: string[] = [];
+  const opened: string[] = [];
+  let cur = 'home';
+  for (let i = 0; i < 20; i++) {
+    const d = decide({ instruction, guidance: [], history, lines: screens[cur]!, screen, temperature: 0, random: mulberry32(1) });
+    history.push(d.conclusion);
+    if (d.action.action !== 'open') return { opened, last: d, history };
+    cur = d.action.text;
+    opened.push(cur);
+  }
+  throw new Error('no decision other than open in 20 steps');
+}
+
+// The Library app's first screen as OCR reads it (merged words included: "TheSongofAchilles").
+const LIBRARY = page('Library', ['Catalog', 'My loans', 'Holds', 'Search title or author', 'ALL BOOKS', 'The Overstory', 'All copies out', 'Circe', 'Available', 'TheSongofAchilles', 'All copies out', 'Pachinko']);
+const FOOD = page('Foodie', ['Search restaurants', 'Restaurants near you', 'Burger Place', 'Burgers - Fast food', 'Sushi Zen']);
+const NOTES = page('Notes', ['Search notes', 'Meeting notes', 'Dinner plans', 'Shopping list']);
+const MAIL = page('Inbox', ['Book club this month', 'We are reading Piranesi. Meeting at my place.', 'Travel Deals']);
+const HOME = launcher(['Foodie', 'Notes', 'Mail', 'Library', 'Weather', 'Camera']);
+const SCREENS = { home: HOME, Foodie: FOOD, Notes: NOTES, Mail: MAIL, Library: LIBRARY, Weather: comingSoon('Weather'), Camera: comingSoon('Camera') };
+
+describe('reference policy: finding the app a request implies by looking inside the apps', () => {
+  it('reads the launcher labels; apps known by a topic the request does not mention go last', () => {
+    const apps = launcherApps(HOME, screen, 'Place a hold on The Song of Achilles for pickup at Riverside Branch');
+    expect(apps).toEqual(['Library', 'Weather', 'Camera', 'Foodie', 'Notes', 'Mail']);
+    // A request on one of those topics keeps that app in launcher order.
+    expect(launcherApps(HOME, screen, 'Share my notes with Sam').slice(0, 2)).toEqual(['Notes', 'Library']);
+  });
+
+  it('scores a first screen by the request words, its verb at half weight and its names', () => {
+    const cue = { words: ['hold', 'song', 'achille', 'pickup', 'riverside', 'branch'], verbs: ['place'], names: ['The Song of Achilles', 'Riverside Branch'], request: '' };
+    expect(screenFit(LIBRARY, cue)).toMatchObject({ score: 3, matched: ['hold', '"The Song of Achilles"'] });
+    // "Burger Place" shares only the verb: half a point.
+    expect(screenFit(FOOD, cue).score).toBe(0.5);
+    expect(screenFit(comingSoon('Weather'), cue).score).toBe(0);
+  });
+
+  it('the Library case: opens Library to look, sees the book and a "Holds" tab, and goes on with the task there', () => {
+    const r = run('Place a hold on The Song of Achilles for pickup at Riverside Branch.', SCREENS);
+    expect(r.opened).toEqual(['Library']);
+    expect(r.history[0]).toMatch(/\[apps Library\|Weather\|Camera\|Foodie\|Notes\|Mail\] \[peek Library\] \[goal 1\/6: explore\]$/);
+    // The next step is the task's own, on the same screen: the book is listed, so it is tapped (no search).
+    expect(r.last.action).toEqual({ action: 'click', coordinate: [100, 696] });
+    expect(r.last.conclusion).toMatch(/\[seen Library=3\] \[chose Library\] Tapped "TheSongofAchilles"\. \[goal 3\/6 done\]$/);
+    expect(readExplore(r.history).chosen).toBe('Library');
+  });
+
+  it('a weak fit is kept while the other unknown apps are read; the best one is then opened, the known ones never', () => {
+    const r = run('Check out Educated for me.', SCREENS);
+    // "My loans" is the verb's synonym (loan): half a point, not decisive; the two empty apps score nothing.
+    expect(r.opened).toEqual(['Library', 'Weather', 'Camera', 'Library']);
+    expect(r.history[3]).toMatch(/\[seen Camera=0\] \[chose Library\] \[goal 1\/5 done\]$/);
+    // In the app: the thing is not listed, so it is searched for.
+    expect(r.last.conclusion).toMatch(/Tapped the search field "Search title or author"\. \[goal 2\/5: focused\]$/);
+    // Back on the home screen later, the chosen app is re-opened (the conclusions are the memory).
+    const again = decide({ instruction: 'Check out Educated for me.', guidance: [], history: [...r.history, 'Tapped "Educated". [goal 3/5 done]'], lines: HOME, screen, temperature: 0, random: mulberry32(1) });
+    expect(again.action).toEqual({ action: 'open', text: 'Library' });
+  });
+
+  it('an app it was not written for: a request that names nothing on the launcher finds the app by its first screen', () => {
+    const home = launcher(['Pantry', 'Wallet', 'Camera']);
+    const wallet = page('Wallet', ['Cards', 'Everyday Visa', '•••• 4821', 'Travel Mastercard', 'Recent activity']);
+    const pantry = page('Pantry', ['Shopping list', 'Eggs', 'Milk']);
+    const r = run('Freeze my Everyday Visa card.', { home, Pantry: pantry, Wallet: wallet, Camera: comingSoon('Camera') });
+    expect(r.opened).toEqual(['Pantry', 'Wallet']);
+    expect(r.last.conclusion).toMatch(/\[seen Wallet=[\d.]+\] \[chose Wallet\] Tapped "Everyday Visa"/);
+  });
+
+  it('fails when no app shares a word with the request, after reading each once', () => {
+    const home = launcher(['Pantry', 'Camera', 'Music']);
+    const r = run('Freeze my Everyday Visa card.', { home, Pantry: page('Pantry', ['Shopping list', 'Eggs']), Camera: comingSoon('Camera'), Music: comingSoon('Music') });
+    expect(r.opened).toEqual(['Pantry', 'Camera', 'Music']);
+    expect(r.last.action).toEqual({ action: 'terminate', status: 'failure' });
+    expect(r.last.conclusion).toMatch(/no app fits the request/);
+  });
+});
