@@ -13,7 +13,7 @@ import { decide } from '../../models/reference/roles/policy.js';
 import type { RoleContext } from '../../models/reference/types.js';
 
 const synth = async (steps: unknown[]): Promise<string[]> => {
-  const r = await guideSynthRole({ messages: [{ role: 'user', content: JSON.stringify({ task: 't', steps }) }] }, {} as RoleContext);
+  const r = await guideSynthRole({ model: 'ref-guide-synth', messages: [{ role: 'user', content: JSON.stringify({ task: 't', steps }) }] }, {} as RoleContext);
   return (JSON.parse(String(r.content)) as { steps: string[] }).steps;
 };
 const line = (text: string, y: number, x = 24): OcrLine => ({ text, box: { x, y, w: 8 * text.length, h: 20 }, confidence: 0.99 });
