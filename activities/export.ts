@@ -2,7 +2,7 @@ import { type ActivityDeps, heartbeatSafely, parseConfig } from './deps.js';
 import { exportSnapshot } from '../export/snapshot.js';
 
 /**
- * Export: the cycle's accepted, cleansed steps as a versioned SFT snapshot of the configured dataset name, through
+ * Export: the cycle's accepted, cleansed steps (and, with the reasoning stage on, their reasoning rows) as a versioned SFT snapshot of the configured dataset name, through
  * the same snapshot code as `trajforge export` (selection through rollout_acceptance, PII scrubbing, contamination
  * guard, portable images). A retry finds the version it already wrote (content fingerprint).
  */
@@ -19,7 +19,8 @@ export function createExportActivities(deps: ActivityDeps) {
         { db: deps.db, blobs: deps.blobs, ocr: deps.ocr, progress: heartbeatSafely },
         {
           name: config.datasetName,
-          formats: ['sft'],
+          // The reasoning stage's kept traces and distillations go into the same snapshot as reasoning rows.
+          formats: config.reasoning.enabled ? ['sft', 'reasoning'] : ['sft'],
           filters: { cycles: [input.cycleId] },
           minScore: config.critic.tauC,
           historyImages: config.historyImages,

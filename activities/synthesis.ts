@@ -15,6 +15,8 @@ import * as repo from '../storage/repos.js';
 import { recordFilterDecisions, rolloutGuidance, upsertReasoningSamples } from '../storage/guidance-repo.js';
 import { HintStyle } from '../domain/guidance.js';
 import { reasoningForRollout, type ReasoningCounts } from '../synthesis/reasoning-stage.js';
+import { needsHumanCandidate } from '../critics/review.js';
+import { setNeedsHumanCandidate } from '../storage/review-repo.js';
 
 /** Version of the reasoning stage's filters in `filter_decisions` (bump when a rule changes its meaning). */
 export const REASONING_FILTER_VERSION = 'reasoning-stage@1';
@@ -59,8 +61,9 @@ export function createSynthesisActivities(deps: ActivityDeps) {
 
     /**
      * Reasoning data from one accepted rollout (synthesis/reasoning-stage.ts): the thought–action consistency rule on
-     * every executed step, hint-guided rejection sampling on the consistent non-terminal ones. Every decision goes to
-     * `filter_decisions` with its reason, every kept trace to `reasoning_samples` (both upserts on natural keys: a
+     * every executed step, hint-guided rejection sampling on the consistent non-terminal ones, multi-agent steps
+     * distilled. Every decision goes to `filter_decisions` with its reason, every kept trace to `reasoning_samples`,
+     * steps no style reproduced to the review queue as one `needs_human` candidate (all upserts on natural keys: a
      * retry rewrites the same rows). Returns counts only.
      */
     async synthesizeReasoning(raw: ReasoningInput): Promise<ReasoningCounts> {
@@ -70,7 +73,9 @@ export function createSynthesisActivities(deps: ActivityDeps) {
       const rollout = await loadRollout(input.rolloutId);
       const query = await loadQuery(rollout.queryId);
       const guided = await rolloutGuidance(deps.db, rollout.id, query.id);
-      const r = await reasoningForRollout({ reasoner: deps.models.reasoner, policy: deps.models.policy }, deps.blobs, {
+      const cycle = await repo.getCycle(deps.db, input.cycleId);
+      if (!cycle) throw ApplicationFailure.nonRetryable(`cycle ${input.cycleId} not found`, 'NotFound');
+      const r = await reasoningForRollout({ reasoner: deps.models.reasoner, policy: deps.models.policy, distiller: deps.models.distiller }, deps.blobs, {
         cycleId: input.cycleId,
         rolloutId: rollout.id,
         instruction: query.instruction,
@@ -81,6 +86,13 @@ export function createSynthesisActivities(deps: ActivityDeps) {
       });
       await upsertReasoningSamples(deps.db, r.samples);
       await recordFilterDecisions(deps.db, REASONING_FILTER_VERSION, r.decisions);
+      // Steps no hint style reproduced go to the review queue ("needs a human"); a re-run that reproduces them all
+      // removes the open candidate again.
+      await setNeedsHumanCandidate(
+        deps.db,
+        { rolloutId: rollout.id, criticVersion: cycle.criticVersion, cycleId: input.cycleId, queryId: query.id, accepted: true },
+        needsHumanCandidate(r.needsHumanSteps, input.styles),
+      );
       heartbeatSafely({ rollout: rollout.id });
       return r.counts;
     },

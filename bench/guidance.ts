@@ -104,16 +104,32 @@ async function main(): Promise<void> {
   const free = [...pool];
   const waiters: ((s: ChromiumSession) => void)[] = [];
   const lease = (): Promise<ChromiumSession> => (free.length ? Promise.resolve(free.pop()!) : new Promise((r) => waiters.push(r)));
-  const release = (s: ChromiumSession): void => (waiters.length ? waiters.shift()!(s) : void free.push(s));
+  const hand = (s: ChromiumSession): void => (waiters.length ? waiters.shift()!(s) : void free.push(s));
+  // A session that hung (a swipe or reset timing out on a loaded machine) is replaced by a fresh one.
+  let replaced = 0;
+  const release = (s: ChromiumSession, healthy = true): void => {
+    if (healthy) return hand(s);
+    replaced++;
+    void s.close().catch(() => undefined);
+    void env.newSession().then(hand, (e: unknown) => console.error(`could not replace a session: ${String(e)}`));
+  };
 
   const episode = async (q: Query, mode: AgentMode, seed: number, temperature: number, guidance?: string) => {
-    const s = await lease();
-    try {
-      const result = await runAgentEpisode(mode, { env: s, models, blobs, app: q.app, instruction: q.instruction, seed, maxSteps: MAX_STEPS, historyImages: 1, temperature, ...(guidance ? { guidance } : {}) });
-      const ok = result.environmentFailure ? false : (await s.check(q.checker).catch(() => ({ success: false }))).success;
-      return { result, ok };
-    } finally {
-      release(s);
+    // An episode the phone broke (environmentFailure, a thrown EnvError) is run again on a fresh session, at most twice.
+    for (let tries = 0; ; tries++) {
+      const s = await lease();
+      let healthy = false;
+      try {
+        const result = await runAgentEpisode(mode, { env: s, models, blobs, app: q.app, instruction: q.instruction, seed, maxSteps: MAX_STEPS, historyImages: 1, temperature, ...(guidance ? { guidance } : {}) });
+        if (result.environmentFailure && tries < 2) continue;
+        healthy = !result.environmentFailure;
+        const ok = result.environmentFailure ? false : (await s.check(q.checker).catch(() => ({ success: false }))).success;
+        return { result, ok };
+      } catch (e) {
+        if (tries >= 2) throw e;
+      } finally {
+        release(s, healthy);
+      }
     }
   };
 
@@ -136,14 +152,21 @@ async function main(): Promise<void> {
             for (let r = 0; r < REF && !reference; r++) {
               if (src === 'scripted') {
                 const s = await lease();
+                let healthy = true;
+                let none = false;
                 try {
                   const title = loadDags().find((d) => d.app === q.app)?.title ?? q.app;
                   const d = await demonstrate(s, q, title, base + 50 + r);
                   if (d?.ok) reference = { id: `${seed}/${q.id}/scripted/${r}`, source: 'scripted', steps: d.steps };
-                  if (!d) break;
+                  none = !d;
+                } catch (e) {
+                  // The phone broke during the demonstration: this try yields no reference.
+                  healthy = false;
+                  console.log(`demonstration of ${q.id} failed on the phone: ${(e as Error).message.split('\n')[0]}`);
                 } finally {
-                  release(s);
+                  release(s, healthy);
                 }
+                if (none) break;
                 continue;
               }
               const [mode, temp] = src === 'explore' ? (['gui-owl', 1.0] as const) : ([src as AgentMode, 0.7] as const);
@@ -189,7 +212,8 @@ async function main(): Promise<void> {
   }
 
   const load = (await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ');
-  console.log(`\nguidance uplift: ${rows.length} queries × K=${K}, seeds ${SEEDS.join(',')}, apps ${APPS.join(',')}${FAMILIES.length ? `, families ${FAMILIES.join(',')}` : ''}, ${((performance.now() - t0) / 1000).toFixed(0)} s, load average ${load}`);
+  console.log(`\nsessions replaced after the phone hung: ${replaced}`);
+  console.log(`guidance uplift: ${rows.length} queries × K=${K}, seeds ${SEEDS.join(',')}, apps ${APPS.join(',')}${FAMILIES.length ? `, families ${FAMILIES.join(',')}` : ''}, ${((performance.now() - t0) / 1000).toFixed(0)} s, load average ${load}`);
   console.log('ratio = guided successes ÷ max(unguided successes, 1) per seed on the same hard queries and fresh seeds');
   console.log(`${'app'.padEnd(10)} ${'hard'.padStart(5)} ${'refs'.padStart(5)}  ${'unguided rate'.padEnd(14)} ${'guided rate'.padEnd(14)} ${'successes u/g (n)'.padEnd(20)} ratio mean ± sd (per seed)`);
   for (const app of [...new Set(rows.map((r) => r.app)).values()].sort().concat('ALL')) {

@@ -19,10 +19,10 @@ import { withDatabase } from './database.js';
 const out = (line = ''): void => void process.stdout.write(`${line}\n`);
 const CL = 'command line';
 
-export const EXPORT_USAGE = `  trajforge export --name N [--format sft,sharegpt,grpo,trpo,roles] [--cycles c1,c2 | --since DATE] [--apps a,b]
+export const EXPORT_USAGE = `  trajforge export --name N [--format sft,sharegpt,grpo,trpo,roles,error_recovery,reasoning] [--cycles c1,c2 | --since DATE] [--apps a,b]
                   [--min-score τ] [--split train=0.9,val=0.05,test=0.05] [--seed S] [--reward-window LO:HI]
                   [--reward-preset online|swirl-mid|swirl-hard] [--images copy|uri] [--embed-images] [--eval-sets e1,e2]
-                  [--no-image-ocr]
+                  [--no-image-ocr] [--keep-guidance]
                                  write an immutable, versioned dataset snapshot (all formats by default) from judged
                                  rollouts across cycles, with manifest, to the blob store; registered in Postgres
   trajforge datasets list [--name N]
@@ -58,6 +58,7 @@ export function parseExportArgs(args: string[]): { request: SnapshotRequest; ocr
       'embed-images': { type: 'boolean' },
       'eval-sets': { type: 'string' },
       'no-image-ocr': { type: 'boolean' },
+      'keep-guidance': { type: 'boolean' },
     },
   });
   if (!values.name) throw new ValidationError('is required', '--name', CL);
@@ -99,6 +100,7 @@ export function parseExportArgs(args: string[]): { request: SnapshotRequest; ocr
       ...(minScore !== undefined ? { minScore } : {}),
       ...(images ? { images } : {}),
       ...(values['embed-images'] ? { embedImages: true } : {}),
+      ...(values['keep-guidance'] ? { keepGuidance: true } : {}),
       ...(evalSets ? { evalSets } : {}),
     },
   };

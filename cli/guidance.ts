@@ -13,5 +13,6 @@ export function guidanceLines(g: GuidanceSummary): string[] {
 export function reasoningLines(r: ReasoningSummary): string[] {
   return [
     `  reasoning data           ${r.rollouts} accepted rollouts, ${r.steps} steps: consistency rejected ${r.consistencyRejected}; hint traces kept ${r.kept}, rejected ${r.rejected} (of ${r.traces}); needs a human ${r.needsHuman}`,
+    ...(r.distilled !== undefined ? [`                           multi-agent steps distilled ${r.distilled}, rejected by the consistency rule ${r.distillRejected ?? 0}`] : []),
   ];
 }

@@ -134,3 +134,20 @@ export function deriveReviewCandidates(x: ReviewInput): ReviewCandidate[] {
 
   return out.sort((a, b) => b.priority - a.priority || REVIEW_KINDS.indexOf(a.kind) - REVIEW_KINDS.indexOf(b.kind));
 }
+
+/**
+ * The `needs_human` candidate of an accepted rollout whose known-good steps no hint style reproduced (offline
+ * hint-guided rejection sampling, synthesis/reasoning-stage.ts): those steps have no reasoning trace, so a person
+ * writes or checks one. strength = min(1, steps / 3); the rollout was accepted, so priority = 10 × 2 × (0.5 + 0.5 ×
+ * strength) ∈ [10, 20]: below every critic disagreement. Undefined when every step was reproduced.
+ */
+export function needsHumanCandidate(steps: readonly number[], styles: readonly string[]): ReviewCandidate | undefined {
+  if (steps.length === 0) return undefined;
+  const sorted = [...new Set(steps)].sort((a, b) => a - b);
+  return {
+    kind: 'needs_human',
+    reason: `no hint style (${styles.join(', ')}) reproduced the executed action at step${sorted.length > 1 ? 's' : ''} ${sorted.join(', ')}`,
+    priority: priorityOf('needs_human', true, Math.min(1, sorted.length / 3)),
+    details: { accepted: true, steps: sorted, styles: [...styles] },
+  };
+}

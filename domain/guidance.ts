@@ -17,6 +17,11 @@ export const StepDescriptionReply = z.object({
   changed: z.boolean(),
   /** One sentence: what the action did ("tapped \"Burger Palace\"; the screen now shows \"Menu\""). */
   description: z.string().min(1),
+  /**
+   * The text readable on the AFTER screenshot, one entry per line (optional): the synthesiser uses it to tell that a
+   * value typed later was read off an earlier screen, so it can say where to read it instead of copying it.
+   */
+  visible: z.array(z.string()).max(200).default([]),
 });
 export type StepDescriptionReply = z.infer<typeof StepDescriptionReply>;
 

@@ -18,6 +18,11 @@ export const FORMAT_IDS = {
   roles: 'role-messages@1',
   /** InfiGUI-R1 Error-Escape and Back-on-Track samples (multimodal `messages` JSONL), from counterfactual execution. */
   error_recovery: 'error-recovery-messages@1',
+  /**
+   * Reasoning data (issue 18): kept hint-guided rejection-sampling traces and multi-agent → end-to-end distillations,
+   * as `sft` rows (same prompt, the trace as the Thought, the executed action) with their lineage.
+   */
+  reasoning: 'reasoning-messages@1',
 } as const;
 export type FormatName = keyof typeof FORMAT_IDS;
 export const FORMATS = Object.keys(FORMAT_IDS) as FormatName[];

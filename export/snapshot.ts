@@ -39,7 +39,8 @@ import { ParquetWriter } from './parquet.js';
 import { buildRoleSamples, rebalanceReflector, type RoleDrops, type RoleSample } from './roles.js';
 import { createScrubber, noPii, type PiiCounts } from './scrub.js';
 import { listErrorRecoverySamples, type ErrorRecoverySampleRow } from '../storage/error-recovery-repo.js';
-import { rolloutGuidanceMany } from '../storage/guidance-repo.js';
+import { reasoningSamplesOf, rolloutGuidanceMany, type StoredReasoningSample } from '../storage/guidance-repo.js';
+import { buildReasoningSamples, type ReasoningSample } from './reasoning.js';
 import { SelectionFilters, selectRollouts, selectionQuery } from './selection.js';
 import { ALL_TRAIN, SplitSpec, splitOf } from './splits.js';
 
@@ -147,6 +148,7 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
   const trpo: { split: string; row: TrpoRow }[] = [];
   const replay: ReplayRow[] = [];
   let roleSamples: (RoleSample & { split: string; meta: RowMeta })[] = [];
+  const reasoning: { split: string; sample: ReasoningSample; meta: RowMeta }[] = [];
   const recovery: { split: string; imageKeys: string[]; row: { id: string; messages: { role: string; content: string }[]; tools: string; meta: RowMeta & Record<string, unknown> } }[] = [];
   const roleDrops: RoleDrops = {};
   const stats = new RunningStats();
@@ -158,6 +160,7 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
   let verdicts = new Map<string, Map<number, StepJudgement>>();
   let guidances = new Map<string, { version: number; text: string }>();
   let recoveries = new Map<string, ErrorRecoverySampleRow[]>();
+  let traces = new Map<string, StoredReasoningSample[]>();
   for (const sel of selected) {
     deps.progress?.();
     if (sel.cycleId !== loadedCycle) {
@@ -170,6 +173,7 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
       const missing = [...new Set(inCycle.map((s) => s.queryId))].filter((id) => !queries.has(id));
       for (const [id, q] of await repo.getQueries(db, missing)) queries.set(id, q);
       recoveries = new Map();
+      traces = formats.has('reasoning') ? await reasoningSamplesOf(db, accepted) : new Map();
       if (formats.has('error_recovery')) {
         for (const e of await listErrorRecoverySamples(db, { rolloutIds: accepted })) {
           const list = recoveries.get(e.rolloutId) ?? [];
@@ -241,6 +245,15 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
       if (formats.has('roles')) {
         const kept = new Set(built.samples.map((s) => s.meta.step));
         roleSamples.push(...buildRoleSamples(rollout, kept, roleDrops).map((r) => ({ ...r, split, meta: meta(r.step) })));
+      }
+      if (formats.has('reasoning')) {
+        const built2 = buildReasoningSamples({ rollout, executed: raw, kept: built.samples, stored: traces.get(rollout.id) ?? [], scrub });
+        for (const [reason, n] of Object.entries(built2.dropped)) count(`reasoning_dropped_${reason}`, n);
+        for (const s of built2.samples) {
+          count(`reasoning_${s.reasoning.kind}`);
+          reasoning.push({ split, sample: s, meta: { ...meta(s.meta.step), id: s.id } });
+        }
+        scrub.flush();
       }
       replay.push({ task_id: query.id, rollout_id: rollout.id, cycle_id: sel.cycleId, split, instruction: scrubbedQuery.instruction, num_steps: rollout.steps.length, reward: 1 });
       if (formats.has('error_recovery')) {
@@ -382,6 +395,22 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
         addFile('roles', `roles/${dataset}/${split}.jsonl`, jsonl(out), out.length, 'application/x-ndjson');
         items.push(...rows.map((r) => ({ rolloutId: r.rolloutId, stepIdx: r.step, sampleKey: r.id, format: `roles/${dataset}`, split })));
       }
+    }
+  }
+
+  if (formats.has('reasoning')) {
+    for (const split of splits) {
+      const rows = reasoning.filter((r) => r.split === split);
+      if (rows.length === 0) continue;
+      const out = [];
+      for (const r of rows) {
+        const refs = [];
+        for (const k of r.sample.image_keys) refs.push((await images.resolve(k)).ref);
+        const row = messagesRow(r.sample, refs, r.meta);
+        out.push({ ...row, meta: { ...row.meta, ...r.sample.reasoning } });
+      }
+      addFile('reasoning', `reasoning/${split}.jsonl`, jsonl(out), out.length, 'application/x-ndjson');
+      items.push(...rows.map((r) => ({ rolloutId: r.meta.rollout_id, stepIdx: r.meta.step, sampleKey: r.sample.id, format: 'reasoning', split })));
     }
   }
 

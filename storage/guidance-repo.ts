@@ -165,3 +165,47 @@ export async function upsertReasoningSamples(
     [JSON.stringify(rows.map((r) => ({ id: r.id, rollout_id: r.rolloutId, step: r.step, kind: r.kind, hint_style: r.hintStyle ?? null, thought: r.thought, conclusion: r.conclusion, action: r.action, lineage: r.lineage })))],
   );
 }
+
+export const StoredReasoningSample = z
+  .object({
+    id: z.string(),
+    rollout_id: z.string(),
+    step: z.number(),
+    kind: z.enum(['hint_rs', 'distill']),
+    hint_style: z.string().nullable(),
+    thought: z.string(),
+    conclusion: z.string(),
+    action: z.unknown(),
+    lineage: z.record(z.string(), z.unknown()),
+  })
+  .transform((r) => ({
+    id: r.id,
+    rolloutId: r.rollout_id,
+    step: r.step,
+    kind: r.kind,
+    hintStyle: r.hint_style,
+    thought: r.thought,
+    conclusion: r.conclusion,
+    action: r.action,
+    lineage: r.lineage,
+  }));
+export type StoredReasoningSample = z.infer<typeof StoredReasoningSample>;
+
+/** The reasoning samples of these rollouts, by rollout id, each list in (step, kind, id) order: one round trip. */
+export async function reasoningSamplesOf(db: Queryable, rolloutIds: readonly string[]): Promise<Map<string, StoredReasoningSample[]>> {
+  const out = new Map<string, StoredReasoningSample[]>();
+  if (rolloutIds.length === 0) return out;
+  const rows = await many(
+    db,
+    `select id, rollout_id, step, kind, hint_style, thought, conclusion, action, lineage from reasoning_samples
+     where rollout_id = any($1::text[]) order by rollout_id, step, kind, id`,
+    [rolloutIds],
+    StoredReasoningSample,
+  );
+  for (const r of rows) {
+    const list = out.get(r.rolloutId) ?? [];
+    list.push(r);
+    out.set(r.rolloutId, list);
+  }
+  return out;
+}

@@ -29,7 +29,7 @@ export async function replaceReviewCandidates(db: Queryable, lineage: ReviewLine
      ), stale as (
        delete from review_candidates r
        where r.rollout_id = $2 and r.critic_version = $3 and r.status = 'open' and r.reviewer_verdict is null
-         and r.kind not in (select kind from input)
+         and r.kind not in (select kind from input) and r.kind <> 'needs_human'
      )
      insert into review_candidates (rollout_id, kind, critic_version, cycle_id, query_id, reason, priority, accepted, details)
      select $2, i.kind, $3, $4, $5, i.reason, i.priority, $6, i.details from input i
@@ -47,6 +47,31 @@ export async function replaceReviewCandidates(db: Queryable, lineage: ReviewLine
       lineage.queryId,
       lineage.accepted,
     ],
+  );
+}
+
+/**
+ * The `needs_human` candidate of an accepted rollout (raised by the reasoning stage, not by the critics, so judging
+ * never removes it): upserted with the steps no hint style reproduced, or — when a re-run finds none — deleted while
+ * still open and unreviewed. Never touches the reviewer columns.
+ */
+export async function setNeedsHumanCandidate(db: Queryable, lineage: ReviewLineage, candidate: ReviewCandidate | undefined): Promise<void> {
+  if (candidate && candidate.kind !== 'needs_human') throw new Error(`setNeedsHumanCandidate: kind must be needs_human (got ${candidate.kind})`);
+  if (!candidate) {
+    await db.query(
+      `delete from review_candidates where rollout_id = $1 and kind = 'needs_human' and critic_version = $2 and status = 'open' and reviewer_verdict is null`,
+      [lineage.rolloutId, lineage.criticVersion],
+    );
+    return;
+  }
+  await db.query(
+    `insert into review_candidates (rollout_id, kind, critic_version, cycle_id, query_id, reason, priority, accepted, details)
+     values ($1, 'needs_human', $2, $3, $4, $5, $6, $7, $8::jsonb)
+     on conflict (rollout_id, kind, critic_version) do update set
+       reason = excluded.reason, priority = excluded.priority, accepted = excluded.accepted, details = excluded.details, updated_at = now()
+     where (review_candidates.reason, review_candidates.priority, review_candidates.accepted, review_candidates.details)
+       is distinct from (excluded.reason, excluded.priority, excluded.accepted, excluded.details)`,
+    [lineage.rolloutId, lineage.criticVersion, lineage.cycleId, lineage.queryId, candidate.reason, candidate.priority, lineage.accepted, JSON.stringify(candidate.details)],
   );
 }
 

@@ -39,6 +39,8 @@ export interface DescribedStep {
   target: string;
   changed: boolean;
   description: string;
+  /** Text the describer read on the after screen (empty when it gave none). */
+  visible?: string[];
   kept: boolean;
   /** Why QC kept or dropped the step (recorded for every step). */
   reason: string;
@@ -78,7 +80,11 @@ const SYNTH_SYSTEM = [
   'You write query-specific guidance. You get a task and the descriptions of the effective steps of a trajectory that',
   'completed it. Summarise the essential steps needed to complete the task as short imperative lines',
   '(e.g. "open Foodie", "tap Burger Palace", "enter \\"42 Main St\\" into the address field", "long press Gym").',
-  'Leave out scrolling, waiting and steps that only navigated back. Reply with one JSON object: {"steps": [<line>, ...]}.',
+  'Leave out scrolling, waiting and steps that only navigated back.',
+  'A value that was typed after it had been shown on an earlier screen of ANOTHER app (a code, an address: its "visible"',
+  'text) differs between episodes: never copy it. Say where to read it instead, where it was shown',
+  '("read the code from <the item tapped to show it> in <app>") and where it goes ("enter the code from <app> into the <field> field").',
+  'Reply with one JSON object: {"steps": [<line>, ...]}.',
 ].join('\n');
 
 /** How an action reads to the describer: coordinates are NOT given, the circle shows where. */
@@ -180,13 +186,13 @@ export async function synthesizeGuidance(
       QcReply,
       textOf(await models.qc.complete({ messages: [{ role: 'system', content: QC_SYSTEM }, { role: 'user', content: JSON.stringify(qcInput) }], temperature: 0 })),
     );
-    described.push({ index: step.index, action, target: d.target, changed: d.changed, description: d.description, kept: qc.keep, reason: qc.reason });
+    described.push({ index: step.index, action, target: d.target, changed: d.changed, description: d.description, ...(d.visible.length ? { visible: d.visible } : {}), kept: qc.keep, reason: qc.reason });
   }
   const kept = described.filter((d) => d.kept);
   if (kept.length === 0) throw new Error(`guidance: no effective step in reference ${reference.id} (${described.length} described)`);
   const synthInput = {
     task: reference.instruction,
-    steps: kept.map((d) => ({ action: d.action, target: d.target, description: d.description })),
+    steps: kept.map((d) => ({ action: d.action, target: d.target, description: d.description, ...(d.visible ? { visible: d.visible } : {}) })),
   };
   const g = parseRoleJson(
     'guideSynth',

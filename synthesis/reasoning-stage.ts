@@ -5,6 +5,7 @@ import type { BlobStore, ChatModel } from '../domain/ports.js';
 import { checkConsistency } from './consistency.js';
 import type { FilterDecision } from './filters.js';
 import type { UiTreeLike } from './matchers.js';
+import { distillStep } from './distill.js';
 import { sampleReasoning } from './rejection-sampling.js';
 
 /**
@@ -15,6 +16,11 @@ import { sampleReasoning } from './rejection-sampling.js';
  * matches the executed one. Every decision is returned with its reason (the caller stores them in
  * `filter_decisions`), every kept trace as a reasoning sample with its lineage. Pure apart from the gateway and
  * blob reads.
+ *
+ * Steps of a multi-agent rollout (Mobile-Agent-v3 / CES / SWIRL: the step has role outputs) are also distilled when a
+ * `distiller` is given (§2.2.3 (b)): the roles' outputs become one end-to-end reasoning paired with the EXECUTED
+ * action; the distilled trace passes the same consistency rule (decision `consistency_rule` on `<step>#distill`) and
+ * is kept as a `distill` sample with its lineage (roles merged, distiller model, guidance version).
  */
 
 export interface ReasoningStageInput {
@@ -31,8 +37,8 @@ export interface ReasoningSampleRow {
   id: string;
   rolloutId: string;
   step: number;
-  kind: 'hint_rs';
-  hintStyle: HintStyle;
+  kind: 'hint_rs' | 'distill';
+  hintStyle?: HintStyle;
   thought: string;
   conclusion: string;
   action: Action;
@@ -49,6 +55,9 @@ export interface ReasoningCounts {
   rejected: number;
   /** Steps no style reproduced (review candidates "needs a human"). */
   needsHuman: number;
+  /** Multi-agent steps distilled into one end-to-end trace: kept, and rejected by the consistency rule. */
+  distilled: number;
+  distillRejected: number;
 }
 
 export interface ReasoningStageResult {
@@ -58,7 +67,7 @@ export interface ReasoningStageResult {
   needsHumanSteps: number[];
 }
 
-export const emptyReasoningCounts = (): ReasoningCounts => ({ steps: 0, consistencyRejected: 0, traces: 0, kept: 0, rejected: 0, needsHuman: 0 });
+export const emptyReasoningCounts = (): ReasoningCounts => ({ steps: 0, consistencyRejected: 0, traces: 0, kept: 0, rejected: 0, needsHuman: 0, distilled: 0, distillRejected: 0 });
 
 export function addReasoningCounts(a: ReasoningCounts, b: ReasoningCounts): ReasoningCounts {
   return {
@@ -68,13 +77,15 @@ export function addReasoningCounts(a: ReasoningCounts, b: ReasoningCounts): Reas
     kept: a.kept + b.kept,
     rejected: a.rejected + b.rejected,
     needsHuman: a.needsHuman + b.needsHuman,
+    distilled: a.distilled + b.distilled,
+    distillRejected: a.distillRejected + b.distillRejected,
   };
 }
 
 const dataUrl = async (blobs: BlobStore, key: string): Promise<string> => `data:image/png;base64,${Buffer.from(await blobs.get(key)).toString('base64')}`;
 
 export async function reasoningForRollout(
-  models: { reasoner: ChatModel; policy: ChatModel },
+  models: { reasoner: ChatModel; policy: ChatModel; distiller?: ChatModel },
   blobs: BlobStore,
   input: ReasoningStageInput,
 ): Promise<ReasoningStageResult> {
@@ -93,6 +104,35 @@ export async function reasoningForRollout(
     counts.steps++;
     const v = checkConsistency({ reasoning: s.reasoning, conclusion: s.conclusion, action }, tree);
     decisions.push({ sampleId: stepId, filter: 'consistency_rule', keep: v.consistent, reason: `${v.check}: ${v.reason}`, rolloutId: input.rolloutId, step: s.index });
+    if (models.distiller && s.roles?.length) {
+      const d = await distillStep(models.distiller, input.instruction, s);
+      if (d) {
+        const id = `${stepId}#distill`;
+        const dv = checkConsistency({ reasoning: d.thought, conclusion: d.conclusion, action }, tree);
+        decisions.push({ sampleId: id, filter: 'consistency_rule', keep: dv.consistent, reason: `${dv.check}: ${dv.reason}`, details: { kind: 'distill', roles: d.distillation.roles.join(',') }, rolloutId: input.rolloutId, step: s.index });
+        if (dv.consistent) {
+          counts.distilled++;
+          samples.push({
+            id,
+            rolloutId: input.rolloutId,
+            step: s.index,
+            kind: 'distill',
+            thought: d.thought,
+            conclusion: d.conclusion,
+            // The executed action, copied (distillStep never regenerates it).
+            action: d.action,
+            lineage: {
+              cycle: input.cycleId,
+              sourceRollout: input.rolloutId,
+              sourceStep: s.index,
+              distiller: d.distillation.model,
+              roles: d.distillation.roles,
+              guidanceVersion: input.guidanceVersion ?? null,
+            },
+          });
+        } else counts.distillRejected++;
+      }
+    }
     if (!v.consistent) {
       counts.consistencyRejected++;
       continue;

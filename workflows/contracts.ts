@@ -85,8 +85,11 @@ export interface ReasoningSummary {
   traces: number;
   kept: number;
   rejected: number;
-  /** Steps no hint style reproduced. */
+  /** Steps no hint style reproduced (queued for review as `needs_human`). */
   needsHuman: number;
+  /** Multi-agent steps distilled into end-to-end traces (kept) and distillations the consistency rule rejected. */
+  distilled?: number;
+  distillRejected?: number;
 }
 
 export interface RolloutInput {

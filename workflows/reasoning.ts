@@ -32,6 +32,8 @@ export async function synthesizeReasoningData(input: CycleInput): Promise<Reason
     total.kept += r.kept;
     total.rejected += r.rejected;
     total.needsHuman += r.needsHuman;
+    total.distilled = (total.distilled ?? 0) + (r.distilled ?? 0);
+    total.distillRejected = (total.distillRejected ?? 0) + (r.distillRejected ?? 0);
   }
   return total;
 }

@@ -17,6 +17,12 @@ describe('trajforge export arguments', () => {
     expect(parsed).toMatchObject({ seed: 3, minScore: 0.4, embedImages: true });
   });
 
+  it('--format reasoning and --keep-guidance reach the request; guidance is left out by default', () => {
+    const kept = SnapshotRequest.parse(parseExportArgs(['--name', 'r', '--format', 'sft,reasoning', '--keep-guidance']).request);
+    expect(kept).toMatchObject({ formats: ['sft', 'reasoning'], keepGuidance: true });
+    expect(SnapshotRequest.parse(parseExportArgs(['--name', 'r']).request).keepGuidance).toBe(false);
+  });
+
   it('names the bad option', () => {
     expect(() => parseExportArgs([])).toThrow(/--name/);
     expect(() => parseExportArgs(['--name', 'x', '--format', 'sft,csv'])).toThrow(/--format.*csv/);

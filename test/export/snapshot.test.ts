@@ -75,7 +75,7 @@ describe('dataset snapshots (trajforge export)', () => {
 
   it('writes every format with manifest counts that readers we did not write confirm (zod from trainer docs, DuckDB)', async () => {
     const dir = dirOf('store', full);
-    expect(Object.keys(full.manifest.formats).sort()).toEqual(['error_recovery', 'grpo', 'roles', 'sft', 'sharegpt', 'trpo']);
+    expect(Object.keys(full.manifest.formats).sort()).toEqual(['error_recovery', 'grpo', 'reasoning', 'roles', 'sft', 'sharegpt', 'trpo']);
     for (const f of full.manifest.files) {
       const bytes = await fs.readFile(path.join(dir, f.path));
       expect(createHash('sha256').update(bytes).digest('hex'), f.path).toBe(f.sha256);

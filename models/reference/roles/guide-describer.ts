@@ -136,6 +136,8 @@ export const guideDescriberRole: RoleHandler = async (request, ctx) => {
     target = opened[1] ?? '';
     description = `opened ${target}${shows}`;
   } else description = `${action}${shows}`;
-  const reply = { target, changed, description };
+  // What the after screen shows, line by line (top to bottom): where a value typed later may have been read.
+  const visible = afterLines.map((l) => l.text.trim()).filter(Boolean).slice(0, 80);
+  const reply = { target, changed, description, visible };
   return { role: 'assistant', content: JSON.stringify(reply), finish_reason: 'stop' };
 };

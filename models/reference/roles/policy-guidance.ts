@@ -7,7 +7,7 @@ import type { Goal } from './policy-tasks.js';
  * "Next: …" / "Next action: …" prefix is stripped, so reasoning traces that end in an imperative (hint-guided
  * rejection sampling, synthesis/rejection-sampling.ts) are read the same way. Nothing is looked up by query.
  */
-const STEP_VERB = /^(?:open|launch|start|tap|click|press|long[- ]press|select|choose|pick|enter|type|input|write|fill in|search|look for|add|set|change|go to|navigate to|view|switch to|turn on|turn off|place|submit|confirm|complete|check ?out|pay|use|book|order|buy|find)\b/i;
+const STEP_VERB = /^(?:read|note|open|launch|start|tap|click|press|long[- ]press|select|choose|pick|enter|type|input|write|fill in|search|look for|add|set|change|go to|navigate to|view|switch to|turn on|turn off|place|submit|confirm|complete|check ?out|pay|use|book|order|buy|find)\b/i;
 
 /** Imperative guidance lines, in order (prefixes like "Next:" removed). */
 export function guidanceLines(guidance: readonly string[]): string[] {
@@ -21,9 +21,17 @@ export function guidanceLines(guidance: readonly string[]): string[] {
  * everything else goes through `parse`, the policy's own step parser.
  */
 export function guidanceGoals(guidance: readonly string[], parse: (line: string) => Goal[]): Goal[] {
-  return guidanceLines(guidance).flatMap((line): Goal[] => {
+  return guidanceLines(guidance).flatMap((raw): Goal[] => {
+    let line = raw;
     const m = /^long[- ]press\s+(?:on\s+)?["']?(.+?)["']?$/i.exec(line);
     if (m) return [{ kind: 'press', target: m[1]!.trim(), text: line }];
+    // A value that changes per episode is read where the guidance says ("read the code from <item> in <app>"), kept in
+    // the conclusion ([noted code=…]), and entered from there ("enter the code from <app> into the <label> field").
+    const r =
+      /^(?:read|note)\s+the\s+(code|address)\s+from\s+(.+)\s+in\s+[\w'-]+$/i.exec(line) ?? /^(?:read|note)\s+the\s+(code|address)\s+(?:from|in)\s+(.+)$/i.exec(line);
+    if (r) return [{ kind: 'read', what: r[1]!.toLowerCase() as 'code' | 'address', source: r[2]!.trim().replace(/^["']|["']$/g, ''), text: line }];
+    const e = /^(?:enter|type|input|fill in|write)\s+the\s+(code|address)\s+(?:from|read in|noted in)\s+.+?\s+(?:in|into)\s+(?:the\s+)?(.+?)\s+(?:field|box)$/i.exec(line);
+    if (e) line = `enter "{${e[1]!.toLowerCase()}}" into the ${e[2]!} field`;
     // "enter "V" into the <label> field": the label is what the screen shows (a placeholder or a field label), so
     // the field is found by that whole label, not by its last word.
     const f = /^(?:enter|type|input|fill in|write)\s+"([^"]*)"\s+(?:in|into)\s+(?:the\s+)?(.+?)\s+(?:field|box)$/i.exec(line);
