@@ -5,7 +5,8 @@
  *   npx tsx bench/scale.ts [--latency lognormal:400] [--sessions 1,2,4,8] [--processes 1,2] [--process-sessions 4]
  *                          [--per-session 3] [--max-steps 10] [--quick] [--cpu-prof DIR]
  *
- * Caches are warmed equally for every level: unless `--cold`, each level first runs the same cycle (same cycle number,
+ * The cycle's guidance and reasoning stages are off (they run once per cycle on a handful of queries, serially):
+ * a level measures rollouts and their judging. Caches are warmed equally for every level: unless `--cold`, each level first runs the same cycle (same cycle number,
  * so the same queries) unmeasured, with the same blob store, then again measured with fresh worker processes. The
  * reference model's OCR — the compute a GPU endpoint does in production, which here runs on the workers' own cores —
  * is then read back from the persistent OCR cache (`ocr/` in the blob store) wherever the screens repeat, so the
@@ -283,7 +284,17 @@ async function runPass(
     const handle = await services.temporal.client.workflow.start('productionCycle', {
       workflowId: `${prefix}-${cycleId}`,
       taskQueue: `${prefix}-main`,
-      args: [{ cycleId, cycleNumber: n, config: { ...services.config.cycle, queries, attempts: 1, maxSteps: MAX_STEPS, concurrency: sessions * processes }, taskQueuePrefix: prefix }],
+      args: [{ cycleId, cycleNumber: n, config: {
+            ...services.config.cycle,
+            queries,
+            attempts: 1,
+            maxSteps: MAX_STEPS,
+            concurrency: sessions * processes,
+            // Guidance and reasoning run once per cycle on a few queries (their own stages, their own benches):
+            // serial work that does not grow with sessions would only blur what the sessions scale.
+            guidance: { ...services.config.cycle.guidance, enabled: false },
+            reasoning: { ...services.config.cycle.reasoning, enabled: false },
+          }, taskQueuePrefix: prefix }],
     });
     const result = (await handle.result()) as CycleResult;
     const wall = (performance.now() - t0) / 1000;
