@@ -1010,7 +1010,12 @@ export async function takeSnapshot(db: Pool, blobs: BlobStore, cycleId: string):
   const withConsensus = new Set(tv.filter((r) => r.channel === 'consensus').map((r) => r.rollout_id));
   // Every dataset version: each run has a database of its own, holding this one cycle.
   const datasets = (await db.query<{ name: string; version: number; manifest_key: string }>(`select name, version, manifest_key from datasets`)).rows;
-  const items = (await db.query<{ rollout_id: string; step_idx: number | null; format: string | null }>(`select rollout_id, step_idx, format from dataset_items where rollout_id like $1`, [like])).rows;
+  const items = (
+    await db.query<{ rollout_id: string; step_idx: number | null; format: string | null; sample_key: string | null }>(
+      `select rollout_id, step_idx, format, sample_key from dataset_items where rollout_id like $1`,
+      [like],
+    )
+  ).rows;
   const lines = new Map<string, string>();
   for (const d of datasets) {
     const dir = d.manifest_key.replace(/manifest\.json$/, '');
@@ -1040,7 +1045,7 @@ export async function takeSnapshot(db: Pool, blobs: BlobStore, cycleId: string):
     steps: { rows: stepRows.length, distinct: new Set(stepRows.map((s) => `${s.rollout_id}#${s.idx}`)).size, gapFree },
     stepVerdicts: { rows: sv.reduce((n, r) => n + Number(r.n), 0), distinctSteps: svKeys.size, stepsWithout: stepRows.filter((s) => s.action != null && !svKeys.has(`${s.rollout_id}#${s.idx}`)).length },
     trajectoryVerdicts: { rows: tv.length, consensus: withConsensus.size, rolloutsWithoutConsensus: [...rollouts].filter(([id, r]) => !r.degraded && !withConsensus.has(id)).map(([id]) => id) },
-    datasets: { versions: datasets.length, items: items.length, distinctItems: new Set(items.map((i) => `${i.format}:${i.rollout_id}#${i.step_idx}`)).size, lines },
+    datasets: { versions: datasets.length, items: items.length, distinctItems: new Set(items.map((i) => `${i.format}:${i.rollout_id}#${i.step_idx}:${i.sample_key}`)).size, lines },
     blobs: { objects: all.size, referenced: referenced.size, missing: [...referenced].filter((k) => !all.has(k)), corrupt },
   };
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -46,6 +46,32 @@ export async function processesOfDisplay(marker: string): Promise<number[]> {
     }),
   );
   return found.sort((a, b) => a - b);
+}
+
+/**
+ * Mount points at or under `dir` (from /proc/self/mountinfo, deepest first). A D-Bus-activated FUSE daemon of the
+ * session (xdg-document-portal mounts `$XDG_RUNTIME_DIR/doc`) leaves its mount behind when it is killed, and a
+ * mount point cannot be removed (EBUSY) until it is unmounted.
+ */
+export async function mountsUnder(dir: string): Promise<string[]> {
+  const root = path.resolve(dir);
+  const info = await readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
+  // Field 5 is the mount point, with spaces and other specials octal-escaped.
+  const points = info
+    .split('\n')
+    .map((l) => l.split(' ')[4])
+    .filter((p): p is string => Boolean(p))
+    .map((p) => p.replace(/\\([0-7]{3})/g, (_m, o: string) => String.fromCharCode(parseInt(o, 8))));
+  return points.filter((p) => p === root || p.startsWith(root + path.sep)).sort((a, b) => b.length - a.length);
+}
+
+/** Detaches every mount under `dir` (lazy unmount: works on a FUSE mount whose daemon is gone). Best effort. */
+async function unmountUnder(dir: string): Promise<void> {
+  for (const point of await mountsUnder(dir)) {
+    const run = (cmd: string, args: string[]): Promise<boolean> =>
+      new Promise((resolve) => execFile(cmd, args, { timeout: 5_000 }, (err) => resolve(!err)));
+    if (!(await run('fusermount3', ['-u', '-z', point]))) if (!(await run('fusermount', ['-u', '-z', point]))) await run('umount', ['-l', point]);
+  }
 }
 
 export interface DisplayOptions {
@@ -110,6 +136,7 @@ export async function startDisplay(opts: DisplayOptions): Promise<Display> {
       }
       await new Promise((r) => setTimeout(r, 50));
     }
+    await unmountUnder(runtimeDir);
   };
   try {
     // -displayfd 3: Xvfb chooses a free display number and writes it to fd 3 once it accepts connections.

@@ -37,7 +37,8 @@ describe('chaos: a cycle survives kills, restarts and faulty services', () => {
         blobDiskMb: 128,
         httpFaultRate: 0.1,
         startMs: 3000,
-        windowMs: 60_000,
+        // Every fault lands within the first ~30 s: on a quiet machine the whole cycle takes under a minute.
+        windowMs: 25_000,
         hangsFirst: true,
       },
       home: await mkdtemp(path.join(tmpdir(), 'trajforge-chaos-test-')),
