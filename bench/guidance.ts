@@ -22,23 +22,17 @@
  * a lower bound of the rate quotient whenever the unguided arm has no success (a floor of one success per seed).
  * Everything runs in-process: app server, Chromium, OCR, reference server through the gateway.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runAgentEpisode, type AgentMode } from '../agents/run.js';
 import type { Role } from '../domain/config.js';
 import type { Query } from '../domain/entities.js';
 import type { ChatModel } from '../domain/ports.js';
-import { startAppServer } from '../environments/app-server.js';
 import { loadDags } from '../environments/app-world.js';
-import { createChromiumEnv, type ChromiumSession } from '../environments/chromium.js';
+import type { ChromiumSession } from '../environments/chromium.js';
 import { createChatModel } from '../models/gateway.js';
-import { createOcrEngine } from '../models/ocr.js';
-import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
-import { startReferenceServer } from '../models/reference/server.js';
+import { REFERENCE_MODELS } from '../models/reference/roles.js';
 import { generateQueries } from '../query-gen/sample.js';
-import { createLocalBlobStore } from '../storage/blob-local.js';
+import { startReferenceRig } from './reference-rig.js';
 import { referenceSteps } from '../activities/guidance.js';
 import { synthesizeGuidance, type ReferenceStep } from '../synthesis/guidance.js';
 import { demonstrate } from './demos.js';
@@ -90,12 +84,8 @@ const meanSd = (xs: number[]): string => {
 };
 
 async function main(): Promise<void> {
-  const blobDir = await mkdtemp(join(tmpdir(), 'trajforge-guidance-bench-'));
-  const blobs = createLocalBlobStore(blobDir);
-  const appServer = await startAppServer({});
-  const env = await createChromiumEnv({ appServer, blobs });
-  const ocr = await createOcrEngine();
-  const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
+  const rig = await startReferenceRig('trajforge-guidance-bench-');
+  const { blobs, env, ref } = rig;
   const model = (role: Role): ChatModel => createChatModel({ baseUrl: ref.baseUrl, model: REFERENCE_MODELS[role], maxRetries: 1 }, { cache: false });
   const models: Partial<Record<Role, ChatModel>> = Object.fromEntries(
     (['policy', 'manager', 'worker', 'reflector', 'notetaker', 'guideDescriber', 'guideQc', 'guideSynth'] as Role[]).map((r) => [r, model(r)]),
@@ -205,10 +195,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await Promise.all(pool.map((s) => s.close()));
-    await env.close();
-    await ref.close();
-    await appServer.close();
-    await rm(blobDir, { recursive: true, force: true });
+    await rig.close();
   }
 
   const load = (await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ');

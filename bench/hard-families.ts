@@ -10,20 +10,14 @@
  * line starts and nothing of the probe reaches an agent or an export). A family is hard when its success rate is
  * ≤ `--max-success`. In-process: app server, Chromium, OCR, the reference server through the gateway.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { runAgentEpisode } from '../agents/run.js';
 import type { Query } from '../domain/entities.js';
-import { startAppServer } from '../environments/app-server.js';
 import { loadDags } from '../environments/app-world.js';
-import { createChromiumEnv, type ChromiumSession } from '../environments/chromium.js';
+import type { ChromiumSession } from '../environments/chromium.js';
 import { createChatModel } from '../models/gateway.js';
-import { createOcrEngine } from '../models/ocr.js';
-import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
-import { startReferenceServer } from '../models/reference/server.js';
+import { REFERENCE_MODELS } from '../models/reference/roles.js';
 import { generateQueries } from '../query-gen/sample.js';
-import { createLocalBlobStore } from '../storage/blob-local.js';
+import { startReferenceRig } from './reference-rig.js';
 
 export interface FamilyProbe {
   app: string;
@@ -50,12 +44,8 @@ export async function probeFamilies(opts: ProbeOptions): Promise<FamilyProbe[]> 
     const drawn = generateQueries({ dags: [dag], count: dag.tasks.length * opts.perFamily * 6, seed: opts.seed, apps: [dag.app] }).queries;
     for (const t of dag.tasks) picked.push(...drawn.filter((q) => q.family === t.id && q.feasible !== false).slice(0, opts.perFamily));
   }
-  const blobDir = await mkdtemp(join(tmpdir(), 'trajforge-probe-'));
-  const blobs = createLocalBlobStore(blobDir);
-  const appServer = await startAppServer({});
-  const env = await createChromiumEnv({ appServer, blobs });
-  const ocr = await createOcrEngine();
-  const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
+  const rig = await startReferenceRig('trajforge-probe-');
+  const { blobs, env, ref } = rig;
   const policy = createChatModel({ baseUrl: ref.baseUrl, model: REFERENCE_MODELS.policy, maxRetries: 1 }, { cache: false });
   const pool: ChromiumSession[] = await Promise.all(Array.from({ length: Math.max(1, opts.sessions) }, () => env.newSession()));
   const results = new Map<string, FamilyProbe>();
@@ -79,10 +69,7 @@ export async function probeFamilies(opts: ProbeOptions): Promise<FamilyProbe[]> 
     );
   } finally {
     await Promise.all(pool.map((s) => s.close()));
-    await env.close();
-    await ref.close();
-    await appServer.close();
-    await rm(blobDir, { recursive: true, force: true });
+    await rig.close();
   }
   return [...results.values()].sort((a, b) => (a.app + a.family < b.app + b.family ? -1 : 1));
 }

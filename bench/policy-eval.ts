@@ -21,21 +21,17 @@
  *
  * Everything runs in-process (no Postgres/Temporal): app server, Chromium, OCR and reference server.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runEpisode, type EpisodeResult } from '../agents/episode.js';
 import type { Query } from '../domain/entities.js';
-import { startAppServer } from '../environments/app-server.js';
 import { loadDags } from '../environments/app-world.js';
-import { createChromiumEnv, type ChromiumSession } from '../environments/chromium.js';
+import type { ChromiumSession } from '../environments/chromium.js';
 import { createChatModel } from '../models/gateway.js';
-import { createOcrEngine } from '../models/ocr.js';
-import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
-import { startReferenceServer } from '../models/reference/server.js';
+import { REFERENCE_MODELS } from '../models/reference/roles.js';
 import { generateQueries } from '../query-gen/sample.js';
-import { createLocalBlobStore } from '../storage/blob-local.js';
+import { startReferenceRig } from './reference-rig.js';
 
 const { values } = parseArgs({
   options: {
@@ -90,12 +86,8 @@ function meanSd(xs: number[]): { mean: number; sd: number } {
 const pct = (x: number): string => `${(100 * x).toFixed(0).padStart(3)}%`;
 
 async function main(): Promise<void> {
-  const blobDir = await mkdtemp(join(tmpdir(), 'trajforge-policy-eval-'));
-  const blobs = createLocalBlobStore(blobDir);
-  const appServer = await startAppServer({});
-  const env = await createChromiumEnv({ appServer, blobs });
-  const ocr = await createOcrEngine();
-  const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
+  const rig = await startReferenceRig('trajforge-policy-eval-');
+  const { blobs, env, ref } = rig;
   // No response cache: at T > 0 every request carries its own seed, and at T = 0 caching would only hide cost.
   const policy = createChatModel({ baseUrl: ref.baseUrl, model: REFERENCE_MODELS.policy, maxRetries: 1 }, { cache: false });
   const sessions: ChromiumSession[] = await Promise.all(Array.from({ length: SESSIONS }, () => env.newSession()));
@@ -153,10 +145,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
-    await env.close();
-    await ref.close();
-    await appServer.close();
-    await rm(blobDir, { recursive: true, force: true });
+    await rig.close();
   }
   const seconds = (performance.now() - t0) / 1000;
 
