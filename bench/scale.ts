@@ -217,6 +217,77 @@ interface Level {
   mainS: number;
   /** OCR results computed (not read from the cache) during the measured pass. */
   ocrComputed?: number;
+  phases: Phases;
+}
+
+/** Where a level's wall time went, read back from the Temporal histories of the cycle and its rollout children. */
+interface Phases {
+  /** First episode activity started → last rollout (episode + judgement) completed. */
+  rolloutsS: number;
+  /** Last rollout completed → cycle completed (calibration, export, finishing). */
+  tailS: number;
+  /** Cycle start → first episode started (query generation, startup). */
+  headS: number;
+  meanEpisodeS: number;
+  /** Episode completed → its judgement completed. */
+  meanJudgeS: number;
+  /** Episode activity scheduled → started (waiting for a free session). */
+  meanQueueS: number;
+}
+
+type HistoryTime = { seconds?: unknown; nanos?: number | null } | null | undefined;
+const msOf = (t: HistoryTime): number => (t ? Number(t.seconds ?? 0) * 1000 + (t.nanos ?? 0) / 1e6 : NaN);
+const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+
+async function phasesOf(services: Runtime, cycleWorkflowId: string): Promise<Phases> {
+  const client = services.temporal.client;
+  const cycle = (await client.workflow.getHandle(cycleWorkflowId).fetchHistory()).events ?? [];
+  const cycleStart = msOf(cycle[0]?.eventTime as HistoryTime);
+  const cycleEnd = msOf(cycle.at(-1)?.eventTime as HistoryTime);
+  const rollouts = cycle
+    .map((e) => e.childWorkflowExecutionStartedEventAttributes?.workflowExecution?.workflowId)
+    .filter((id): id is string => typeof id === 'string' && /\/a\d+$/.test(id));
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const episodes: number[] = [];
+  const judges: number[] = [];
+  const queues: number[] = [];
+  for (const id of rollouts) {
+    const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    const scheduled = new Map<string, { name: string; at: number }>();
+    let start = NaN;
+    let end = NaN;
+    for (const e of events) {
+      const at = msOf(e.eventTime as HistoryTime);
+      const sched = e.activityTaskScheduledEventAttributes;
+      if (sched) scheduled.set(String(e.eventId), { name: sched.activityType?.name ?? '', at });
+      const st = e.activityTaskStartedEventAttributes;
+      const s = st ? scheduled.get(String(st.scheduledEventId)) : undefined;
+      if (s?.name === 'runEpisode') {
+        start = at;
+        queues.push((at - s.at) / 1000);
+      }
+      const done = e.activityTaskCompletedEventAttributes;
+      if (done && scheduled.get(String(done.scheduledEventId))?.name === 'runEpisode') end = at;
+    }
+    const finished = msOf(events.at(-1)?.eventTime as HistoryTime);
+    if (Number.isFinite(start)) starts.push(start);
+    ends.push(finished);
+    if (Number.isFinite(start) && Number.isFinite(end)) {
+      episodes.push((end - start) / 1000);
+      judges.push((finished - end) / 1000);
+    }
+  }
+  const first = Math.min(...starts);
+  const last = Math.max(...ends);
+  return {
+    rolloutsS: (last - first) / 1000,
+    tailS: (cycleEnd - last) / 1000,
+    headS: (first - cycleStart) / 1000,
+    meanEpisodeS: mean(episodes),
+    meanJudgeS: mean(judges),
+    meanQueueS: mean(queues),
+  };
 }
 
 /** Number of OCR results stored in the blob store (files under `ocr/`). */
@@ -303,7 +374,9 @@ async function runPass(
     const genSeconds = gen.closeTime && gen.startTime ? (gen.closeTime.getTime() - gen.startTime.getTime()) / 1000 : 0;
     const judged = result.counts.accepted + result.counts.rejected;
     const rolloutSeconds = wall - genSeconds;
+    const phases = await phasesOf(services, `${prefix}-${cycleId}`);
     return {
+      phases,
       label: `${sessions} × ${processes}`,
       sessions,
       processes,
@@ -330,6 +403,8 @@ async function runPass(
   }
 }
 
+/** Judged trajectories per minute of the rollouts-and-judging span alone (no per-cycle head or tail). */
+const steadyRate = (l: Level): number => l.judged / (l.phases.rolloutsS / 60);
 const perStep = (seconds: number, l: Level): string => (l.steps ? ((1000 * seconds) / l.steps).toFixed(0) : '–');
 /** The env-step rate at which this machine's cores would be busy with this line's own work alone. */
 const saturation = (l: Level): string => {
@@ -355,15 +430,18 @@ async function main(): Promise<void> {
     console.log(
       `| ${l.label} | ${l.judged} | ${l.steps} | ${l.rolloutSeconds.toFixed(1)} | ${l.perMin.toFixed(1)} | ${l.cpuBusyPct.toFixed(0)}% | ` +
         `${perStep(l.workersS, l)} / ${perStep(l.browsersS, l)} / ${perStep(l.mainS, l)} | ${saturation(l)} | ` +
-        `${l.peakRssMb.toFixed(0)} MB | ${l.memAvailableMinMb.toFixed(0)} MB | ${l.ocrComputed ?? '–'} | load ${load()} |`,
+        `${l.peakRssMb.toFixed(0)} MB | ${l.memAvailableMinMb.toFixed(0)} MB | ${l.ocrComputed ?? '–'} | ` +
+        `${l.phases.rolloutsS.toFixed(1)} | ${steadyRate(l).toFixed(1)} | ${l.phases.headS.toFixed(1)} / ${l.phases.tailS.toFixed(1)} | ` +
+        `${l.phases.meanEpisodeS.toFixed(1)} / ${l.phases.meanJudgeS.toFixed(1)} / ${l.phases.meanQueueS.toFixed(1)} | load ${load()} |`,
     );
   try {
     console.log(`scale bench: model latency ${describeLatency(latencySpec)}, ${PER_SESSION} queries per session, ≤${MAX_STEPS} steps, caches ${values.cold ? 'cold' : 'warmed by an unmeasured pass of each level'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; load average at start ${loadStart}`);
     console.log(
       '| sessions × processes | judged | env steps | rollout phase s | judged/min | CPU busy (machine) | CPU ms per env step: workers / browsers / main | ' +
-        'steps/s at CPU saturation | peak RSS (workers + browsers) | min MemAvailable | OCR computed (cache misses) | |',
+        'steps/s at CPU saturation | peak RSS (workers + browsers) | min MemAvailable | OCR computed (cache misses) | ' +
+        'rollouts + judging s | judged/min in it | before / after it s | mean episode / judgement / wait for a session s | |',
     );
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const s of SESSION_LEVELS) {
       const l = await runLevel(services, databaseUrl, blobDir, s, 1, ++n);
       levels.push(l);
@@ -377,9 +455,10 @@ async function main(): Promise<void> {
       byProcesses.push(l);
     }
     const one = levels.find((l) => l.sessions === 1);
-    for (const l of levels) if (one && l !== one) console.log(`sessions ${l.sessions} ÷ 1: ${(l.perMin / one.perMin).toFixed(2)}`);
+    const ratios = (a: Level, b: Level): string => `${(a.perMin / b.perMin).toFixed(2)} (rollouts + judging alone: ${(steadyRate(a) / steadyRate(b)).toFixed(2)})`;
+    for (const l of levels) if (one && l !== one) console.log(`sessions ${l.sessions} ÷ 1: ${ratios(l, one)}`);
     const p1 = byProcesses.find((l) => l.processes === 1);
-    for (const l of byProcesses) if (p1 && l !== p1) console.log(`${l.processes} worker processes ÷ 1 (${PROCESS_SESSIONS} sessions each): ${(l.perMin / p1.perMin).toFixed(2)} (goal ≥ 1.9 for 2)`);
+    for (const l of byProcesses) if (p1 && l !== p1) console.log(`${l.processes} worker processes ÷ 1 (${PROCESS_SESSIONS} sessions each): ${ratios(l, p1)} (goal ≥ 1.9 for 2)`);
     console.log(`load average at end ${load()}`);
   } finally {
     await services.close();
