@@ -8,6 +8,7 @@ import type { CheckerSpec, ModelRef, Query, Rollout } from '../domain/entities.j
 import type { BlobStore, ChatModel, EnvSession } from '../domain/ports.js';
 import type { OcrEngine } from '../domain/ports.js';
 import type { EnvPool } from '../environments/pool.js';
+import type { DemonstrationLibrary } from '../environments/demonstrations/library.js';
 import * as repo from '../storage/repos.js';
 import { readLearnedCriticSpec, type LearnedCriticSpec } from '../critics/learned-critic.js';
 
@@ -36,6 +37,11 @@ export interface ActivityDeps {
    * environments/desktop/) and the desktop apps' DAGs. Absent: this worker serves phone cycles only.
    */
   desktop?: { envPool: EnvPool<GroundTruthSession>; dags: readonly AppDag[] };
+  /**
+   * The demonstration library (environments/demonstrations/): a reference source of the guidance stage when the
+   * cycle's `guidance.referenceSources` names `demonstration`. Absent: no demonstration is ever found.
+   */
+  demonstrations?: DemonstrationLibrary;
 }
 
 /** What a cycle's platform runs on: its environment pool, the DAGs its queries come from and its action space. */

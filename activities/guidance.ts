@@ -1,13 +1,26 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { z } from 'zod';
-import type { Role } from '../domain/config.js';
+import { platformOf, type Role } from '../domain/config.js';
 import type { Rollout, Step } from '../domain/entities.js';
 import type { Queryable } from '../storage/db.js';
 import { many } from '../storage/db.js';
 import { activeGuidance, getGuidance, refreshUplift, upsertGuidance } from '../storage/guidance-repo.js';
 import { listHardQueries, refreshQueryStats } from '../storage/query-stats-repo.js';
 import { synthesizeGuidance, type ReferenceStep } from '../synthesis/guidance.js';
-import { type ActivityDeps, loaders, parseConfig } from './deps.js';
+import type { ChromiumSession } from '../environments/chromium.js';
+import type { Demonstration } from '../environments/demonstrations/library.js';
+import { type ActivityDeps, heartbeatSafely, invalid, loaders, parseConfig } from './deps.js';
+import { rolloutSeed } from './rollout.js';
+
+/** A demonstration as it travels from the env worker to guidance synthesis (screenshots as blob keys). */
+const DemonstrationInput = z.object({
+  id: z.string().min(1),
+  source: z.enum(['scripted', 'human']),
+  steps: z.array(z.object({ index: z.number().int().min(0), before: z.any(), after: z.any().optional(), action: z.any() }).passthrough()).min(1),
+});
+const SynthesizeInput = z
+  .object({ cycleId: z.string().min(1), queryId: z.string().min(1), referenceRolloutId: z.string().min(1).optional(), demonstration: DemonstrationInput.optional() })
+  .refine((v) => (v.referenceRolloutId === undefined) !== (v.demonstration === undefined), { message: 'give exactly one of referenceRolloutId and demonstration', path: ['referenceRolloutId'] });
 
 /** The guided attempt's guidance text; a missing version is a non-retryable NotFound. */
 export async function loadGuidanceText(db: Queryable, queryId: string, version: number | undefined): Promise<string> {
@@ -47,17 +60,58 @@ export function createGuidanceActivities(deps: ActivityDeps) {
       return { hard: hard.length, queryIds: candidates.slice(0, config.guidance.maxQueries) };
     },
 
-    /** Guidance from an accepted reference rollout: describer → QC → synthesiser, stored as the query's next version. */
-    async synthesizeQueryGuidance(input: { cycleId: string; queryId: string; referenceRolloutId: string }): Promise<{ version: number; steps: number } | null> {
-      const [query, reference] = await Promise.all([loadQuery(input.queryId), loadRollout(input.referenceRolloutId)]);
-      const steps = referenceSteps(reference);
+    /**
+     * The demonstration library's reference for a hard query (`guidance.referenceSources` names `demonstration`): a
+     * saved recording of its instruction, else its family's scripted demonstration played on a leased session (reset
+     * with the seed of `<cycle>/<query>/d0`) and verified by the checker. Null when the library has none, the cycle
+     * is not a phone cycle, or the demonstration failed. A retry replays it (same seed, same lineage id).
+     */
+    async demonstrateQuery(input: { cycleId: string; queryId: string; config: unknown }): Promise<Demonstration | null> {
+      const config = parseConfig(input.config);
+      const lib = deps.demonstrations;
+      if (!lib || platformOf(config) !== 'phone') return null;
+      const query = await loadQuery(input.queryId);
+      const recorded = lib.recorded(query);
+      if (recorded) return recorded;
+      if (lib.kindFor(query) !== 'scripted') return null;
+      const id = `${input.cycleId}/${input.queryId}/d0`;
+      const appTitle = deps.dags.find((d) => d.app === query.app)?.title;
+      if (!appTitle) throw invalid(`query ${query.id}: app "${query.app}" is not a built-in phone app`);
+      const session = await deps.envPool.lease();
+      let healthy = true;
+      try {
+        // Scripts drive the page through Playwright: only a browser session can play them.
+        if (!('page' in session)) return null;
+        heartbeatSafely({ demonstration: id });
+        return (await lib.scripted(query, session as unknown as ChromiumSession, { appTitle, envSeed: rolloutSeed(id), id })) ?? null;
+      } catch (err) {
+        healthy = false;
+        throw err;
+      } finally {
+        await deps.envPool.release(session, healthy);
+      }
+    },
+
+    /**
+     * Guidance from an accepted reference rollout or a demonstration: describer → QC → synthesiser, stored as the
+     * query's next version with the reference's source (`model`, `scripted`, `human`) and id as lineage.
+     */
+    async synthesizeQueryGuidance(raw: { cycleId: string; queryId: string; referenceRolloutId?: string; demonstration?: Demonstration }): Promise<{ version: number; steps: number } | null> {
+      const parsed = SynthesizeInput.safeParse(raw);
+      if (!parsed.success) throw invalid(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+      const input = parsed.data;
+      const query = await loadQuery(input.queryId);
+      const reference = input.referenceRolloutId !== undefined
+        ? { id: input.referenceRolloutId, source: 'model' as const, steps: referenceSteps(await loadRollout(input.referenceRolloutId)) }
+        : (raw.demonstration as Demonstration);
+      const steps = reference.steps;
       if (steps.length === 0) return null;
       let g;
       try {
         g = await synthesizeGuidance(
           { describer: role('guideDescriber'), qc: role('guideQc'), synth: role('guideSynth') },
           deps.blobs,
-          { id: reference.id, source: 'model', instruction: query.instruction, steps },
+          { id: reference.id, source: reference.source, instruction: query.instruction, steps },
         );
       } catch (err) {
         // A reference with no effective step makes no guidance; that is an outcome, not a failure to retry.

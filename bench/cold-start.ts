@@ -11,7 +11,7 @@
  * demonstrated, never guided, never trained on; its instructions are excluded from every production draw) and fresh
  * PRODUCTION queries (`--queries` new ones per generation: different slot values). Generation 0 is the base policy
  * (no memory), evaluated on the eval set. Each generation g ≥ 1 then:
- *   - production: for each new query one scripted demonstration (bench/demos.ts, a stand-in for a person in the
+ *   - production: for each new query one scripted demonstration (the demonstration library, a stand-in for a person in the
  *     browser, checker-verified) becomes guidance through the gateway roles (describer → QC → synthesiser); K guided
  *     attempts (guidance read as text in the prompt) and K unguided attempts (T = 0 then 0.7, as a cycle) by the
  *     SERVED policy;
@@ -48,7 +48,7 @@ import { trainMemory } from '../models/reference/trainer.js';
 import { generateQueries } from '../query-gen/sample.js';
 import { createLocalBlobStore } from '../storage/blob-local.js';
 import { synthesizeGuidance } from '../synthesis/guidance.js';
-import { demonstrate } from './demos.js';
+import { createDemonstrationLibrary } from '../environments/demonstrations/library.js';
 
 const { values } = parseArgs({
   options: {
@@ -109,6 +109,7 @@ async function main(): Promise<void> {
   const release = (s: ChromiumSession): void => (waiters.length ? waiters.shift()!(s) : void free.push(s));
   const title = loadDags().find((d) => d.app === values.app)?.title ?? values.app;
   const rows: GenRow[] = [];
+  const library = createDemonstrationLibrary();
   const t0 = performance.now();
   const servers: ReferenceServer[] = [];
   /** The policy (and guidance roles) served with a given memory, through the gateway. */
@@ -161,9 +162,10 @@ async function main(): Promise<void> {
       for (const [i, q] of qs.entries()) {
         const s = await lease();
         try {
-          const d = await demonstrate(s, q, title, SEED * 1000 + gen * 100 + i);
-          if (!d?.ok) continue;
-          const g = await synthesizeGuidance({ describer: servedModels.guideDescriber!, qc: servedModels.guideQc!, synth: servedModels.guideSynth! }, blobs, { id: `demo/${q.id}`, source: 'scripted', instruction: q.instruction, steps: d.steps });
+          // The line's demonstration library (its scripted source: this bench has no recordings).
+          const d = await library.scripted(q, s, { appTitle: title, envSeed: SEED * 1000 + gen * 100 + i, id: `demo/${q.id}` });
+          if (!d) continue;
+          const g = await synthesizeGuidance({ describer: servedModels.guideDescriber!, qc: servedModels.guideQc!, synth: servedModels.guideSynth! }, blobs, { id: d.id, source: d.source, instruction: q.instruction, steps: d.steps });
           guidance.set(q.id, g.text);
           console.log(`gen ${gen} guidance for ${JSON.stringify(q.instruction)}: ${g.steps.join(' | ')}`);
         } finally {

@@ -12,7 +12,10 @@
  * (bench/hard-families.ts: a few unguided T = 0 episodes per family, checker-judged) and run the line — its cycles
  * and its frozen eval set — on the families whose success is ≤ X only (`--families`), so that there is room to rise.
  * The cycles' guidance stage turns those hard queries into guided successes; the eval set is rolled out unguided.
+ * `--ref-sources demonstration,mobile-agent-v3` takes the guidance stage's references from the demonstration library
+ * first (environments/demonstrations/), so a line on families no agent mode solves can still learn them.
  */
+import { loadavg } from 'node:os';
 import { lineCommand } from '../cli/line.js';
 import { hardFamilies, probeFamilies } from './hard-families.js';
 
@@ -59,4 +62,4 @@ if (hardMax !== undefined) {
   args.push('--families', families.join(','));
 }
 await lineCommand(['start', ...args]);
-process.stdout.write(`bench/evolve: ${((performance.now() - t0) / 1000).toFixed(0)} s wall\n`);
+process.stdout.write(`bench/evolve: ${((performance.now() - t0) / 1000).toFixed(0)} s wall, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);

@@ -18,7 +18,7 @@ import { REVIEW_USAGE, reviewCommand } from './review.js';
 import { LINE_USAGE, lineCommand } from './line.js';
 import { MODELS_USAGE, modelsCommand } from './models.js';
 import { REPORT_USAGE, reportCommand } from './report.js';
-import { guidanceLines, reasoningLines } from './guidance.js';
+import { guidanceLines, reasoningLines, stageOverrides, STAGE_OPTIONS } from './guidance.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -31,6 +31,7 @@ Usage:
   trajforge status               embedded services (owned or orphaned), running and unfinished cycles with progress
   trajforge stop [--force]       shut this home's embedded Temporal dev server and Postgres down cleanly
                   [--guidance N|off] [--keep-guidance]   guidance for at most N hard queries (default 2); keep its text in exports
+                  [--ref-sources demonstration,mobile-agent-v3]   where references come from, in order (default mobile-agent-v3)
                   [--reasoning N|off]   reasoning data from at most N accepted rollouts (default 2)
                                  run one full production cycle on the configured services
   trajforge worker [--queues main,env,cpu]
@@ -78,9 +79,7 @@ async function cycle(args: string[]): Promise<void> {
       'learned-consensus': { type: 'string' },
       'trajectory-tau-c': { type: 'string' },
       'resume-only': { type: 'boolean' },
-      guidance: { type: 'string' },
-      'keep-guidance': { type: 'boolean' },
-      reasoning: { type: 'string' },
+      ...STAGE_OPTIONS,
       platform: { type: 'string' },
     },
   });
@@ -108,20 +107,7 @@ async function cycle(args: string[]): Promise<void> {
         }
       : {}),
   };
-  if (values.guidance !== undefined || values['keep-guidance']) {
-    Object.assign(overrides, {
-      guidance: {
-        ...config.cycle.guidance,
-        ...(values.guidance === 'off' ? { enabled: false } : values.guidance !== undefined ? { maxQueries: Number(values.guidance) } : {}),
-        ...(values['keep-guidance'] ? { keepInExport: true } : {}),
-      },
-    });
-  }
-  if (values.reasoning !== undefined) {
-    Object.assign(overrides, {
-      reasoning: { ...config.cycle.reasoning, ...(values.reasoning === 'off' ? { enabled: false } : { maxRollouts: Number(values.reasoning) }) },
-    });
-  }
+  Object.assign(overrides, stageOverrides(config.cycle, values));
   config.cycle = parseOrThrow(CycleConfig, overrides, 'command line');
 
   const t0 = performance.now();

@@ -7,7 +7,7 @@ import type { BlobStore } from '../domain/ports.js';
 import { mean, sampleSd } from '../evolution/gate.js';
 import { REF_POLICY_MODEL } from '../models/reference/trainer.js';
 import { listModels } from '../storage/registry-repo.js';
-import { listCycleYields, type CycleYield } from '../storage/report-repo.js';
+import { listCycleYields, listEvalOutcomes, type CycleYield } from '../storage/report-repo.js';
 import type { AppConfig } from './config.js';
 
 export const REPORT_USAGE = `  trajforge report [--model NAME]
@@ -117,6 +117,10 @@ export async function printReport(db: Pool, _blobs: BlobStore, config: AppConfig
   out('  eval success per generation (frozen eval set, checker ground truth, mean ± sd over seeds):');
   if (curve.length === 0) out('    no generation evaluated yet');
   for (const p of curve) out(`    g${p.generation}  ${p.version.padEnd(8)} ${p.status.padEnd(11)} ${pct(p.mean).padStart(6)} ± ${pct(p.sd).padStart(6)}   seeds ${p.rates.map(pct).join(' ')}`);
+  // Which eval queries each evaluated version solved, per seed: where a rise (or a drop) comes from.
+  const outcomes = await listEvalOutcomes(db);
+  if (outcomes.length) out('  eval outcomes per query (checker, one mark per seed: ✓ success, ✗ failure, ~ degraded):');
+  for (const o of outcomes) out(`    ${o.modelVersion.padEnd(16)} ${o.bySeed.map((s) => (s.success === null ? '~' : s.success ? '✓' : '✗')).join('')}  ${JSON.stringify(o.instruction)}`);
   out('  yield funnel per cycle (queries → rolled out → judged → accepted → exported samples), critic precision, cost:');
   let total = 0;
   for (const c of cycles) {

@@ -168,6 +168,14 @@ export const CycleConfig = z.object({
       maxQueries: z.number().int().min(0).max(100).default(2),
       referenceAgentMode: z.enum(['gui-owl', 'mobile-agent-v3', 'swirl', 'ces']).default('mobile-agent-v3'),
       referenceAttempts: z.number().int().min(1).max(16).default(2),
+      /**
+       * Where references come from, tried in order until one is accepted: `demonstration` (the demonstration library,
+       * environments/demonstrations/: a person's recording of the instruction, else the family's scripted
+       * demonstration, checker-verified) and agent modes (`referenceAttempts` attempts in that role configuration,
+       * judged by the critics). Absent: `[referenceAgentMode]` — optional without a default so configs (and their
+       * hashes) written before it stay unchanged.
+       */
+      referenceSources: z.array(z.enum(['demonstration', 'gui-owl', 'mobile-agent-v3', 'swirl', 'ces'])).min(1).optional(),
       guidedAttempts: z.number().int().min(1).max(16).default(2),
       /** Put the guidance text into exported prompts (`--keep-guidance`); off: exports never contain it. */
       keepInExport: z.boolean().default(false),

@@ -49,7 +49,7 @@ export interface MessagesRow {
   messages: { role: string; content: string }[];
   images: string[];
   tools: string;
-  meta: RowMeta & { critic_score: number | null; annotation: string | null; image_keys: string[]; guidance_version?: number };
+  meta: RowMeta & { critic_score: number | null; annotation: string | null; image_keys: string[]; guidance_version?: number; guidance_source?: string };
 }
 
 export function messagesRow(sample: SftSample, images: string[], meta: RowMeta): MessagesRow {
@@ -64,6 +64,7 @@ export function messagesRow(sample: SftSample, images: string[], meta: RowMeta):
       annotation: sample.meta.annotation,
       image_keys: sample.image_keys,
       ...(sample.meta.guidance_version !== undefined ? { guidance_version: sample.meta.guidance_version } : {}),
+      ...(sample.meta.guidance_source !== undefined ? { guidance_source: sample.meta.guidance_source } : {}),
     },
   };
 }

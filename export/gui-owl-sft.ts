@@ -36,6 +36,8 @@ export interface SftSample {
     annotation: StepAnnotation | null;
     /** Guided rollouts (issue 18): the guidance version the attempt read (lineage; its text only with keepGuidance). */
     guidance_version?: number;
+    /** Where that guidance's reference came from: `model` (another role configuration), `scripted` or `human` (a demonstration). */
+    guidance_source?: string;
   };
 }
 
@@ -96,7 +98,7 @@ export function buildSamples(opts: {
    * The rollout's guidance, when it was a guided attempt: `version` is always stamped in the lineage; `text` enters
    * the rebuilt prompt only when the caller passes it (the export does only with `--keep-guidance`).
    */
-  guidance?: { version: number; text?: string };
+  guidance?: { version: number; text?: string; source?: string };
 }): { samples: SftSample[]; removed: { step: number; reason: RemovalReason | 'dropped' }[] } {
   const { rollout, query } = opts;
   const samples: SftSample[] = [];
@@ -148,6 +150,7 @@ export function buildSamples(opts: {
           critic_score: judgement?.score ?? null,
           annotation: judgement?.annotation ?? null,
           ...(opts.guidance ? { guidance_version: opts.guidance.version } : {}),
+          ...(opts.guidance?.source ? { guidance_source: opts.guidance.source } : {}),
         },
       });
     }

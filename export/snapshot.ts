@@ -158,7 +158,7 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
   let loadedCycle: string | undefined;
   let rollouts = new Map<string, Rollout>();
   let verdicts = new Map<string, Map<number, StepJudgement>>();
-  let guidances = new Map<string, { version: number; text: string }>();
+  let guidances = new Map<string, { version: number; text: string; source: string }>();
   let recoveries = new Map<string, ErrorRecoverySampleRow[]>();
   let traces = new Map<string, StoredReasoningSample[]>();
   for (const sel of selected) {
@@ -215,7 +215,7 @@ export async function exportSnapshot(deps: SnapshotDeps, input: SnapshotRequest)
       rollout,
       query: scrubbedQuery,
       historyImages: req.historyImages,
-      ...(guidance ? { guidance: req.keepGuidance ? { version: guidance.version, text: scrub(guidance.text) } : { version: guidance.version } } : {}),
+      ...(guidance ? { guidance: { version: guidance.version, source: guidance.source, ...(req.keepGuidance ? { text: scrub(guidance.text) } : {}) } } : {}),
       lineage: { cycleId: sel.cycleId, modelVersion, criticVersion: sel.criticVersion, dagVersion: query.dagVersion, configHash },
       uri: (k: string) => k,
     };

@@ -80,16 +80,16 @@ export async function rolloutGuidance(db: Queryable, rolloutId: string, queryId:
 }
 
 /** The guidance each of these rollouts read (guided attempts only), by rollout id: one round trip for many rollouts. */
-export async function rolloutGuidanceMany(db: Queryable, rolloutIds: readonly string[]): Promise<Map<string, { version: number; text: string }>> {
+export async function rolloutGuidanceMany(db: Queryable, rolloutIds: readonly string[]): Promise<Map<string, { version: number; text: string; source: string }>> {
   if (rolloutIds.length === 0) return new Map();
   const rows = await many(
     db,
-    `select r.id, g.version, g.text from rollouts r join query_guidance g on g.query_id = r.query_id and g.version = r.guidance_version
+    `select r.id, g.version, g.text, g.source from rollouts r join query_guidance g on g.query_id = r.query_id and g.version = r.guidance_version
      where r.id = any($1::text[])`,
     [rolloutIds],
-    z.object({ id: z.string(), version: z.number(), text: z.string() }),
+    z.object({ id: z.string(), version: z.number(), text: z.string(), source: z.string() }),
   );
-  return new Map(rows.map((r) => [r.id, { version: r.version, text: r.text }]));
+  return new Map(rows.map((r) => [r.id, { version: r.version, text: r.text, source: r.source }]));
 }
 
 /** Records the guidance version a guided rollout read (lineage; its purpose follows from its id, migration 0015). */

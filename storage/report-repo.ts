@@ -75,3 +75,34 @@ export async function funnelCounts(db: Queryable): Promise<FunnelCounts> {
   );
   return row!;
 }
+
+/** One eval-set query's checker outcomes for one model version, one per seed in seed order (null: degraded episode). */
+export interface EvalQueryOutcome {
+  modelVersion: string;
+  queryId: string;
+  instruction: string;
+  /** Seed → checker success (eval runs are cycles `eval-<set>-<model>@<version>-s<seed>`). */
+  bySeed: { seed: number; success: boolean | null }[];
+}
+
+/** Per-query outcomes of every eval run (the frozen eval set's episodes), grouped by version and query. */
+export async function listEvalOutcomes(db: Queryable): Promise<EvalQueryOutcome[]> {
+  const rows = await many(
+    db,
+    `select c.model_version, r.query_id, q.instruction, substring(c.id from '-s([0-9]+)$')::int as seed,
+            case when r.degraded then null else coalesce(r.ground_truth, false) end as success
+     from rollouts r join cycles c on c.id = r.cycle_id join queries q on q.id = r.query_id
+     where c.id like 'eval-%'
+     order by c.model_version, r.query_id, seed`,
+    [],
+    z.object({ model_version: z.string(), query_id: z.string(), instruction: z.string(), seed: z.number().nullable(), success: z.boolean().nullable() }),
+  );
+  const out = new Map<string, EvalQueryOutcome>();
+  for (const r of rows) {
+    const key = `${r.model_version}\n${r.query_id}`;
+    const o = out.get(key) ?? { modelVersion: r.model_version, queryId: r.query_id, instruction: r.instruction, bySeed: [] };
+    o.bySeed.push({ seed: r.seed ?? 0, success: r.success });
+    out.set(key, o);
+  }
+  return [...out.values()];
+}

@@ -109,6 +109,8 @@ export interface GuidanceSummary {
   hardQueries: number;
   referenceAttempts: number;
   referencesAccepted: number;
+  /** References that came from the demonstration library (absent in summaries from before it existed). */
+  demonstrations?: number;
   guidanceSynthesised: number;
   guidedAttempts: number;
   /** Guided attempts the critics accepted. */

@@ -5,6 +5,11 @@ import { queueNames, type CycleInput, type GuidanceSummary, type RolloutInput, t
 type Activities = ReturnType<typeof createActivities>;
 
 const dbOptions: ActivityOptions = { startToCloseTimeout: '2m', retry: { maximumAttempts: 10, maximumInterval: '30s' } };
+const envOptions: ActivityOptions = {
+  startToCloseTimeout: '10m',
+  heartbeatTimeout: '2m',
+  retry: { maximumAttempts: 3, maximumInterval: '30s', nonRetryableErrorTypes: ['InvalidInput', 'NotFound'] },
+};
 const cpuOptions: ActivityOptions = {
   startToCloseTimeout: '15m',
   heartbeatTimeout: '20s',
@@ -13,8 +18,9 @@ const cpuOptions: ActivityOptions = {
 
 /**
  * The guidance stage of a cycle (GUI-Owl §6.4): hard queries of this cycle (no accepted attempt after
- * `guidance.minAttempts`) → reference attempts in another role configuration (`…/rN`, judged like any rollout;
- * the first the critics accept is the reference) → guidance synthesised from it (describer, QC, synthesiser) →
+ * `guidance.minAttempts`) → a reference from `guidance.referenceSources` in order: the demonstration library
+ * (a person's recording or the family's scripted demonstration, checker-verified) or attempts in another role
+ * configuration (`…/rN`, judged like any rollout; the first the critics accept) → guidance synthesised from it (describer, QC, synthesiser) →
  * guided attempts (`…/gN`, the guidance in the policy prompt) → uplift recorded (and the version retired when it
  * stops helping). Child ids derive from business keys, so a restarted stage redoes nothing.
  */
@@ -22,7 +28,10 @@ export async function synthesizeGuidance(input: CycleInput): Promise<GuidanceSum
   const q = queueNames(input.taskQueuePrefix);
   const main = proxyActivities<Activities>({ ...dbOptions, taskQueue: q.main });
   const cpu = proxyActivities<Activities>({ ...cpuOptions, taskQueue: q.cpu });
+  const env = proxyActivities<Activities>({ ...envOptions, taskQueue: q.env });
   const g = input.config.guidance;
+  // Reference sources in order (absent: the one role configuration of before, so old histories replay unchanged).
+  const sources = g.referenceSources ?? [g.referenceAgentMode];
   const summary: GuidanceSummary = {
     hardQueries: 0,
     referenceAttempts: 0,
@@ -49,15 +58,30 @@ export async function synthesizeGuidance(input: CycleInput): Promise<GuidanceSum
 
   await Promise.all(
     queryIds.map(async (queryId) => {
-      let reference: string | undefined;
-      for (let k = 0; k < g.referenceAttempts && !reference; k++) {
-        const r = await roll({ ...base(queryId, k), purpose: 'reference', agentMode: g.referenceAgentMode }, 'r');
-        summary.referenceAttempts++;
-        if (r.correct === true) reference = r.rolloutId;
+      let reference: { referenceRolloutId: string } | { demonstration: NonNullable<Awaited<ReturnType<Activities['demonstrateQuery']>>> } | undefined;
+      // Reference attempts are numbered across the agent-mode sources (…/r0, …/r1, …): ids stay unique.
+      let k = 0;
+      for (const source of sources) {
+        if (reference) break;
+        if (source === 'demonstration') {
+          const d = await env.demonstrateQuery({ cycleId: input.cycleId, queryId, config: input.config });
+          if (d) {
+            // A demonstration the library has and the checker verified counts as an accepted reference attempt.
+            summary.demonstrations = (summary.demonstrations ?? 0) + 1;
+            summary.referenceAttempts++;
+            reference = { demonstration: d };
+          }
+          continue;
+        }
+        for (let j = 0; j < g.referenceAttempts && !reference; j++, k++) {
+          const r = await roll({ ...base(queryId, k), purpose: 'reference', agentMode: source }, 'r');
+          summary.referenceAttempts++;
+          if (r.correct === true) reference = { referenceRolloutId: r.rolloutId };
+        }
       }
       if (!reference) return;
       summary.referencesAccepted++;
-      const made = await cpu.synthesizeQueryGuidance({ cycleId: input.cycleId, queryId, referenceRolloutId: reference });
+      const made = await cpu.synthesizeQueryGuidance({ cycleId: input.cycleId, queryId, ...reference });
       if (!made) return;
       summary.guidanceSynthesised++;
       for (let k = 0; k < g.guidedAttempts; k++) {

@@ -95,7 +95,7 @@ describe('guidance storage', () => {
     expect(helped).toMatchObject({ status: 'active', guidedAttempts: 4, guidedSuccesses: 3, unguidedAttempts: 2, unguidedSuccesses: 0 });
     expect(await rolloutGuidance(db.pool, 'cycle-1/q1/g0', 'q1')).toEqual({ version: 2, text: g.text });
     expect(await rolloutGuidance(db.pool, 'cycle-1/q1/a0', 'q1')).toBeUndefined();
-    expect(await rolloutGuidanceMany(db.pool, ['cycle-1/q1/g0', 'cycle-1/q1/a0'])).toEqual(new Map([['cycle-1/q1/g0', { version: 2, text: g.text }]]));
+    expect(await rolloutGuidanceMany(db.pool, ['cycle-1/q1/g0', 'cycle-1/q1/a0'])).toEqual(new Map([['cycle-1/q1/g0', { version: 2, text: g.text, source: 'model' }]]));
     // Purpose follows from the business key; guided attempt 0 coexists with plain attempt 0.
     const purposes = await many(db.pool, `select id, purpose, attempt from rollouts where query_id = 'q1' and attempt = 0 order by id`, [], z.object({ id: z.string(), purpose: z.string(), attempt: z.number() }));
     expect(purposes.map((p) => [p.id, p.purpose])).toEqual([['cycle-1/q1/a0', 'attempt'], ['cycle-1/q1/g0', 'guided']]);

@@ -1,0 +1,151 @@
+/**
+ * Scripted demonstrations — the demonstration library's stand-in for the person who demonstrates a hard query in the
+ * browser (environments/recorder.ts records real people the same way; library.ts serves both to the cycle's guidance
+ * stage and to the guidance benchmarks). A script locates elements with Playwright, as a person sees the page, but
+ * acts only through the agents' mobile actions, so the demonstration is a trajectory an agent could have produced:
+ * every step keeps the screenshot before and after it. The scripts read the query's slot values (what the person
+ * was asked to do) — they are demonstrations, never policy or critic inputs; guidance is synthesised from their
+ * screenshots only.
+ */
+import type { Locator } from 'playwright-core';
+import type { Action, MobileAction } from '../../domain/action.js';
+import type { ObservationRef, Query } from '../../domain/entities.js';
+import type { ChromiumSession } from '../chromium.js';
+import { centerOf, revealBySwiping } from '../scripted.js';
+import type { ReferenceStep } from '../../synthesis/guidance.js';
+
+type Params = Record<string, string>;
+
+export class DemoRecorder {
+  steps: ReferenceStep[] = [];
+  constructor(
+    readonly s: ChromiumSession,
+    public obs: ObservationRef,
+  ) {}
+  async act(action: MobileAction): Promise<void> {
+    const r = await this.s.step(action);
+    this.steps.push({ index: this.steps.length, before: this.obs, after: r.observation, action: action as Action });
+    this.obs = r.observation;
+  }
+  async tap(loc: Locator): Promise<void> {
+    await revealBySwiping(this.s.page, loc.first(), (a) => this.act(a));
+    await this.act({ action: 'click', coordinate: await centerOf(loc.first()) });
+  }
+  async typeInto(loc: Locator, text: string): Promise<void> {
+    await this.tap(loc);
+    await this.act({ action: 'type', text });
+  }
+  byText(sel: string, text: string): Locator {
+    const esc = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return this.s.page.locator(sel).filter({ hasText: new RegExp(`^\\s*${esc}\\s*$`) });
+  }
+}
+
+export const SETTINGS_SECTION: Readonly<Record<string, string>> = {
+  'Wi-Fi': 'Network & Wi-Fi',
+  Bluetooth: 'Connected devices',
+  'Dark mode': 'Display',
+  'Do not disturb': 'Sound & vibration',
+  Brightness: 'Display',
+  'Font size': 'Display',
+  'Screen timeout': 'Display',
+  'Media volume': 'Sound & vibration',
+};
+export const TOGGLE_KEY: Readonly<Record<string, string>> = { 'Wi-Fi': 'wifi', Bluetooth: 'bluetooth', 'Dark mode': 'dark_mode', 'Do not disturb': 'dnd' };
+export const PICKER_KEY: Readonly<Record<string, string>> = { 'Font size': 'font_size', 'Screen timeout': 'screen_timeout' };
+
+/** What the settings solvers need of a recorder (the demo recorder and the scripted-critics bench's both have it). */
+interface Tapper {
+  readonly s: ChromiumSession;
+  tap(loc: Locator): Promise<void>;
+  byText(sel: string, text: string): Locator;
+}
+
+/** Settings → the switch's section → flip it unless it already shows the wanted state. */
+export async function toggleSetting(r: Tapper, p: Params): Promise<void> {
+    await r.tap(r.byText('a.row .t', SETTINGS_SECTION[p.toggle ?? ''] ?? ''));
+    const sw = r.s.page.locator(`[data-key=${TOGGLE_KEY[p.toggle ?? '']}]`);
+    if (((await sw.first().getAttribute('aria-checked')) === 'true') !== (p.state === 'On')) await r.tap(sw);
+}
+
+/** Settings → the value's section → its picker option, or its +/− stepper until it shows the value. */
+export async function setSettingValue(r: Tapper, p: Params): Promise<void> {
+    await r.tap(r.byText('a.row .t', SETTINGS_SECTION[p.setting ?? ''] ?? ''));
+    const key = PICKER_KEY[p.setting ?? ''];
+    if (key) {
+      await r.tap(r.s.page.locator('button.row', { has: r.byText('.t', p.setting ?? '') }));
+      await r.tap(r.s.page.locator(`#pk-${key} .opt`, { hasText: new RegExp(`^\\s*${p.value}\\s*$`) }));
+      return;
+    }
+    const id = p.setting === 'Brightness' ? 'brightness' : 'media_volume';
+    const want = Number((p.value ?? '').replace('%', ''));
+    for (let i = 0; i < 12; i++) {
+      const cur = Number((await r.s.page.locator(`#v-${id}`).innerText()).replace('%', ''));
+      if (cur === want) return;
+      const label = p.setting === 'Brightness' ? 'Brightness level' : 'Media volume';
+      await r.tap(r.s.page.getByRole('button', { name: `${cur < want ? 'Increase' : 'Decrease'} ${label}` }));
+    }
+}
+
+/** Demonstrations per `app/family` (after the app is open). */
+export const DEMOS: Readonly<Record<string, (r: DemoRecorder, p: Params) => Promise<void>>> = {
+  'clock/create_alarm': async (r, p) => {
+    const page = r.s.page;
+    await r.tap(page.locator('a.fab'));
+    await r.tap(page.locator('#hourbtn'));
+    await r.tap(page.locator('#pk-hour .opt', { hasText: new RegExp(`^${p.hour}$`) }));
+    await r.tap(page.locator('#minbtn'));
+    await r.tap(page.locator('#pk-minute .opt', { hasText: new RegExp(`^${p.minute}$`) }));
+    await r.tap(page.locator(`[data-ampm=${p.ampm}]`));
+    if (p.label) await r.typeInto(page.locator('#label'), p.label);
+    if (p.day) await r.tap(page.locator(`[data-day=${p.day}]`));
+    await r.tap(page.locator('button.primary'));
+  },
+  'clock/set_snooze': async (r, p) => {
+    await r.act({ action: 'system_button', button: 'Menu' });
+    await r.tap(r.s.page.locator('#overflow a', { hasText: 'Settings' }));
+    await r.tap(r.s.page.locator('button.row', { has: r.byText('.t', 'Snooze length') }));
+    await r.tap(r.s.page.locator('#pk-snooze .opt', { hasText: p.snooze ?? '' }));
+  },
+  'clock/toggle_alarm': async (r, p) => {
+    const sw = r.s.page.locator('.alarm', { has: r.byText('.lbl', p.alarm ?? '') }).locator('button.switch');
+    if (((await sw.first().getAttribute('aria-checked')) === 'true') !== (p.state === 'On')) await r.tap(sw);
+  },
+  'settings/toggle_setting': toggleSetting,
+  'settings/set_value': setSettingValue,
+  // Cross-app, a value that differs per episode: the person opens Mail, finds the Security Team message (loading
+  // more of the inbox if needed), reads the code off the screen, and enters it in Settings → Verify account.
+  'settings/verify_account': async (r) => {
+    const page = r.s.page;
+    await r.act({ action: 'open', text: 'Mail' });
+    const mail = page.locator('a.mail', { hasText: 'Security Team' });
+    for (let i = 0; i < 4 && (await mail.count()) === 0; i++) await r.tap(page.locator('a.more'));
+    await r.tap(mail);
+    const code = /\b(\d{6})\b/.exec(await page.locator('body').innerText())?.[1] ?? '';
+    await r.act({ action: 'open', text: 'Settings' });
+    await r.tap(page.locator('a.banner'));
+    await r.typeInto(page.locator('#code'), code);
+    await r.tap(page.locator('#verify'));
+  },
+  'contacts/add_contact': async (r, p) => {
+    await r.tap(r.s.page.getByRole('link', { name: /New contact/ }));
+    await r.typeInto(r.s.page.getByPlaceholder('First name'), p.first_name ?? '');
+    await r.typeInto(r.s.page.getByPlaceholder('Last name'), p.last_name ?? '');
+    await r.typeInto(r.s.page.getByPlaceholder('Phone number'), p.phone ?? '');
+    await r.tap(r.s.page.getByRole('button', { name: 'Save contact', exact: true }));
+  },
+};
+
+/**
+ * Runs the demonstration of `query` on a reset session (seeded `envSeed`): opens the app from the launcher, plays the
+ * script, and returns the recorded steps and whether the checker accepts the end state (the person verifying their
+ * own demonstration). Undefined when no demonstration exists for the query's family.
+ */
+export async function demonstrate(s: ChromiumSession, query: Query, appTitle: string, envSeed: number): Promise<{ steps: ReferenceStep[]; ok: boolean } | undefined> {
+  const demo = DEMOS[`${query.app}/${query.family}`];
+  if (!demo || query.feasible === false) return undefined;
+  const r = new DemoRecorder(s, await s.reset({ app: query.app, seed: envSeed }));
+  await r.act({ action: 'open', text: appTitle });
+  await demo(r, query.checker.params);
+  return { steps: r.steps, ok: (await s.check(query.checker)).success };
+}
