@@ -50,6 +50,8 @@ export type BaseGoal =
       doneWhen?: RegExp;
       /** A button, never the page title (which may carry the same word). */
       notTitle?: boolean;
+      /** Only the target on this row (the title of a list row whose buttons repeat on every row: "Add" next to "Classic Burger"). */
+      row?: string;
     }
   | { kind: 'add'; target: string; qty: number; text: string }
   | {
