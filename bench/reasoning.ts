@@ -204,7 +204,10 @@ async function main(): Promise<void> {
               if (!v.consistent) why = `consistency rule, ${v.check}`;
             }
           }
-          for (const t of ts) (why ? drop(t, why) : t.kept++);
+          for (const t of ts) {
+            if (why) drop(t, why);
+            else t.kept++;
+          }
         }
       }
       const show = (label: string, t: ReturnType<typeof tally>): void => {
