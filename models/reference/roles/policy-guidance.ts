@@ -32,7 +32,7 @@ export function guidanceGoals(guidance: readonly string[], parse: (line: string)
     if (rep) return Array.from({ length: Math.min(Number(rep[3]), 9) }, () => guidanceGoals([`${rep[1]} ${rep[2]}`], parse)).flat();
     // "tap Add next to Classic Burger": a label repeated on screen, the one on that row.
     const nx = /^(?:tap|click|press)\s+(.+?)\s+next to\s+(.+)$/i.exec(line);
-    if (nx) return parse(`tap ${nx[1]!}`).map((g): Goal => (g.kind === 'tap' ? { ...g, min: Math.max(g.min ?? 0, 0.9), row: nx[2]!.trim().replace(/^["']|["']$/g, ''), text: line } : g));
+    if (nx) return parse(`tap ${nx[1]!}`).map((g): Goal => (g.kind === 'tap' ? { ...g, min: Math.max(g.min ?? 0, 0.9), stable: true, row: nx[2]!.trim().replace(/^["']|["']$/g, ''), text: line } : g));
     const r =
       /^(?:read|note)\s+the\s+(code|address)\s+from\s+(.+)\s+in\s+[\w'-]+$/i.exec(line) ?? /^(?:read|note)\s+the\s+(code|address)\s+(?:from|in)\s+(.+)$/i.exec(line);
     if (r) return [{ kind: 'read', what: r[1]!.toLowerCase() as 'code' | 'address', source: r[2]!.trim().replace(/^["']|["']$/g, ''), text: line }];
@@ -44,7 +44,7 @@ export function guidanceGoals(guidance: readonly string[], parse: (line: string)
     return parse(line).map((g): Goal => {
       // A guidance step names the exact label the demonstration touched: a near match ("LTE 100%" for "00") is
       // another control, so taps need a close match (the policy's own plans allow looser ones).
-      if (g.kind === 'tap') return { ...g, min: Math.max(g.min ?? 0, 0.9) };
+      if (g.kind === 'tap') return { ...g, min: Math.max(g.min ?? 0, 0.9), stable: true };
       if (g.kind === 'type' && f && g.value === f[1]) return { ...g, words: [f[2]!.replace(/^["']|["']$/g, '')] };
       return g;
     });

@@ -491,7 +491,7 @@ export function decide(input: DecideInput): Decision {
       const searchRow = lines.filter((l) => /^search$/i.test(l.text.trim()));
       const inSearchBox = (l: OcrLine): boolean => searchRow.some((b) => Math.abs(b.box.y + b.box.h / 2 - (l.box.y + l.box.h / 2)) < 20 && b !== l);
       const min = goal.min ?? 0.6;
-      const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, goal.targets, min), ...(min >= 0.95 ? tokenCandidates(lines, goal.targets) : []), ...(min >= 0.9 ? prefixCandidates(lines, goal.targets) : [])]
+      const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, goal.targets, min), ...(min >= 0.95 ? tokenCandidates(lines, goal.targets) : []), ...(goal.stable ? prefixCandidates(lines, goal.targets) : [])]
         .filter((c) => !((goal.nav || spec || goal.entity || goal.notTitle) && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)))
         .filter((c) => !goal.row || onRowOf(c.line, lines, goal.row))
         .sort((a, b) => b.score - a.score);
