@@ -55,6 +55,7 @@ describe('synthesiser: lines that hold on another episode', () => {
     expect(stableLabel('Cart (2')).toBe('Cart');
     expect(stableLabel('Add to cart')).toBe('Add to cart');
     expect(stableLabel('Size XL')).toBe('Size XL');
+    expect(stableLabel('Size 43')).toBe('Size 43');
     expect(stableLabel('00')).toBe('00');
     expect(stableLabel('12 Baker Street')).toBe('12 Baker Street');
   });
@@ -105,6 +106,10 @@ describe('policy: reading these lines', () => {
     const d = decide({ instruction: 'Order a pizza.', guidance: ['open Foodie', 'tap View cart'], history: ['Opened Foodie. [goal 1/2 done]'], lines: bar, screen: SCREEN, temperature: 0, random: () => 0.5 });
     expect(d.action.action).toBe('click');
     expect((d.action as { coordinate: [number, number] }).coordinate[1]).toBeGreaterThan(855);
+    // A number that belongs to the label is no count: "Size 4" never takes "Size 43".
+    const sizes = [line('ShopMart', 60, 60), line('Size 43', 400), line('Size 44', 450)];
+    const z = decide({ instruction: 'Buy shoes.', guidance: ['open ShopMart', 'tap Size 4'], history: ['Opened ShopMart. [goal 1/2 done]'], lines: sizes, screen: SCREEN, temperature: 0, random: () => 0.5 });
+    expect(z.action.action).not.toBe('click');
     const alarms = [line('Alarms', 60, 60), line('7:00 AM', 200), line('8:30 AM', 300)];
     const t = decide({ instruction: 'Set an alarm.', guidance: ['open Clock', 'tap 7'], history: ['Opened Clock. [goal 1/2 done]'], lines: alarms, screen: SCREEN, temperature: 0, random: () => 0.5 });
     expect(t.action.action).not.toBe('click');

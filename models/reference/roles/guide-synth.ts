@@ -19,13 +19,13 @@ const escapeRe = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /**
  * A tapped label without what changes between visits: a count or price after a separator ("View cart · 1 item" →
- * "View cart", "Cart (2" → "Cart"). Labels that start with a number ("7", "12 Baker Street") stay whole.
+ * "View cart", "Cart (2" → "Cart"). A number that is part of the label ("Size 43") stays, as do labels that start
+ * with a number ("7", "12 Baker Street").
  */
 export function stableLabel(label: string): string {
-  const m = /^(\p{L}[^·•|([]*?)\s*(?:[·•|([].*|\s+\d.*)$/u.exec(label.trim());
+  const m = /^(\p{L}[^·•|([]*?)\s*[·•|([](.*)$/u.exec(label.trim());
   if (!m || (m[1]!.match(/\p{L}/gu) ?? []).length < 3) return label.trim();
-  const rest = label.trim().slice(m[1]!.length);
-  return /\d/.test(rest) || !/\p{L}/u.test(rest) ? m[1]!.trim() : label.trim();
+  return /\d/.test(m[2]!) || !/\p{L}/u.test(m[2]!) ? m[1]!.trim() : label.trim();
 }
 
 /** What kind of per-episode value this is, if the policy can read one: a numeric code or a street address. */

@@ -125,7 +125,8 @@ export function prefixCandidates(lines: OcrLine[], targets: string[]): Candidate
       const t = normText(target);
       if ((t.match(/\p{L}/gu) ?? []).length < 3 || !l.startsWith(t) || l === t) continue;
       const rest = line.text.trim().slice(target.trim().length);
-      if (!/^\s*(?:[·•|([$#-]|\d)/.test(rest) && !/^\s*$/.test(normText(rest))) continue;
+      // What follows is a separator, or a number after a space ("Cart 2"; never "Size 4" taking "Size 43").
+      if (!/^\s*[·•|([$#-]|^\s+\d/.test(rest) && normText(rest) !== '') continue;
       out.push({ line, score: 0.92 - 0.01 * rank });
       break;
     }
