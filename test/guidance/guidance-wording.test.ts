@@ -11,6 +11,7 @@ import { guideSynthRole, stableLabel } from '../../models/reference/roles/guide-
 import { guidanceGoals } from '../../models/reference/roles/policy-guidance.js';
 import { parseGoals } from '../../models/reference/roles/policy-intent.js';
 import { decide } from '../../models/reference/roles/policy.js';
+import { imperative } from '../../models/reference/roles/reasoning.js';
 import type { RoleContext } from '../../models/reference/types.js';
 
 const synth = async (steps: unknown[]): Promise<string[]> => {
@@ -113,5 +114,12 @@ describe('policy: reading these lines', () => {
     const alarms = [line('Alarms', 60, 60), line('7:00 AM', 200), line('8:30 AM', 300)];
     const t = decide({ instruction: 'Set an alarm.', guidance: ['open Clock', 'tap 7'], history: ['Opened Clock. [goal 1/2 done]'], lines: alarms, screen: SCREEN, temperature: 0, random: () => 0.5 });
     expect(t.action.action).not.toBe('click');
+  });
+
+  it('the reasoner words its Next line the same way, so the action predicted from it alone is the right Add', () => {
+    expect(imperative({ action: 'click' }, 'Tapped "Add" for "Churros" (1 of 1). [goal 3/4 done]')).toBe('tap Add next to Churros');
+    expect(imperative({ action: 'click' }, 'Tapped "View cart · 1 item". [goal 4/4 done]')).toBe('tap View cart');
+    const d = decide({ instruction: 'Order a pizza.', guidance: ['Next: tap Add next to Pepperoni Pizza'], history: [], lines: MENU, screen: SCREEN, temperature: 0, random: () => 0.5 });
+    expect((d.action as { coordinate: [number, number] }).coordinate[1]).toBeGreaterThan(330);
   });
 });

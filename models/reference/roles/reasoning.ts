@@ -22,7 +22,7 @@ const STYLE_RE = /Hint style:\s*([a-z-]+)/i;
 const sentence = (s: string): string => s.replace(/\s+/g, ' ').replace(/\[[^\]]*\]/g, '').trim();
 
 /** An imperative for an action the policy chose, from its conclusion's quoted target. */
-function imperative(action: Record<string, unknown>, conclusion: string): string | undefined {
+export function imperative(action: Record<string, unknown>, conclusion: string): string | undefined {
   const quoted = /"([^"]+)"/.exec(conclusion)?.[1];
   switch (action.action) {
     case 'click': {
