@@ -3,10 +3,13 @@
  *
  *   npx tsx bench/guidance.ts [--queries 6] [--k 4] [--seeds 1,2,3] [--apps clock,contacts,settings]
  *                             [--families create_alarm,…] [--ref-sources scripted,mobile-agent-v3,explore]
- *                             [--ref-attempts 1] [--max-steps 15] [--sessions 2]
+ *                             [--ref-attempts 1] [--max-steps 15] [--sessions 2] [--probe] [--probe-pool 20]
  *
- * Per seed: `generateQueries` draws the tasks (with --families: only those families); every query gets K unguided
- * attempts (attempt 0 at T=0, the rest at T=0.7, as a cycle does). Queries with 0/K checker successes are HARD. For
+ * Per seed: `generateQueries` draws the tasks (with --families: only those families); every query gets up to K
+ * unguided attempts (attempt 0 at T=0, the rest at T=0.7, as a cycle does; the first checker success ends its
+ * screening). Queries with 0/K checker successes are HARD. With `--probe`, the hard queries are FOUND instead of
+ * named: per app and seed, `--probe-pool` queries drawn from all the app's families are screened that way and the first
+ * `--queries` hard ones per app go on (the probe prints, per family, queries screened → hard). For
  * each hard query a reference trajectory is sought from the sources in order — `scripted` (bench/demos.ts: a
  * demonstration standing in for a person in the browser, verified by the checker as that person would), the
  * Mobile-Agent-v3 role mode, the end-to-end policy at T=1.0 (`explore`). Guidance is synthesised from the reference
@@ -48,6 +51,8 @@ const { values } = parseArgs({
     'ref-attempts': { type: 'string', default: '1' },
     'max-steps': { type: 'string', default: '15' },
     sessions: { type: 'string', default: '2' },
+    probe: { type: 'boolean', default: false },
+    'probe-pool': { type: 'string', default: '20' },
   },
 });
 const N = Number(values.queries);
@@ -59,14 +64,17 @@ const MAX_STEPS = Number(values['max-steps']);
 const SESSIONS = Math.max(1, Number(values.sessions));
 const FAMILIES = values.families.split(',').map((s) => s.trim()).filter(Boolean);
 const SOURCES = values['ref-sources'].split(',').map((s) => s.trim()).filter(Boolean);
-if (!(N > 0) || !(K >= 1) || SEEDS.length === 0) {
-  console.error('usage: npx tsx bench/guidance.ts [--queries N] [--k K] [--seeds 1,2,3] [--apps a,b]');
+const PROBE = values.probe;
+const POOL = Number(values['probe-pool']);
+if (!(N > 0) || !(K >= 1) || SEEDS.length === 0 || !(POOL > 0)) {
+  console.error('usage: npx tsx bench/guidance.ts [--queries N] [--k K] [--seeds 1,2,3] [--apps a,b] [--probe] [--probe-pool M]');
   process.exit(2);
 }
 
 interface Row {
   seed: number;
   app: string;
+  family: string;
   query: string;
   hard: boolean;
   reference?: string;
@@ -125,73 +133,102 @@ async function main(): Promise<void> {
 
   const rows: Row[] = [];
   const t0 = performance.now();
+  /** Unguided attempts in order (attempt 0 at T=0, the rest at T=0.7), stopping at the first checker success. */
+  const screen = async (q: Query, base: number): Promise<boolean> => {
+    for (let j = 0; j < K; j++) if ((await episode(q, 'gui-owl', base + j, j === 0 ? 0 : 0.7)).ok) return false;
+    return true;
+  };
+  /** Reference → guidance → K unguided and K guided attempts on fresh seeds, for one hard query. */
+  const guide = async (q: Query, row: Row, seed: number, base: number): Promise<void> => {
+    // Reference: the sources in order (a demonstration, another role configuration, exploration at T=1.0).
+    let reference: { id: string; source: 'model' | 'scripted'; steps: ReferenceStep[] } | undefined;
+    for (const src of SOURCES) {
+      for (let r = 0; r < REF && !reference; r++) {
+        if (src === 'scripted') {
+          const s = await lease();
+          let healthy = true;
+          let none = false;
+          try {
+            const title = loadDags().find((d) => d.app === q.app)?.title ?? q.app;
+            const d = await demonstrate(s, q, title, base + 50 + r);
+            if (d?.ok) reference = { id: `${seed}/${q.id}/scripted/${r}`, source: 'scripted', steps: d.steps };
+            else if (d) console.log(`demonstration of ${q.id} did not satisfy the checker`);
+            none = !d;
+          } catch (e) {
+            // The phone broke during the demonstration: this try yields no reference.
+            healthy = false;
+            console.log(`demonstration of ${q.id} failed on the phone: ${(e as Error).message.split('\n')[0]}`);
+          } finally {
+            release(s, healthy);
+          }
+          if (none) break;
+          continue;
+        }
+        const [mode, temp] = src === 'explore' ? (['gui-owl', 1.0] as const) : ([src as AgentMode, 0.7] as const);
+        const e = await episode(q, mode, base + 60 + r + (src === 'explore' ? 10 : 0), temp);
+        if (e.ok) {
+          const id = `${seed}/${q.id}/${src}/${r}`;
+          reference = { id, source: 'model', steps: referenceSteps({ id, cycleId: 'bench', queryId: q.id, attempt: 0, agentMode: mode, actionSpace: 'mobile', model: { name: 'x', version: '0' }, status: e.result.status, steps: e.result.steps }) };
+        }
+      }
+      if (reference) break;
+    }
+    if (!reference) {
+      console.log(`HARD seed ${seed} ${q.app.padEnd(9)} ${q.family.padEnd(16)} ${JSON.stringify(q.instruction)}: no reference found`);
+      return;
+    }
+    let g;
+    try {
+      g = await synthesizeGuidance({ describer: models.guideDescriber!, qc: models.guideQc!, synth: models.guideSynth! }, blobs, { id: reference.id, source: reference.source, instruction: q.instruction, steps: reference.steps });
+    } catch (e) {
+      console.log(`HARD seed ${seed} ${q.app.padEnd(9)} ${q.family.padEnd(16)} ${JSON.stringify(q.instruction)}: guidance failed: ${(e as Error).message}`);
+      return;
+    }
+    row.source = reference.source;
+    row.reference = reference.id;
+    // Fresh seeds, same for both arms.
+    const fresh = Array.from({ length: K }, (_, j) => base + 80 + j);
+    const [un, gd] = await Promise.all([
+      Promise.all(fresh.map((s, j) => episode(q, 'gui-owl', s, j === 0 ? 0 : 0.7))),
+      Promise.all(fresh.map((s, j) => episode(q, 'gui-owl', s, j === 0 ? 0 : 0.7, g.text))),
+    ]);
+    row.unguided = un.filter((x) => x.ok).length;
+    row.guided = gd.filter((x) => x.ok).length;
+    console.log(`HARD seed ${seed} ${q.app.padEnd(9)} ${q.family.padEnd(16)} ${JSON.stringify(q.instruction)}: guided ${row.guided}/${K} vs unguided ${row.unguided}/${K} (reference: ${reference.source}); guidance: ${g.steps.join(' | ')}`);
+  };
+  /** Probe bookkeeping: per app/family, queries screened and found hard. */
+  const probed = new Map<string, { screened: number; hard: number }>();
   try {
     for (const seed of SEEDS) {
-      const drawn = generateQueries({ dags: loadDags(), count: FAMILIES.length ? N * 12 : N, seed, apps: APPS }).queries;
-      const queries = (FAMILIES.length ? drawn.filter((q) => FAMILIES.includes(q.family) && q.feasible !== false) : drawn).slice(0, N);
-      await Promise.all(
-        queries.map(async (q, i) => {
-          const base = seed * 100_000 + i * 100;
-          const attempts = await Promise.all(Array.from({ length: K }, (_, j) => episode(q, 'gui-owl', base + j, j === 0 ? 0 : 0.7)));
-          const row: Row = { seed, app: q.app, query: q.id, hard: attempts.every((a) => !a.ok) };
-          rows.push(row);
-          if (!row.hard) return;
-          // Reference: the sources in order (a demonstration, another role configuration, exploration at T=1.0).
-          let reference: { id: string; source: 'model' | 'scripted'; steps: ReferenceStep[] } | undefined;
-          for (const src of SOURCES) {
-            for (let r = 0; r < REF && !reference; r++) {
-              if (src === 'scripted') {
-                const s = await lease();
-                let healthy = true;
-                let none = false;
-                try {
-                  const title = loadDags().find((d) => d.app === q.app)?.title ?? q.app;
-                  const d = await demonstrate(s, q, title, base + 50 + r);
-                  if (d?.ok) reference = { id: `${seed}/${q.id}/scripted/${r}`, source: 'scripted', steps: d.steps };
-                  none = !d;
-                } catch (e) {
-                  // The phone broke during the demonstration: this try yields no reference.
-                  healthy = false;
-                  console.log(`demonstration of ${q.id} failed on the phone: ${(e as Error).message.split('\n')[0]}`);
-                } finally {
-                  release(s, healthy);
-                }
-                if (none) break;
-                continue;
-              }
-              const [mode, temp] = src === 'explore' ? (['gui-owl', 1.0] as const) : ([src as AgentMode, 0.7] as const);
-              const e = await episode(q, mode, base + 60 + r + (src === 'explore' ? 10 : 0), temp);
-              if (e.ok) {
-                const id = `${seed}/${q.id}/${src}/${r}`;
-                reference = { id, source: 'model', steps: referenceSteps({ id, cycleId: 'bench', queryId: q.id, attempt: 0, agentMode: mode, actionSpace: 'mobile', model: { name: 'x', version: '0' }, status: e.result.status, steps: e.result.steps }) };
-              }
-            }
-            if (reference) break;
-          }
-          if (!reference) {
-            console.log(`HARD seed ${seed} ${q.app.padEnd(9)} ${JSON.stringify(q.instruction)}: no reference found`);
-            return;
-          }
-          let g;
-          try {
-            g = await synthesizeGuidance({ describer: models.guideDescriber!, qc: models.guideQc!, synth: models.guideSynth! }, blobs, { id: reference.id, source: reference.source, instruction: q.instruction, steps: reference.steps });
-          } catch (e) {
-            console.log(`HARD seed ${seed} ${q.app.padEnd(9)} ${JSON.stringify(q.instruction)}: guidance failed: ${(e as Error).message}`);
-            return;
-          }
-          row.source = reference.source;
-          row.reference = reference.id;
-          // Fresh seeds, same for both arms.
-          const fresh = Array.from({ length: K }, (_, j) => base + 80 + j);
-          const [un, gd] = await Promise.all([
-            Promise.all(fresh.map((s, j) => episode(q, 'gui-owl', s, j === 0 ? 0 : 0.7))),
-            Promise.all(fresh.map((s, j) => episode(q, 'gui-owl', s, j === 0 ? 0 : 0.7, g.text))),
-          ]);
-          row.unguided = un.filter((x) => x.ok).length;
-          row.guided = gd.filter((x) => x.ok).length;
-          console.log(`HARD seed ${seed} ${q.app.padEnd(9)} ${q.family.padEnd(16)} ${JSON.stringify(q.instruction)}: guided ${row.guided}/${K} vs unguided ${row.unguided}/${K} (reference: ${reference.source}); guidance: ${g.steps.join(' | ')}`);
-        }),
-      );
+      // Without --probe: the first N queries of the draw (with --families: of those families). With --probe: up to
+      // --probe-pool queries per app from ALL its families (or --families), each screened by unguided attempts; the
+      // first N hard ones per app go on. No family is named: the unguided attempts find them.
+      let pool: Query[];
+      if (PROBE) {
+        pool = APPS.flatMap((app) =>
+          generateQueries({ dags: loadDags(), count: POOL * 3, seed, apps: [app] })
+            .queries.filter((q) => q.feasible !== false && (FAMILIES.length === 0 || FAMILIES.includes(q.family)))
+            .slice(0, POOL),
+        );
+      } else {
+        const drawn = generateQueries({ dags: loadDags(), count: FAMILIES.length ? N * 12 : N, seed, apps: APPS }).queries;
+        pool = (FAMILIES.length ? drawn.filter((q) => FAMILIES.includes(q.family) && q.feasible !== false) : drawn).slice(0, N);
+      }
+      const hardness = await Promise.all(pool.map((q, i) => screen(q, seed * 100_000 + i * 100)));
+      const chosen: { q: Query; row: Row; base: number }[] = [];
+      pool.forEach((q, i) => {
+        const key = `${q.app}/${q.family}`;
+        const p = probed.get(key) ?? { screened: 0, hard: 0 };
+        p.screened++;
+        if (hardness[i]) p.hard++;
+        probed.set(key, p);
+        const row: Row = { seed, app: q.app, family: q.family, query: q.id, hard: hardness[i]! };
+        if (row.hard && chosen.filter((c) => c.q.app === q.app).length >= N) return;
+        rows.push(row);
+        if (row.hard) chosen.push({ q, row, base: seed * 100_000 + i * 100 });
+      });
+      console.log(`seed ${seed}: ${pool.length} queries screened, ${hardness.filter(Boolean).length} hard (0/${K}), ${chosen.length} taken on`);
+      await Promise.all(chosen.map((c) => guide(c.q, c.row, seed, c.base)));
     }
   } finally {
     await Promise.all(pool.map((s) => s.close()));
@@ -201,6 +238,10 @@ async function main(): Promise<void> {
   const load = (await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ');
   console.log(`\nsessions replaced after the phone hung: ${replaced}`);
   console.log(`guidance uplift: ${rows.length} queries × K=${K}, seeds ${SEEDS.join(',')}, apps ${APPS.join(',')}${FAMILIES.length ? `, families ${FAMILIES.join(',')}` : ''}, ${((performance.now() - t0) / 1000).toFixed(0)} s, load average ${load}`);
+  if (PROBE) {
+    console.log(`probe: hard = 0/${K} unguided successes; per family, queries screened → hard`);
+    for (const [k, p] of [...probed.entries()].sort()) console.log(`  ${k.padEnd(28)} ${p.screened} → ${p.hard}`);
+  }
   console.log('ratio = guided successes ÷ max(unguided successes, 1) per seed on the same hard queries and fresh seeds');
   console.log(`${'app'.padEnd(10)} ${'hard'.padStart(5)} ${'refs'.padStart(5)}  ${'unguided rate'.padEnd(14)} ${'guided rate'.padEnd(14)} ${'successes u/g (n)'.padEnd(20)} ratio mean ± sd (per seed)`);
   for (const app of [...new Set(rows.map((r) => r.app)).values()].sort().concat('ALL')) {

@@ -2,7 +2,7 @@
  * Reasoning data (GUI-Owl §2.2.3): hint-guided rejection sampling and the thought–action consistency filter.
  *
  *   npx tsx bench/reasoning.ts [--episodes 12] [--seed 1] [--apps food,notes,messages] [--max-steps 15]
- *                              [--labelled 120] [--model-check]
+ *                              [--labelled 120] [--model-check] [--distill-episodes 6] [--distill-mode mobile-agent-v3]
  *
  * 1. Rolls the reference policy out on `--episodes` generated tasks (in-process: app server, Chromium, OCR,
  *    reference server through the gateway) and stores every step (screenshot and UI tree by content hash).
@@ -15,30 +15,29 @@
  *    copy whose thought is paired with a different action (label: inconsistent) — another step's thought with
  *    this step's action when the two actions differ in type or target, or the terminate status flipped. Precision
  *    and recall of the flagged inconsistencies.
+ * 5. Multi-agent → end-to-end distillation (synthesis/distill.ts): `--distill-episodes` tasks rolled out in a role
+ *    mode (`--distill-mode`, default Mobile-Agent-v3); every step's role outputs are merged by the distiller role,
+ *    the distilled thought passes the consistency rule with the EXECUTED action (as in the cycle's reasoning stage).
+ *    Counts: steps, distilled, kept, dropped with reasons (no executed action, no role outputs, distiller reply
+ *    invalid, action changed, consistency rule by check), over all steps and over checker-successful episodes.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toDataUrl } from '../agents/episode.js';
-import { runAgentEpisode } from '../agents/run.js';
+import { runAgentEpisode, type AgentMode, AGENT_MODES } from '../agents/run.js';
 import type { Action } from '../domain/action.js';
 import type { Role } from '../domain/config.js';
 import type { Step } from '../domain/entities.js';
 import { HINT_STYLES } from '../domain/guidance.js';
 import type { ChatModel } from '../domain/ports.js';
-import { startAppServer } from '../environments/app-server.js';
 import { loadDags } from '../environments/app-world.js';
-import { createChromiumEnv } from '../environments/chromium.js';
 import { createChatModel } from '../models/gateway.js';
-import { createOcrEngine } from '../models/ocr.js';
-import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
-import { startReferenceServer } from '../models/reference/server.js';
+import { REFERENCE_MODELS } from '../models/reference/roles.js';
 import { generateQueries } from '../query-gen/sample.js';
-import { createLocalBlobStore } from '../storage/blob-local.js';
 import { checkConsistency, modelConsistency } from '../synthesis/consistency.js';
+import { distillStep } from '../synthesis/distill.js';
 import type { UiTreeLike } from '../synthesis/matchers.js';
 import { sampleReasoning } from '../synthesis/rejection-sampling.js';
+import { startReferenceRig } from './reference-rig.js';
 
 const { values } = parseArgs({
   options: {
@@ -48,12 +47,20 @@ const { values } = parseArgs({
     'max-steps': { type: 'string', default: '15' },
     labelled: { type: 'string', default: '120' },
     'model-check': { type: 'boolean', default: false },
+    'distill-episodes': { type: 'string', default: '6' },
+    'distill-mode': { type: 'string', default: 'mobile-agent-v3' },
   },
 });
 const EPISODES = Number(values.episodes);
 const SEED = Number(values.seed);
 const APPS = values.apps.split(',').map((s) => s.trim()).filter(Boolean);
 const LABELLED = Number(values.labelled);
+const DISTILL_EPISODES = Number(values['distill-episodes']);
+const DISTILL_MODE = values['distill-mode'] as AgentMode;
+if (!AGENT_MODES.includes(DISTILL_MODE) || DISTILL_MODE === 'gui-owl') {
+  console.error(`--distill-mode: one of ${AGENT_MODES.filter((m) => m !== 'gui-owl').join(', ')} (a mode with roles to merge)`);
+  process.exit(2);
+}
 
 interface Stored {
   instruction: string;
@@ -65,12 +72,8 @@ interface Stored {
 const rate = (a: number, b: number): string => (b ? `${((100 * a) / b).toFixed(1)}% (${a}/${b})` : '—');
 
 async function main(): Promise<void> {
-  const blobDir = await mkdtemp(join(tmpdir(), 'trajforge-reasoning-bench-'));
-  const blobs = createLocalBlobStore(blobDir);
-  const appServer = await startAppServer({});
-  const env = await createChromiumEnv({ appServer, blobs });
-  const ocr = await createOcrEngine();
-  const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
+  const rig = await startReferenceRig('trajforge-reasoning-bench-');
+  const { blobs, env, ref } = rig;
   const model = (role: Role): ChatModel => createChatModel({ baseUrl: ref.baseUrl, model: REFERENCE_MODELS[role], maxRetries: 1 }, { cache: false });
   const session = await env.newSession();
   const stored: Stored[] = [];
@@ -163,13 +166,63 @@ async function main(): Promise<void> {
     }
     console.log(`\nconsistency checker vs labelled set of ${labelled.length} steps (${labelled.filter((l) => l.inconsistent).length} inconsistent by construction):`);
     console.log(`  precision of flagged inconsistencies ${rate(tp, tp + fp)}, recall ${rate(tp, tp + fn)}`);
-    console.log(`\n${((performance.now() - t0) / 1000).toFixed(0)} s`);
+
+    // 5. Multi-agent → end-to-end distillation.
+    if (DISTILL_EPISODES > 0) {
+      const roleModels = Object.fromEntries((['manager', 'worker', 'reflector', 'notetaker', 'policy'] as Role[]).map((r) => [r, model(r)]));
+      const distiller = model('distiller');
+      const tally = (): { steps: number; distilled: number; kept: number; dropped: Map<string, number> } => ({ steps: 0, distilled: 0, kept: 0, dropped: new Map() });
+      const all = tally();
+      const ok = tally();
+      const drop = (t: ReturnType<typeof tally>, why: string): void => void t.dropped.set(why, (t.dropped.get(why) ?? 0) + 1);
+      const dq = generateQueries({ dags: loadDags(), count: DISTILL_EPISODES, seed: SEED + 500, apps: APPS }).queries;
+      for (const [i, q] of dq.entries()) {
+        const r = await runAgentEpisode(DISTILL_MODE, { env: session, models: roleModels, blobs, app: q.app, instruction: q.instruction, seed: SEED * 1000 + 500 + i, maxSteps: Number(values['max-steps']), historyImages: 1, temperature: 0 });
+        if (r.environmentFailure) continue;
+        const success = (await session.check(q.checker)).success;
+        console.log(`${success ? 'PASS' : 'FAIL'} ${DISTILL_MODE} ${q.app.padEnd(9)} ${r.steps.length} steps ${JSON.stringify(q.instruction)}`);
+        for (const s of r.steps) {
+          const ts = success ? [all, ok] : [all];
+          for (const t of ts) t.steps++;
+          let why: string | undefined;
+          let d;
+          if (!s.action || s.error) why = 'no executed action';
+          else if (!s.roles?.length) why = 'no role outputs';
+          else {
+            try {
+              d = await distillStep(distiller, q.instruction, s);
+              if (!d) why = 'no parsed role output';
+            } catch (e) {
+              why = `distiller reply invalid (${(e as Error).message.slice(0, 60)})`;
+            }
+          }
+          if (d && s.action) {
+            for (const t of ts) t.distilled++;
+            if (JSON.stringify(d.action) !== JSON.stringify(s.action)) why = 'action changed';
+            else {
+              const v = checkConsistency({ reasoning: d.thought, conclusion: d.conclusion, action: s.action }, await tree(s));
+              if (!v.consistent) why = `consistency rule, ${v.check}`;
+            }
+          }
+          for (const t of ts) {
+            if (why) drop(t, why);
+            else t.kept++;
+          }
+        }
+      }
+      const show = (label: string, t: ReturnType<typeof tally>): void => {
+        const dropped = [...t.dropped.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ');
+        console.log(`  ${label}: ${t.steps} steps, distilled ${t.distilled}, kept ${rate(t.kept, t.steps)}; dropped ${t.steps - t.kept}${dropped ? ` (${dropped})` : ''}`);
+      };
+      console.log(`\nmulti-agent → end-to-end distillation (${DISTILL_MODE}, ${dq.length} episodes, distiller ${distiller.name}):`);
+      show('all episodes', all);
+      show('checker-successful episodes', ok);
+    }
+    const load = (await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ');
+    console.log(`\n${((performance.now() - t0) / 1000).toFixed(0)} s, load average ${load}`);
   } finally {
     await session.close();
-    await env.close();
-    await ref.close();
-    await appServer.close();
-    await rm(blobDir, { recursive: true, force: true });
+    await rig.close();
   }
 }
 

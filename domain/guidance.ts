@@ -22,6 +22,11 @@ export const StepDescriptionReply = z.object({
    * value typed later was read off an earlier screen, so it can say where to read it instead of copying it.
    */
   visible: z.array(z.string()).max(200).default([]),
+  /**
+   * When the touched label appears more than once on the screen (an "Add" button on every row of a menu), the title
+   * of the row it was on ("Classic Burger"), so the guidance names which one (optional).
+   */
+  row: z.string().max(200).optional(),
 });
 export type StepDescriptionReply = z.infer<typeof StepDescriptionReply>;
 

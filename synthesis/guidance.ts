@@ -41,6 +41,8 @@ export interface DescribedStep {
   description: string;
   /** Text the describer read on the after screen (empty when it gave none). */
   visible?: string[];
+  /** The row's title when the touched label is repeated on the screen (which "Add" of the menu). */
+  row?: string;
   kept: boolean;
   /** Why QC kept or dropped the step (recorded for every step). */
   reason: string;
@@ -67,7 +69,10 @@ const DESCRIBER_SYSTEM = [
   '(if any) circled in magenta #FF00FF, the same BEFORE screenshot without the circle (to read what the circle covers),',
   'and the screenshot AFTER it.',
   'Reply with one JSON object: {"target": <the label or text the action touched or entered, as shown on screen>,',
-  '"changed": <true if the screen visibly changed apart from the circle>, "description": <one sentence: what the action did>}.',
+  '"changed": <true if the screen visibly changed apart from the circle>, "description": <one sentence: what the action did>,',
+  '"visible": [<the text lines of the AFTER screenshot>], "row": <only when the touched label appears several times on the',
+  'screen (an "Add" button on every row): the title of the row it is on>}. A tap on a card or list row is named by the',
+  'row\'s title (its most prominent text), not by a detail line under the point.',
 ].join('\n');
 
 const QC_SYSTEM = [
@@ -84,6 +89,8 @@ const SYNTH_SYSTEM = [
   'A value that was typed after it had been shown on an earlier screen of ANOTHER app (a code, an address: its "visible"',
   'text) differs between episodes: never copy it. Say where to read it instead, where it was shown',
   '("read the code from <the item tapped to show it> in <app>") and where it goes ("enter the code from <app> into the <field> field").',
+  'A tap on a label that is repeated on the screen names its row ("tap Add next to Classic Burger"); the same tap',
+  'repeated, each with an effect, is one line ("tap Add to cart 3 times").',
   'Reply with one JSON object: {"steps": [<line>, ...]}.',
 ].join('\n');
 
@@ -186,13 +193,13 @@ export async function synthesizeGuidance(
       QcReply,
       textOf(await models.qc.complete({ messages: [{ role: 'system', content: QC_SYSTEM }, { role: 'user', content: JSON.stringify(qcInput) }], temperature: 0 })),
     );
-    described.push({ index: step.index, action, target: d.target, changed: d.changed, description: d.description, ...(d.visible.length ? { visible: d.visible } : {}), kept: qc.keep, reason: qc.reason });
+    described.push({ index: step.index, action, target: d.target, changed: d.changed, description: d.description, ...(d.visible.length ? { visible: d.visible } : {}), ...(d.row ? { row: d.row } : {}), kept: qc.keep, reason: qc.reason });
   }
   const kept = described.filter((d) => d.kept);
   if (kept.length === 0) throw new Error(`guidance: no effective step in reference ${reference.id} (${described.length} described)`);
   const synthInput = {
     task: reference.instruction,
-    steps: kept.map((d) => ({ action: d.action, target: d.target, description: d.description, ...(d.visible ? { visible: d.visible } : {}) })),
+    steps: kept.map((d) => ({ action: d.action, target: d.target, description: d.description, ...(d.visible ? { visible: d.visible } : {}), ...(d.row ? { row: d.row } : {}) })),
   };
   const g = parseRoleJson(
     'guideSynth',

@@ -134,7 +134,82 @@ export const DEMOS: Readonly<Record<string, (r: DemoRecorder, p: Params) => Prom
     await r.typeInto(r.s.page.getByPlaceholder('Phone number'), p.phone ?? '');
     await r.tap(r.s.page.getByRole('button', { name: 'Save contact', exact: true }));
   },
+  // --- issue 18: Foodie and ShopMart (a person ordering, browsing and buying; the values are the query's) ---
+  'food/view_menu': (r, p) => foodOpenRestaurant(r, p),
+  'food/search_restaurant': async (r, p) => {
+    await r.typeInto(r.s.page.locator('form.search input'), p.restaurant ?? '');
+    await r.tap(r.s.page.locator('form.search button'));
+    await foodOpenRestaurant(r, p);
+  },
+  'food/add_to_cart': async (r, p) => {
+    await foodAddDish(r, p);
+    await r.tap(r.s.page.locator('#cartbar'));
+  },
+  'food/order_dish': async (r, p) => {
+    await foodAddDish(r, p);
+    await foodCheckout(r, p.address ?? '', p.payment);
+  },
+  // Cross-app, a value that differs per episode: the person opens Notes, reads the delivery address in "Dinner
+  // plans" off the screen, then orders in Foodie to that address.
+  'food/order_from_note': async (r, p) => {
+    const page = r.s.page;
+    await r.act({ action: 'open', text: 'Notes' });
+    await r.tap(page.locator('a.note[data-title="Dinner plans"]'));
+    const address = /Deliver to ([^.]+)\./.exec(await page.locator('body').innerText())?.[1]?.trim() ?? '';
+    await r.act({ action: 'open', text: 'Foodie' });
+    await foodAddDish(r, { ...p, quantity: '1' });
+    await foodCheckout(r, address, undefined);
+  },
+  'shop/view_product': (r, p) => shopOpenProduct(r, p),
+  'shop/add_to_wishlist': async (r, p) => {
+    await shopOpenProduct(r, p);
+    await r.tap(r.s.page.locator('#wish'));
+  },
+  'shop/buy_product': async (r, p) => {
+    const page = r.s.page;
+    await shopOpenProduct(r, p);
+    const chip = page.locator(`[data-colour="${p.colour}"]`);
+    if ((await chip.first().getAttribute('aria-checked')) !== 'true') await r.tap(chip);
+    await r.tap(page.locator(`[data-size="${p.size}"]`));
+    // One press of Add to cart per item (the same variant adds up in the cart), then the cart.
+    for (let i = 0; i < Number(p.quantity ?? '1'); i++) await r.tap(page.locator('#add'));
+    await r.tap(page.locator('a[aria-label="Cart"]'));
+    await r.tap(page.locator('a.primary', { hasText: 'Proceed to checkout' }));
+    await r.typeInto(page.locator('#address'), p.address ?? '');
+    await r.tap(page.locator(`[data-ship="${p.shipping}"]`));
+    await r.tap(page.locator('button.primary', { hasText: 'Place order' }));
+    await r.tap(page.locator('#confirm-ok'));
+  },
 };
+
+/** Foodie: the restaurant's card on the home list (scrolling to it like a person). */
+async function foodOpenRestaurant(r: DemoRecorder, p: Params): Promise<void> {
+  await r.tap(r.s.page.locator('a.card', { has: r.byText('.name', p.restaurant ?? '') }));
+}
+
+/** Foodie: the restaurant, its dish's Add button, then "+" until the quantity. */
+async function foodAddDish(r: DemoRecorder, p: Params): Promise<void> {
+  await foodOpenRestaurant(r, p);
+  await r.tap(r.s.page.getByRole('button', { name: `Add ${p.dish}`, exact: true }));
+  for (let i = 1; i < Number(p.quantity ?? '1'); i++) await r.tap(r.s.page.getByRole('button', { name: `Increase ${p.dish}`, exact: true }));
+}
+
+/** Foodie: cart → checkout → the address, a payment method (the asked one, else the first), place and confirm. */
+async function foodCheckout(r: DemoRecorder, address: string, payment: string | undefined): Promise<void> {
+  const page = r.s.page;
+  await r.tap(page.locator('#cartbar'));
+  await r.tap(page.locator('a.primary', { hasText: 'Go to checkout' }));
+  await r.typeInto(page.locator('#address'), address);
+  await r.tap(payment ? page.locator(`[data-pay="${payment}"]`) : page.locator('[data-pay]'));
+  await r.tap(page.locator('#place'));
+  await r.tap(page.locator('#confirmbtn'));
+}
+
+/** ShopMart: the category tile, then the product's card. */
+async function shopOpenProduct(r: DemoRecorder, p: Params): Promise<void> {
+  await r.tap(r.s.page.locator('a.tile', { hasText: p.category ?? '' }));
+  await r.tap(r.s.page.locator('a.pcard', { has: r.byText('.name', p.product ?? '') }));
+}
 
 /**
  * Runs the demonstration of `query` on a reset session (seeded `envSeed`): opens the app from the launcher, plays the

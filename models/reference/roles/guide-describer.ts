@@ -49,19 +49,43 @@ export function findMarks(img: Raw): { centres: [number, number][]; mask: Uint8A
   return { centres, mask };
 }
 
-/** Share of pixels (outside the mark) that differ by more than 24 in any channel. */
-function changedShare(a: Raw, b: Raw, mask: Uint8Array): number {
-  if (a.width !== b.width || a.height !== b.height) return 1;
+/**
+ * Share of pixels (outside the mark) that differ by more than 24 in any channel, and the bounding box of those pixels
+ * (empty when none differ).
+ */
+function changedShare(a: Raw, b: Raw, mask: Uint8Array): { share: number; box: { w: number; h: number } } {
+  if (a.width !== b.width || a.height !== b.height) return { share: 1, box: { w: a.width, h: a.height } };
   let diff = 0;
   let n = 0;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -1;
+  let y1 = -1;
   for (let p = 0; p < a.width * a.height; p++) {
     if (mask[p]) continue;
     n++;
     const i = p * a.channels;
     const j = p * b.channels;
-    if (Math.abs(a.data[i]! - b.data[j]!) > 24 || Math.abs(a.data[i + 1]! - b.data[j + 1]!) > 24 || Math.abs(a.data[i + 2]! - b.data[j + 2]!) > 24) diff++;
+    if (Math.abs(a.data[i]! - b.data[j]!) > 24 || Math.abs(a.data[i + 1]! - b.data[j + 1]!) > 24 || Math.abs(a.data[i + 2]! - b.data[j + 2]!) > 24) {
+      diff++;
+      const x = p % a.width;
+      const y = (p - x) / a.width;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
+    }
   }
-  return n ? diff / n : 0;
+  return { share: n ? diff / n : 0, box: diff ? { w: x1 - x0 + 1, h: y1 - y0 + 1 } : { w: 0, h: 0 } };
+}
+
+/**
+ * A visible change: more than 0.2 % of the pixels, or a small glyph-sized change (a counter badge going from 1 to 2:
+ * a few dozen pixels in a box at least 5 × 6 px; a blinking text caret, 1–3 px wide, is not one).
+ */
+export function visiblyChanged(c: { share: number; box: { w: number; h: number } }, pixels: number): boolean {
+  if (c.share > 0.002) return true;
+  return c.share * pixels >= 20 && c.box.w >= 5 && c.box.h >= 6 && c.box.w <= 80 && c.box.h <= 80;
 }
 
 /** The OCR line under (or, failing that, nearest to) a point. */
@@ -90,6 +114,49 @@ export function lineAt(lines: OcrLine[], [x, y]: [number, number]): OcrLine | un
   return best;
 }
 
+const normLabel = (t: string): string => t.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * The title of the card or list row a line belongs to: the top line of the left-aligned stack it is in (lines whose
+ * left edges align, each within 16 px of the next — a card's name, then its details). A person names a tapped card
+ * by its title, not by the price or the description under the finger.
+ */
+export function titleOf(lines: OcrLine[], hit: OcrLine): OcrLine {
+  const stack = [hit];
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const l of lines) {
+      if (stack.includes(l) || Math.abs(l.box.x - hit.box.x) > 14) continue;
+      const near = stack.some((m) => {
+        const gap = l.box.y >= m.box.y ? l.box.y - (m.box.y + m.box.h) : m.box.y - (l.box.y + l.box.h);
+        return gap < 16;
+      });
+      if (near) {
+        stack.push(l);
+        grew = true;
+      }
+    }
+  }
+  return stack.sort((a, b) => a.box.y - b.box.y)[0]!;
+}
+
+/**
+ * For a label that appears more than once on the screen (an "Add" on every menu row), the title of the row the touched
+ * one is on: the nearest line to its left at about its height (a row's name sits a little above its buttons' centre).
+ */
+export function rowTitle(lines: OcrLine[], hit: OcrLine): string | undefined {
+  if (lines.filter((l) => normLabel(l.text) === normLabel(hit.text)).length < 2) return undefined;
+  const cy = hit.box.y + hit.box.h / 2;
+  const left = lines
+    .filter((l) => l !== hit && l.box.x + l.box.w <= hit.box.x + 4 && normLabel(l.text) !== normLabel(hit.text) && /\p{L}{2}/u.test(l.text))
+    .filter((l) => {
+      const dy = l.box.y + l.box.h / 2 - cy;
+      return dy >= -60 && dy <= 30;
+    })
+    .sort((a, b) => Math.abs(a.box.y + a.box.h / 2 - cy) - Math.abs(b.box.y + b.box.h / 2 - cy))[0];
+  return left ? titleOf(lines, left).text.trim() : undefined;
+}
+
 const decode = (url: string): Buffer => {
   const m = /^data:[^;,]*;base64,(.*)$/s.exec(url);
   if (!m) throw new RoleInputError('screenshots must be base64 data: URLs', 'messages');
@@ -109,15 +176,16 @@ export const guideDescriberRole: RoleHandler = async (request, ctx) => {
   const afterPng = decode(images[2]!);
   const [beforeRaw, afterRaw] = await Promise.all([raw(beforePng), raw(afterPng)]);
   const [beforeLines, afterLines] = await Promise.all([ctx.ocr.recognize(beforePng), ctx.ocr.recognize(afterPng)]);
-  const share = changedShare(beforeRaw, afterRaw, mask);
+  const diff = changedShare(beforeRaw, afterRaw, mask);
   const beforeTexts = new Set(beforeLines.map((l) => l.text.trim()));
   const appeared = afterLines.map((l) => l.text.trim()).filter((t) => t && !beforeTexts.has(t));
   // Typing a short value changes few pixels: the typed text appearing on the after screen is a visible change too.
   const typedText = /^type "(.*)"$/.exec(action)?.[1]?.trim().toLowerCase();
-  const changed = share > 0.002 || (!!typedText && appeared.some((t) => t.toLowerCase().includes(typedText)));
+  const changed = visiblyChanged(diff, beforeRaw.width * beforeRaw.height) || (!!typedText && appeared.some((t) => t.toLowerCase().includes(typedText)));
   const shows = appeared.length ? `; the screen now shows ${appeared.slice(0, 3).map((t) => `"${t}"`).join(', ')}` : changed ? '; the screen changed' : '; nothing visibly changed';
 
   let target = '';
+  let row: string | undefined;
   let description: string;
   const typed = /^type "(.*)"$/.exec(action);
   const opened = /^open the app "(.*)"$/.exec(action);
@@ -125,9 +193,12 @@ export const guideDescriberRole: RoleHandler = async (request, ctx) => {
     const centre = centres[0];
     if (!centre) description = `${action}, but no circle is visible${shows}`;
     else {
-      target = lineAt(beforeLines, centre)?.text.trim() ?? '';
+      const hit = lineAt(beforeLines, centre);
+      row = hit ? rowTitle(beforeLines, hit) : undefined;
+      // A label repeated on screen keeps its own text (and names its row); anything else is named by its card's title.
+      target = (hit ? (row ? hit : titleOf(beforeLines, hit)).text.trim() : '') ?? '';
       const verb = action.startsWith('long press') ? 'long-pressed' : action.startsWith('swipe') ? 'swiped from' : 'tapped';
-      description = target ? `${verb} "${target}"${shows}` : `${verb} an unlabelled control${shows}`;
+      description = target ? `${verb} "${target}"${row ? ` on the row of "${row}"` : ''}${shows}` : `${verb} an unlabelled control${shows}`;
     }
   } else if (typed) {
     target = typed[1] ?? '';
@@ -138,6 +209,6 @@ export const guideDescriberRole: RoleHandler = async (request, ctx) => {
   } else description = `${action}${shows}`;
   // What the after screen shows, line by line (top to bottom): where a value typed later may have been read.
   const visible = afterLines.map((l) => l.text.trim()).filter(Boolean).slice(0, 80);
-  const reply = { target, changed, description, visible };
+  const reply = { target, changed, description, visible, ...(row ? { row } : {}) };
   return { role: 'assistant', content: JSON.stringify(reply), finish_reason: 'stop' };
 };

@@ -15,6 +15,18 @@ import { STREET_WORDS } from './policy-intent.js';
  * a code nor an address stay literal: the policy has no way to read them).
  */
 const norm = (t: string): string => t.toLowerCase().replace(/\s+/g, ' ').trim();
+const escapeRe = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A tapped label without what changes between visits: a count or price after a separator ("View cart · 1 item" →
+ * "View cart", "Cart (2" → "Cart"). A number that is part of the label ("Size 43") stays, as do labels that start
+ * with a number ("7", "12 Baker Street").
+ */
+export function stableLabel(label: string): string {
+  const m = /^(\p{L}[^·•|([]*?)\s*[·•|([](.*)$/u.exec(label.trim());
+  if (!m || (m[1]!.match(/\p{L}/gu) ?? []).length < 3) return label.trim();
+  return /\d/.test(m[2]!) || !/\p{L}/u.test(m[2]!) ? m[1]!.trim() : label.trim();
+}
 
 /** What kind of per-episode value this is, if the policy can read one: a numeric code or a street address. */
 export function valueKind(v: string): 'code' | 'address' | undefined {
@@ -27,7 +39,7 @@ export function valueKind(v: string): 'code' | 'address' | undefined {
 export const guideSynthRole: RoleHandler = (request) => {
   const user = [...request.messages].reverse().find((m) => m.role === 'user');
   if (!user) return Promise.reject(new RoleInputError('no user message', 'messages'));
-  let input: { steps?: { action?: string; target?: string; visible?: unknown }[] };
+  let input: { steps?: { action?: string; target?: string; visible?: unknown; row?: unknown }[] };
   try {
     input = JSON.parse(messageText(user)) as typeof input;
   } catch {
@@ -41,7 +53,7 @@ export const guideSynthRole: RoleHandler = (request) => {
   let lastTap: string | undefined;
   for (const s of input.steps) {
     const action = String(s.action ?? '');
-    const target = String(s.target ?? '').replace(/"/g, '').trim();
+    let target = String(s.target ?? '').replace(/"/g, '').trim();
     const visible = Array.isArray(s.visible) ? s.visible.filter((x): x is string => typeof x === 'string') : [];
     let line: number | undefined;
     let tapped: string | undefined;
@@ -50,17 +62,27 @@ export const guideSynthRole: RoleHandler = (request) => {
       app = target;
       lastTap = undefined;
     } else if (action.startsWith('tap') && target) {
-      out.push(`tap ${target}`);
+      target = stableLabel(target);
+      // A label repeated on the screen is named with its row ("tap Add next to Classic Burger").
+      const row = typeof s.row === 'string' && s.row.trim() ? s.row.replace(/"/g, '').trim() : undefined;
+      const tap = row ? `${target} next to ${row}` : target;
+      // The same tap again (each kept step had an effect: Add to cart pressed three times) is one line with a count.
+      const prev = out[out.length - 1];
+      const times = prev === undefined ? undefined : new RegExp(`^tap ${escapeRe(tap)}(?: (\\d+) times)?$`).exec(prev);
+      if (times && lastTap === tap) out[out.length - 1] = `tap ${tap} ${Number(times[1] ?? 1) + 1} times`;
+      else out.push(`tap ${tap}`);
       line = out.length - 1;
-      tapped = target;
-      lastTap = target;
+      tapped = tap;
+      lastTap = tap;
     } else if (action.startsWith('long press') && target) {
       out.push(`long press ${target}`);
       lastTap = undefined;
     } else if (action.startsWith('type') && target) {
       // Where the value came from: the first earlier screen of another app that showed it, reached by a tap.
       const kind = valueKind(target);
-      const src = kind && target.length >= 4 ? seen.find((x) => x.app && x.app !== app && x.tap && x.line !== undefined && x.visible.some((v) => norm(v).includes(norm(target)))) : undefined;
+      // (The screen's lines joined too: a note's text wraps, "… Deliver to 48 Maple" / "Avenue. Ring …".)
+      const shows = (x: { visible: string[] }): boolean => x.visible.some((v) => norm(v).includes(norm(target))) || norm(x.visible.join(' ')).includes(norm(target));
+      const src = kind && target.length >= 4 ? seen.find((x) => x.app && x.app !== app && x.tap && x.line !== undefined && shows(x)) : undefined;
       let value = `"${target}"`;
       if (kind && src) {
         out[src.line!] = `read the ${kind} from ${src.tap!} in ${src.app!}`;

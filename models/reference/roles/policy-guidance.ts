@@ -27,6 +27,12 @@ export function guidanceGoals(guidance: readonly string[], parse: (line: string)
     if (m) return [{ kind: 'press', target: m[1]!.trim(), text: line }];
     // A value that changes per episode is read where the guidance says ("read the code from <item> in <app>"), kept in
     // the conclusion ([noted code=…]), and entered from there ("enter the code from <app> into the <label> field").
+    // "tap X 3 times": the same tap, once per repetition (each is its own step, as the demonstration did it).
+    const rep = /^(tap|click|press)\s+(.+?)\s+(\d+)\s+times$/i.exec(line);
+    if (rep) return Array.from({ length: Math.min(Number(rep[3]), 9) }, () => guidanceGoals([`${rep[1]} ${rep[2]}`], parse)).flat();
+    // "tap Add next to Classic Burger": a label repeated on screen, the one on that row.
+    const nx = /^(?:tap|click|press)\s+(.+?)\s+next to\s+(.+)$/i.exec(line);
+    if (nx) return parse(`tap ${nx[1]!}`).map((g): Goal => (g.kind === 'tap' ? { ...g, min: Math.max(g.min ?? 0, 0.9), stable: true, row: nx[2]!.trim().replace(/^["']|["']$/g, ''), text: line } : g));
     const r =
       /^(?:read|note)\s+the\s+(code|address)\s+from\s+(.+)\s+in\s+[\w'-]+$/i.exec(line) ?? /^(?:read|note)\s+the\s+(code|address)\s+(?:from|in)\s+(.+)$/i.exec(line);
     if (r) return [{ kind: 'read', what: r[1]!.toLowerCase() as 'code' | 'address', source: r[2]!.trim().replace(/^["']|["']$/g, ''), text: line }];
@@ -38,7 +44,7 @@ export function guidanceGoals(guidance: readonly string[], parse: (line: string)
     return parse(line).map((g): Goal => {
       // A guidance step names the exact label the demonstration touched: a near match ("LTE 100%" for "00") is
       // another control, so taps need a close match (the policy's own plans allow looser ones).
-      if (g.kind === 'tap') return { ...g, min: Math.max(g.min ?? 0, 0.9) };
+      if (g.kind === 'tap') return { ...g, min: Math.max(g.min ?? 0, 0.9), stable: true };
       if (g.kind === 'type' && f && g.value === f[1]) return { ...g, words: [f[2]!.replace(/^["']|["']$/g, '')] };
       return g;
     });

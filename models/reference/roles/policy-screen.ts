@@ -112,6 +112,28 @@ export function tokenCandidates(lines: OcrLine[], targets: string[]): Candidate[
   return out;
 }
 
+/**
+ * Lines that start with the target and go on with what changes between visits — a separator or a number ("View cart"
+ * in "View cart · 1 item $14.99", "Cart" in "Cart (2"): guidance names a control by its stable label. Targets need
+ * three letters or more (a bare "7" must never take "7:00 AM").
+ */
+export function prefixCandidates(lines: OcrLine[], targets: string[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const line of lines) {
+    const l = normText(line.text);
+    for (const [rank, target] of targets.entries()) {
+      const t = normText(target);
+      if ((t.match(/\p{L}/gu) ?? []).length < 3 || !l.startsWith(t) || l === t) continue;
+      const rest = line.text.trim().slice(target.trim().length);
+      // What follows is a separator, or a number after a space ("Cart 2"; never "Size 4" taking "Size 43").
+      if (!/^\s*[·•|([$#-]|^\s+\d/.test(rest) && normText(rest) !== '') continue;
+      out.push({ line, score: 0.92 - 0.01 * rank });
+      break;
+    }
+  }
+  return out;
+}
+
 /** Inputs named by a label or placeholder; exact names first (earlier words preferred), never a Save/Send button. */
 export function labelledFields(lines: OcrLine[], words: string[], screen: { height: number }): Candidate[] {
   const out: Candidate[] = [];

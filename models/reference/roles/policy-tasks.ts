@@ -50,6 +50,10 @@ export type BaseGoal =
       doneWhen?: RegExp;
       /** A button, never the page title (which may carry the same word). */
       notTitle?: boolean;
+      /** Only the target on this row (the title of a list row whose buttons repeat on every row: "Add" next to "Classic Burger"). */
+      row?: string;
+      /** A guidance label: also a line that starts with it and goes on with a count or price ("View cart · 1 item"). */
+      stable?: boolean;
     }
   | { kind: 'add'; target: string; qty: number; text: string }
   | {

@@ -11,7 +11,7 @@ import { detectSwitches, type SwitchBox } from './policy-vision.js';
 import { guidanceGoals } from './policy-guidance.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
-import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, pick, pointIn, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
+import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, pick, pointIn, prefixCandidates, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
 export type { BaseGoal, Goal } from './policy-tasks.js';
 
@@ -293,6 +293,19 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   return { goals: parseGoals(instruction), app: false };
 }
 
+/**
+ * Is `l` on the row titled `row`: a line that reads as the row's title lies to its left, its centre at most 60 px above
+ * and 30 px below `l`'s (a list row's title sits a little above the centre of its buttons).
+ */
+function onRowOf(l: OcrLine, lines: OcrLine[], row: string): boolean {
+  const cy = l.box.y + l.box.h / 2;
+  return lines.some((t) => {
+    if (t === l || t.box.x + t.box.w > l.box.x + 4 || matchScore(t.text, row) < 0.9) return false;
+    const dy = t.box.y + t.box.h / 2 - cy;
+    return dy >= -60 && dy <= 30;
+  });
+}
+
 /** The pure decision procedure (exported for unit tests). */
 export function decide(input: DecideInput): Decision {
   const { lines, screen, temperature, random, history } = input;
@@ -478,8 +491,9 @@ export function decide(input: DecideInput): Decision {
       const searchRow = lines.filter((l) => /^search$/i.test(l.text.trim()));
       const inSearchBox = (l: OcrLine): boolean => searchRow.some((b) => Math.abs(b.box.y + b.box.h / 2 - (l.box.y + l.box.h / 2)) < 20 && b !== l);
       const min = goal.min ?? 0.6;
-      const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, goal.targets, min), ...(min >= 0.95 ? tokenCandidates(lines, goal.targets) : [])]
+      const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, goal.targets, min), ...(min >= 0.95 ? tokenCandidates(lines, goal.targets) : []), ...(goal.stable ? prefixCandidates(lines, goal.targets) : [])]
         .filter((c) => !((goal.nav || spec || goal.entity || goal.notTitle) && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)))
+        .filter((c) => !goal.row || onRowOf(c.line, lines, goal.row))
         .sort((a, b) => b.score - a.score);
       if (goal.lowest && cands.length > 1) {
         const top = cands[0]!.score;

@@ -3,6 +3,7 @@ import { messageImages, messageText, type ChatRequest } from '../../../domain/op
 import { RoleInputError } from '../errors.js';
 import type { RoleHandler } from '../types.js';
 import { findMarks, lineAt } from './guide-describer.js';
+import { stableLabel } from './guide-synth.js';
 import { policyRole } from './policy.js';
 
 /**
@@ -21,11 +22,16 @@ const STYLE_RE = /Hint style:\s*([a-z-]+)/i;
 const sentence = (s: string): string => s.replace(/\s+/g, ' ').replace(/\[[^\]]*\]/g, '').trim();
 
 /** An imperative for an action the policy chose, from its conclusion's quoted target. */
-function imperative(action: Record<string, unknown>, conclusion: string): string | undefined {
+export function imperative(action: Record<string, unknown>, conclusion: string): string | undefined {
   const quoted = /"([^"]+)"/.exec(conclusion)?.[1];
   switch (action.action) {
-    case 'click':
-      return quoted ? `tap ${quoted}` : undefined;
+    case 'click': {
+      if (!quoted) return undefined;
+      // Worded as guidance is (guide-synth.ts): the label without its count ("View cart"), and the row of a label
+      // repeated on every row (`Tapped "Add" for "Churros"` → "tap Add next to Churros").
+      const row = /"[^"]+"\s+for\s+"([^"]+)"/.exec(conclusion)?.[1];
+      return row ? `tap ${stableLabel(quoted)} next to ${row}` : `tap ${stableLabel(quoted)}`;
+    }
     case 'long_press':
       return quoted ? `long press ${quoted}` : undefined;
     case 'type':
