@@ -175,6 +175,17 @@ export function keyeventArg(text: string): string | undefined {
   return name.startsWith('KEYCODE_') ? name : `KEYCODE_${name}`;
 }
 
+/** Several keyevents for one `input keyevent` call ("KEYCODE_MOVE_END KEYCODE_DEL"): each a KEYCODE_ name or a number. */
+export function keyeventArgs(text: string): string[] | undefined {
+  const parts = text.trim().split(/\s+/);
+  if (parts.length === 1) {
+    const one = keyeventArg(text);
+    return one ? [one] : undefined;
+  }
+  if (!parts.every((k) => /^(?:KEYCODE_[A-Z0-9_]+|\d{1,3})$/i.test(k))) return undefined;
+  return parts.map((k) => k.toUpperCase());
+}
+
 function decodeXml(s: string): string {
   return s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-f]+);/gi, (_, e: string) => {
     switch (e.toLowerCase()) {
@@ -327,9 +338,9 @@ export async function createAdbEnv(opts: AdbEnvOptions): Promise<AdbEnv> {
         return true;
       }
       case 'key': {
-        const arg = keyeventArg(action.text);
-        if (!arg) throw new EnvError(`key: "${action.text}" is not an adb keyevent (use names such as KEYCODE_ENTER or numbers such as 66)`, true);
-        await keyevent(arg);
+        const args = keyeventArgs(action.text);
+        if (!args) throw new EnvError(`key: "${action.text}" is not an adb keyevent (use names such as KEYCODE_ENTER or numbers such as 66, several separated by spaces)`, true);
+        await shell('input', 'keyevent', ...args);
         return true;
       }
       case 'system_button':

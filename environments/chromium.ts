@@ -169,6 +169,21 @@ export function mapKeyEvent(text: string): KeyMapping | undefined {
   return NAMED_KEYS[name];
 }
 
+/**
+ * Several keyevents in one action, as `adb shell input keyevent A B C` takes them ("KEYCODE_MOVE_END KEYCODE_DEL …"):
+ * each must be a KEYCODE_ name or a number; a single word is read as `mapKeyEvent` reads it. Undefined if any is unknown.
+ */
+export function mapKeyEvents(text: string): KeyMapping[] | undefined {
+  const parts = text.trim().split(/\s+/);
+  if (parts.length === 1) {
+    const one = mapKeyEvent(text);
+    return one ? [one] : undefined;
+  }
+  if (!parts.every((k) => /^(?:KEYCODE_[A-Z0-9_]+|\d{1,3})$/i.test(k))) return undefined;
+  const keys = parts.map(mapKeyEvent);
+  return keys.every((k) => k !== undefined) ? (keys as KeyMapping[]) : undefined;
+}
+
 /** Timers up to this long (ms) count as pending page work while settling; longer ones (toasts hiding) do not. */
 const SHORT_TIMER_MS = 1000;
 
@@ -814,10 +829,12 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
           await p.keyboard.insertText(action.text);
           return true;
         case 'key': {
-          const m = mapKeyEvent(action.text);
-          if (!m) throw new EnvError(`key: unknown keyevent "${action.text}" (use adb names such as KEYCODE_ENTER or 66)`, true);
-          if (m.kind === 'system') await systemButton(m.button);
-          else await p.keyboard.press(m.key);
+          const keys = mapKeyEvents(action.text);
+          if (!keys) throw new EnvError(`key: unknown keyevent "${action.text}" (use adb names such as KEYCODE_ENTER or 66, several separated by spaces)`, true);
+          for (const m of keys) {
+            if (m.kind === 'system') await systemButton(m.button);
+            else await p.keyboard.press(m.key);
+          }
           return true;
         }
         case 'system_button':
