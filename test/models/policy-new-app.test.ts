@@ -116,3 +116,16 @@ describe('reference policy: a picker option OCR misreads by a letter', () => {
     expect(step(req, hist, picker).conclusion).toMatch(/^Chose "Riverside Mal"/);
   });
 });
+
+describe('reference policy: a confirmation dialog over the page whose button opened it', () => {
+  it('does not tap the page button again, nor a status line that counts the verb\'s thing', () => {
+    const req = 'Refill Omeprazole 20 mg for me at the pharmacy.';
+    const detail = page('Prescription', ['Omeprazole 20 mg', '1 refill left', 'Request refill']);
+    const hist = ['Opened the Pharmacy app. [goal 1/5 done]', 'Tapped "Omeprazole 20 mg". [goal 3/5 done]'];
+    const tapVerb = step(req, hist, detail);
+    expect(tapVerb.conclusion).toMatch(/^Tapped "Request refill"/);
+    // The dialog: the page's "Request refill" is still read behind it; its own button is "Request".
+    const dialog = [...detail, line('Request a refill?', 60, 420, 200), line('Cancel', 200, 520, 60), line('Request', 290, 520, 70)];
+    expect(step(req, [...hist, tapVerb.conclusion], dialog).conclusion).toMatch(/^Tapped "Request"\./);
+  });
+});

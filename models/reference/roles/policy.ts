@@ -306,7 +306,8 @@ function wordButtons(lines: OcrLine[], words: string[], screen: { width: number;
   const wanted = new Set(words.map((w) => w.toLowerCase()));
   return lines.filter((l) => {
     const ws = l.text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
-    return ws.length > 0 && ws.length <= 3 && !/\?\s*$/.test(l.text) && !isHeader(l, screen) && ws.some((w) => wanted.has(w));
+    // Not a status line that counts something ("1 refill left").
+    return ws.length > 0 && ws.length <= 3 && !/\d/.test(l.text) && !/\?\s*$/.test(l.text) && !isHeader(l, screen) && ws.some((w) => wanted.has(w));
   });
 }
 
@@ -496,8 +497,11 @@ export function decide(input: DecideInput): Decision {
       const inSearchBox = (l: OcrLine): boolean => searchRow.some((b) => Math.abs(b.box.y + b.box.h / 2 - (l.box.y + l.box.h / 2)) < 20 && b !== l);
       const min = goal.min ?? 0.6;
       const targets = tapTargets(goal, history);
+      // A confirmation is not the button just tapped, still showing behind its dialog.
+      const justTapped = goal.repeatLast ? /Tapped "([^"]+)"/.exec(history[history.length - 1] ?? '')?.[1] : undefined;
       const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, targets, min), ...(min >= 0.95 ? tokenCandidates(lines, targets) : [])]
         .filter((c) => !((goal.nav || spec || goal.entity || goal.notTitle) && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)))
+        .filter((c) => !(justTapped && normText(c.line.text) === normText(justTapped)))
         .sort((a, b) => b.score - a.score);
       if (cands.length === 0 && goal.words?.length) cands.push(...wordButtons(lines, goal.words, screen).map((line) => ({ line, score: min })));
       if (goal.lowest && cands.length > 1) {
