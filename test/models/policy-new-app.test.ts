@@ -129,3 +129,12 @@ describe('reference policy: a confirmation dialog over the page whose button ope
     expect(step(req, [...hist, tapVerb.conclusion], dialog).conclusion).toMatch(/^Tapped "Request"\./);
   });
 });
+
+describe('reference critics: a confirmation left open on the final screen', () => {
+  it('is a change never confirmed; a question with no Cancel after it, or a result line, is not one', async () => {
+    const { openConfirmation } = await import('../../models/reference/roles/evidence.js');
+    expect(openConfirmation(['Prescription', 'Omeprazole 20 mg', 'Request refill', 'Request a refill?', 'Omeprazole 20 mg will be ready tomorrow.', 'Cancel', 'Request'])).toBe('Request a refill?');
+    expect(openConfirmation(['Omeprazole 20 mg', 'Refill requested · ready tomorrow'])).toBeUndefined();
+    expect(openConfirmation(['Messages', 'Can you call me back?', 'Sent'])).toBeUndefined();
+  });
+});
