@@ -18,7 +18,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import type { Action, MobileAction } from '../domain/action.js';
+import { keyeventParts, type Action, type MobileAction } from '../domain/action.js';
 import type { ObservationRef } from '../domain/entities.js';
 import { EnvError, type BlobStore, type EnvSession } from '../domain/ports.js';
 
@@ -177,13 +177,8 @@ export function keyeventArg(text: string): string | undefined {
 
 /** Several keyevents for one `input keyevent` call ("KEYCODE_MOVE_END KEYCODE_DEL"): each a KEYCODE_ name or a number. */
 export function keyeventArgs(text: string): string[] | undefined {
-  const parts = text.trim().split(/\s+/);
-  if (parts.length === 1) {
-    const one = keyeventArg(text);
-    return one ? [one] : undefined;
-  }
-  if (!parts.every((k) => /^(?:KEYCODE_[A-Z0-9_]+|\d{1,3})$/i.test(k))) return undefined;
-  return parts.map((k) => k.toUpperCase());
+  const args = keyeventParts(text)?.map(keyeventArg);
+  return args?.every((a) => a !== undefined) ? (args as string[]) : undefined;
 }
 
 function decodeXml(s: string): string {

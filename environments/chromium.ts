@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Request } from 'playwright-core';
-import type { Action, MobileAction } from '../domain/action.js';
+import { keyeventParts, type Action, type MobileAction } from '../domain/action.js';
 import type { CheckerSpec, ObservationRef } from '../domain/entities.js';
 import { EnvError, StorageError, type BlobStore, type EnvSession } from '../domain/ports.js';
 import type { AppServer } from './app-server.js';
@@ -174,14 +174,8 @@ export function mapKeyEvent(text: string): KeyMapping | undefined {
  * each must be a KEYCODE_ name or a number; a single word is read as `mapKeyEvent` reads it. Undefined if any is unknown.
  */
 export function mapKeyEvents(text: string): KeyMapping[] | undefined {
-  const parts = text.trim().split(/\s+/);
-  if (parts.length === 1) {
-    const one = mapKeyEvent(text);
-    return one ? [one] : undefined;
-  }
-  if (!parts.every((k) => /^(?:KEYCODE_[A-Z0-9_]+|\d{1,3})$/i.test(k))) return undefined;
-  const keys = parts.map(mapKeyEvent);
-  return keys.every((k) => k !== undefined) ? (keys as KeyMapping[]) : undefined;
+  const keys = keyeventParts(text)?.map(mapKeyEvent);
+  return keys?.every((k) => k !== undefined) ? (keys as KeyMapping[]) : undefined;
 }
 
 /** Timers up to this long (ms) count as pending page work while settling; longer ones (toasts hiding) do not. */

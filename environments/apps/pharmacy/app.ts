@@ -1,5 +1,5 @@
 import type { AppContext, AppRequest, AppResponse } from '../../app-types.js';
-import { appbar, bodyOf, confirmDialog, json, kitCss, notFound, overflowMenu, pickerDialog, renderPage, str, toast } from '../kit.js';
+import { appbar, bodyOf, tabBar, confirmDialog, json, kitCss, notFound, overflowMenu, pickerDialog, renderPage, str, toast } from '../kit.js';
 import { esc } from '../shared.js';
 import { STORES, type PharmacyState, type Prescription } from './state.js';
 
@@ -21,15 +21,14 @@ body{background:#f1f6f7}
 `;
 
 const tabs = (ctx: AppContext, on: 'rx' | 'reminders' | 'store'): string =>
-  `<nav class="tabs">${(
+  tabBar(
     [
       ['rx', 'Prescriptions', `${ctx.base}/`],
       ['reminders', 'Reminders', `${ctx.base}/reminders`],
       ['store', 'My store', `${ctx.base}/store`],
-    ] as const
-  )
-    .map(([id, label, href]) => `<a class="${id === on ? 'on' : ''}" href="${href}">${label}</a>`)
-    .join('')}</nav>`;
+    ],
+    on,
+  );
 
 const menu = (ctx: AppContext): string =>
   overflowMenu([
