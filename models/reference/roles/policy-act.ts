@@ -73,7 +73,7 @@ export function contentWords(text: string): string[] {
 /** The app goal of a request that names no generic app: the one named ("in/on/using X"), else a launcher label that is a word of it, else look inside the apps. */
 function appGoal(text: string, named: string | undefined, cue: ExploreCue): Goal {
   if (named) return { kind: 'open', target: named, text: `open ${named}` };
-  const appWords = contentWords(text).filter((w) => w.length >= 4);
+  const appWords = contentWords(cue.request).filter((w) => w.length >= 4);
   return {
     kind: 'open',
     target: undefined,
@@ -102,7 +102,8 @@ export function understandPreference(text: string): ActPlan | undefined {
   const hints = contentWords(setting);
   if (!value || hints.length === 0) return undefined;
   const goals: Goal[] = [
-    appGoal(text, named, { words: [...hints, ...contentWords(value)], verbs: [], names: [value], request: text }),
+    // The cue leaves the verb out ("Set …" and "Change …" read alike).
+    appGoal(text, named, { words: [...hints, ...contentWords(value)], verbs: [], names: [value], request: `${setting} ${value}` }),
     { kind: 'tap', targets: mineTabs(setting), text: `open ${mineTabs(setting)[0]}`, min: 0.8, optional: true, notTitle: true },
     { kind: 'fill', value, hints, text: `set ${setting} to ${value}` },
     { kind: 'tap', targets: ['Save', 'Done', 'OK', 'Apply', 'Confirm'], text: 'save', min: 0.9, optional: true, notTitle: true, lowest: true },

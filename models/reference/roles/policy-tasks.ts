@@ -534,7 +534,7 @@ function appSwitch(text: string, target: string, on: boolean): Goal[] | undefine
         target: undefined,
         text: 'open the app the request names',
         topic: new RegExp(`^(?:${words.join('|') || '(?!)'})s?$`, 'i'),
-        explore: { words: contentWords(text).filter((w) => !/^(?:turn|switch)$/.test(w)), verbs: ['switch', 'turn'], names: [name], request: text },
+        explore: { words: contentWords(text).filter((w) => !/^(?:turn|switch)$/.test(w)), verbs: ['switch', 'turn'], names: [name], request: target },
       };
   return [open, { kind: 'toggle', target: name, on, text: `switch ${name} ${on ? 'on' : 'off'}`, via: kinds, viaFirst: kinds.length > 0 }];
 }
