@@ -71,7 +71,7 @@ export function contentWords(text: string): string[] {
 }
 
 /** The app goal of a request that names no generic app: the one named ("in/on/using X"), else a launcher label that is a word of it, else look inside the apps. */
-function appGoal(text: string, named: string | undefined, cue: ExploreCue): Goal {
+function appGoal(named: string | undefined, cue: ExploreCue): Goal {
   if (named) return { kind: 'open', target: named, text: `open ${named}` };
   const appWords = contentWords(cue.request).filter((w) => w.length >= 4);
   return {
@@ -103,7 +103,7 @@ export function understandPreference(text: string): ActPlan | undefined {
   if (!value || hints.length === 0) return undefined;
   const goals: Goal[] = [
     // The cue leaves the verb out ("Set …" and "Change …" read alike).
-    appGoal(text, named, { words: [...hints, ...contentWords(value)], verbs: [], names: [value], request: `${setting} ${value}` }),
+    appGoal(named, { words: [...hints, ...contentWords(value)], verbs: [], names: [value], request: `${setting} ${value}` }),
     { kind: 'tap', targets: mineTabs(setting), text: `open ${mineTabs(setting)[0]}`, min: 0.8, optional: true, notTitle: true },
     { kind: 'fill', value, hints, text: `set ${setting} to ${value}` },
     { kind: 'tap', targets: ['Save', 'Done', 'OK', 'Apply', 'Confirm'], text: 'save', min: 0.9, optional: true, notTitle: true, lowest: true },
@@ -141,7 +141,7 @@ export function understandAction(request: string): ActPlan | undefined {
   const actionTargets = [...(object.length ? [cap(`${verb} ${object.slice(0, 2).join(' ')}`)] : []), verbLabel, ...syn.map(cap)];
   const mine = mineTabs(/\bmy\s+((?:[a-z]+\s+){0,2}[a-z]+)/.exec(rest)?.[1] ?? '');
   const goals: Goal[] = [
-    appGoal(text, named, { words: contentWords(rest), verbs: [verb, ...syn], names: [thing, ...values], request: text }),
+    appGoal(named, { words: contentWords(rest), verbs: [verb, ...syn], names: [thing, ...values], request: text }),
     // Things that are the user's own ("my library loan of X") are listed in a "My …" section: open it when it shows.
     ...(mine.length ? [{ kind: 'tap', targets: mine, text: `open ${mine[0]}`, min: 0.8, optional: true, notTitle: true } satisfies Goal] : []),
     { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
