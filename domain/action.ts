@@ -43,6 +43,16 @@ export const MOBILE_ACTION_TYPES = [
   'terminate',
 ] as const satisfies readonly MobileActionType[];
 
+/**
+ * The keycodes of a mobile `key` action: one word, or several KEYCODE_ names or numbers separated by spaces, as
+ * `adb shell input keyevent A B …` takes them. Undefined when a text of several words has any other word.
+ */
+export function keyeventParts(text: string): string[] | undefined {
+  const parts = text.trim().split(/\s+/);
+  if (parts.length === 1) return parts;
+  return parts.every((k) => /^(?:KEYCODE_[A-Z0-9_]+|\d{1,3})$/i.test(k)) ? parts : undefined;
+}
+
 export const DesktopAction = z.discriminatedUnion('action', [
   /** Key-down in order, key-up in reverse order (a chord such as ["ctrl", "s"]). */
   z.object({ action: z.literal('key'), keys: z.array(z.string().min(1)).min(1) }),

@@ -18,7 +18,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import type { Action, MobileAction } from '../domain/action.js';
+import { keyeventParts, type Action, type MobileAction } from '../domain/action.js';
 import type { ObservationRef } from '../domain/entities.js';
 import { EnvError, type BlobStore, type EnvSession } from '../domain/ports.js';
 
@@ -175,6 +175,12 @@ export function keyeventArg(text: string): string | undefined {
   return name.startsWith('KEYCODE_') ? name : `KEYCODE_${name}`;
 }
 
+/** Several keyevents for one `input keyevent` call ("KEYCODE_MOVE_END KEYCODE_DEL"): each a KEYCODE_ name or a number. */
+export function keyeventArgs(text: string): string[] | undefined {
+  const args = keyeventParts(text)?.map(keyeventArg);
+  return args?.every((a) => a !== undefined) ? (args as string[]) : undefined;
+}
+
 function decodeXml(s: string): string {
   return s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-f]+);/gi, (_, e: string) => {
     switch (e.toLowerCase()) {
@@ -327,9 +333,9 @@ export async function createAdbEnv(opts: AdbEnvOptions): Promise<AdbEnv> {
         return true;
       }
       case 'key': {
-        const arg = keyeventArg(action.text);
-        if (!arg) throw new EnvError(`key: "${action.text}" is not an adb keyevent (use names such as KEYCODE_ENTER or numbers such as 66)`, true);
-        await keyevent(arg);
+        const args = keyeventArgs(action.text);
+        if (!args) throw new EnvError(`key: "${action.text}" is not an adb keyevent (use names such as KEYCODE_ENTER or numbers such as 66, several separated by spaces)`, true);
+        await shell('input', 'keyevent', ...args);
         return true;
       }
       case 'system_button':

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Request } from 'playwright-core';
-import type { Action, MobileAction } from '../domain/action.js';
+import { keyeventParts, type Action, type MobileAction } from '../domain/action.js';
 import type { CheckerSpec, ObservationRef } from '../domain/entities.js';
 import { EnvError, StorageError, type BlobStore, type EnvSession } from '../domain/ports.js';
 import type { AppServer } from './app-server.js';
@@ -167,6 +167,15 @@ export function mapKeyEvent(text: string): KeyMapping | undefined {
   if (/^[A-Z]$/.test(name)) return { kind: 'key', key: name.toLowerCase() };
   if (/^[0-9]$/.test(name)) return { kind: 'key', key: name };
   return NAMED_KEYS[name];
+}
+
+/**
+ * Several keyevents in one action, as `adb shell input keyevent A B C` takes them ("KEYCODE_MOVE_END KEYCODE_DEL …"):
+ * each must be a KEYCODE_ name or a number; a single word is read as `mapKeyEvent` reads it. Undefined if any is unknown.
+ */
+export function mapKeyEvents(text: string): KeyMapping[] | undefined {
+  const keys = keyeventParts(text)?.map(mapKeyEvent);
+  return keys?.every((k) => k !== undefined) ? (keys as KeyMapping[]) : undefined;
 }
 
 /** Timers up to this long (ms) count as pending page work while settling; longer ones (toasts hiding) do not. */
@@ -814,10 +823,12 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
           await p.keyboard.insertText(action.text);
           return true;
         case 'key': {
-          const m = mapKeyEvent(action.text);
-          if (!m) throw new EnvError(`key: unknown keyevent "${action.text}" (use adb names such as KEYCODE_ENTER or 66)`, true);
-          if (m.kind === 'system') await systemButton(m.button);
-          else await p.keyboard.press(m.key);
+          const keys = mapKeyEvents(action.text);
+          if (!keys) throw new EnvError(`key: unknown keyevent "${action.text}" (use adb names such as KEYCODE_ENTER or 66, several separated by spaces)`, true);
+          for (const m of keys) {
+            if (m.kind === 'system') await systemButton(m.button);
+            else await p.keyboard.press(m.key);
+          }
           return true;
         }
         case 'system_button':

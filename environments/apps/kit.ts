@@ -91,6 +91,11 @@ export function appbar(title: string, opts: { back?: boolean; actions?: string; 
 <h1>${esc(title)}</h1>${opts.actions ?? ''}${opts.menu === false ? '' : `<button class="icon" aria-label="More options" onclick="__tfMenu()">&#8942;</button>`}</header>`;
 }
 
+/** A row of tabs, `[id, label, href]` each; the one whose id is `on` is marked (`.tabs a.on`, styled by the app). */
+export function tabBar(items: readonly (readonly [string, string, string])[], on: string): string {
+  return `<nav class="tabs">${items.map(([id, label, href]) => `<a class="${id === on ? 'on' : ''}" href="${href}">${esc(label)}</a>`).join('')}</nav>`;
+}
+
 /** Overflow menu: `[label, href | js]` items (js when it starts with `js:`). */
 export function overflowMenu(items: readonly (readonly [string, string])[]): string {
   const els = items

@@ -1,48 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator } from 'playwright-core';
-import type { MobileAction } from '../../domain/action.js';
-import type { CheckerSpec } from '../../domain/entities.js';
-import { startAppServer, type AppServer } from '../../environments/app-server.js';
+import { describe, expect, it } from 'vitest';
 import { checkApp, getApp } from '../../environments/app-world.js';
-import { createChromiumEnv, type ChromiumEnv, type ChromiumSession } from '../../environments/chromium.js';
-import { centerOf, revealBySwiping } from '../../environments/scripted.js';
+import { usePhone } from './phone-driver.js';
 import { addDays, AVAILABLE_TITLES, initialLibraryState, LOAN_TITLES, ON_LOAN_TITLES } from '../../environments/apps/library/state.js';
-import { MemoryBlobStore } from './memory-blobs.js';
 
-let server: AppServer;
-let env: ChromiumEnv;
-const blobs = new MemoryBlobStore();
-
-beforeAll(async () => {
-  server = await startAppServer();
-  env = await createChromiumEnv({ appServer: server, blobs, maxWaitMs: 300 });
-}, 30_000);
-
-afterAll(async () => {
-  await env?.close();
-  await server?.close();
-});
-
-const step = async (s: ChromiumSession, a: MobileAction): Promise<void> => void (await s.step(a));
-async function tap(s: ChromiumSession, loc: Locator): Promise<void> {
-  await revealBySwiping(s.page, loc, (a) => step(s, a));
-  await step(s, { action: 'click', coordinate: await centerOf(loc) });
-}
-/** The element whose whole text is `text`. */
-const exact = (s: ChromiumSession, sel: string, text: string): Locator =>
-  s.page.locator(sel).filter({ hasText: new RegExp(`^\\s*${text.replace(/[()]/g, '\\$&')}\\s*$`) }).filter({ visible: true }).first();
-const spec = (family: string, params: Record<string, string>): CheckerSpec => ({ app: 'library', family, params });
-const check = async (s: ChromiumSession, sp: CheckerSpec): Promise<boolean> => {
-  const w = await s.checkerState();
-  return checkApp(w.library, sp, w).success;
-};
-
-async function open(seed = 1): Promise<ChromiumSession> {
-  const s = await env.newSession();
-  await s.reset({ app: 'food', seed });
-  await step(s, { action: 'open', text: 'Library' });
-  return s;
-}
+const { step, tap, exact, spec, check, open } = usePhone('library', 'Library');
 
 describe('Library app (added after the reference policy was frozen)', () => {
   it('is registered with a DAG whose task families all have checkers, and its slot values name real things', () => {

@@ -1,5 +1,5 @@
 import type { AppContext, AppRequest, AppResponse } from '../../app-types.js';
-import { appbar, bodyOf, confirmDialog, json, kitCss, notFound, overflowMenu, pickerDialog, renderPage, str, toast } from '../kit.js';
+import { appbar, bodyOf, tabBar, confirmDialog, json, kitCss, notFound, overflowMenu, pickerDialog, renderPage, str, toast } from '../kit.js';
 import { esc } from '../shared.js';
 import { addDays, BRANCHES, type Book, type LibraryState, type Loan } from './state.js';
 
@@ -25,15 +25,14 @@ body{background:#f3f7f2}
 `;
 
 const tabs = (ctx: AppContext, on: 'catalog' | 'loans' | 'holds'): string =>
-  `<nav class="tabs">${(
+  tabBar(
     [
       ['catalog', 'Catalog', `${ctx.base}/`],
       ['loans', 'My loans', `${ctx.base}/loans`],
       ['holds', 'Holds', `${ctx.base}/holds`],
-    ] as const
-  )
-    .map(([id, label, href]) => `<a class="${id === on ? 'on' : ''}" href="${href}">${label}</a>`)
-    .join('')}</nav>`;
+    ],
+    on,
+  );
 
 const menu = (ctx: AppContext): string =>
   overflowMenu([

@@ -119,3 +119,13 @@ export function quantityMismatch(instruction: string, finalLines: readonly strin
   }
   return undefined;
 }
+
+/**
+ * A confirmation left open on the final screen: a question line ("Request a refill?", "Delete this event?") with a
+ * "Cancel" button after it in reading order. The asked change was not confirmed, whatever the steps before said.
+ */
+export function openConfirmation(finalLines: readonly string[]): string | undefined {
+  const q = finalLines.findIndex((l) => /\?\s*$/.test(l.trim()) && tokens(l).length >= 2 && tokens(l).length <= 8);
+  if (q < 0) return undefined;
+  return finalLines.slice(q + 1).some((l) => /^(?:cancel|no|not now)$/i.test(l.trim())) ? finalLines[q]!.trim() : undefined;
+}

@@ -127,6 +127,9 @@ const NAMED_KIND =
 const SAID_PHRASE = /\b(?:saying|says|reads|(?:with\s+)?the\s+(?:text|body|message))\s+(?!a\b|an\b|the\b|it\b)([^"“”]+?)(?=[;!?]|\.(?:\s|$)|$)/gi;
 
 /** Key entities of an instruction: quoted strings, capitalised runs, numbers. */
+/** Units of a strength or size written after a name (generic measurement abbreviations). */
+const UNIT = /^(?:mg|mcg|µg|g|kg|ml|mL|iu|IU|oz|lb|lbs|mm|cm|GB|TB|MB)$/;
+
 export function instructionEntities(instruction: string): string[] {
   const out: string[] = [];
   const add = (s: string): void => {
@@ -153,6 +156,7 @@ export function instructionEntities(instruction: string): string[] {
   const words = rest.split(/\s+/).filter(Boolean);
   let run: string[] = [];
   let sentenceStart = true;
+  let unitNext = false;
   const flush = (): void => {
     while (run.length > 0 && /^(of|the|and|&|de)$/i.test(run[run.length - 1] ?? '')) run.pop();
     if (run.length > 0) add(run.join(' '));
@@ -170,7 +174,15 @@ export function instructionEntities(instruction: string): string[] {
     // "On"/"Off" are switch positions, never part of a name ("switch Bluetooth On").
     const capital = /^[\p{Lu}\p{N}$]/u.test(core) && !/^(On|Off)$/.test(core);
     const connector = run.length > 0 && /^(of|the|and|&|de)$/i.test(core);
-    if (/^[$€£]?\d/.test(core)) {
+    const unit = (words[wi + 1] ?? '').replace(/[.,;:!?)\]}]+$/, '');
+    if (run.length > 0 && !endsClause && /^\d+(?:\.\d+)?$/.test(core) && UNIT.test(unit)) {
+      // A strength or size after a name belongs to it ("Sertraline 50 mg", "Vitamin D3 1000 IU"): the unit follows.
+      run.push(core);
+      unitNext = true;
+    } else if (unitNext) {
+      run.push(core);
+      unitNext = false;
+    } else if (/^[$€£]?\d/.test(core)) {
       // Numbers (quantities, times, prices) are entities of their own, never part of a name.
       flush();
       add(core);

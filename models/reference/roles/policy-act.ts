@@ -12,6 +12,7 @@
  * → a confirming button (the verb again in a dialog, Confirm, OK, Save, Done …) unless the screen already reports
  * the verb in the past tense ("… borrowed", "Renewed until …").
  */
+import type { ExploreCue } from './policy-explore.js';
 import type { Goal } from './policy-tasks.js';
 import { instructionEntities } from './intent.js';
 
@@ -69,10 +70,53 @@ export function contentWords(text: string): string[] {
   return (text.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).filter((w) => !STOP.has(w) && w.length > 2).map((w) => w.replace(/(?<=[^s])s$/, ''));
 }
 
+/** The app goal of a request that names no generic app: the one named ("in/on/using X"), else a launcher label that is a word of it, else look inside the apps. */
+function appGoal(named: string | undefined, cue: ExploreCue): Goal {
+  if (named) return { kind: 'open', target: named, text: `open ${named}` };
+  const appWords = contentWords(cue.request).filter((w) => w.length >= 4);
+  return {
+    kind: 'open',
+    target: undefined,
+    text: 'open the app the request names',
+    topic: new RegExp(`^(?:${appWords.join('|') || '(?!)'})s?$`, 'i'),
+    // No launcher label is a word of the request: look inside the apps (policy-explore.ts).
+    explore: cue,
+  };
+}
+
+/** "My <word>" tabs or sections that list the user's own things, most specific word first ("my preferred pharmacy store" → My store, My pharmacy, My preferred). */
+const mineTabs = (words: string): string[] => contentWords(words).reverse().map((w) => `My ${w}`);
+
+/**
+ * A preference inside an app: "Set my pickup store to X", "Change the default branch to X", "Make X my preferred
+ * store". The setting's words name the field ("Preferred store"); the value is picked in it (fieldOf).
+ */
+export function understandPreference(text: string): ActPlan | undefined {
+  const m = /^(?:[Ss]et|[Cc]hange|[Uu]pdate|[Ss]witch)\s+(?:my|the)\s+([a-z][a-z ]*?)\s+to\s+([A-Z0-9].*)$/.exec(text) ?? null;
+  const k = m ? undefined : /^[Mm]ake\s+([A-Z0-9].*?)\s+(?:my|the)\s+([a-z][a-z ]*)$/.exec(text);
+  const setting = m?.[1] ?? k?.[2];
+  const raw = m?.[2] ?? k?.[1];
+  if (!setting || !raw || /,/.test(raw)) return undefined;
+  const named = /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*$)/.exec(raw)?.[1];
+  const value = raw.replace(/\s+(?:in|on|using|inside)\s+(?:the\s+|my\s+)?[A-Z][\w&'-]*(?:\s+app)?$/, '').trim();
+  const hints = contentWords(setting);
+  if (!value || hints.length === 0) return undefined;
+  const goals: Goal[] = [
+    // The cue leaves the verb out ("Set …" and "Change …" read alike).
+    appGoal(named, { words: [...hints, ...contentWords(value)], verbs: [], names: [value], request: `${setting} ${value}` }),
+    { kind: 'tap', targets: mineTabs(setting), text: `open ${mineTabs(setting)[0]}`, min: 0.8, optional: true, notTitle: true },
+    { kind: 'fill', value, hints, text: `set ${setting} to ${value}` },
+    { kind: 'tap', targets: ['Save', 'Done', 'OK', 'Apply', 'Confirm'], text: 'save', min: 0.9, optional: true, notTitle: true, lowest: true },
+  ];
+  return { goals, result: /\b(?:updated|saved|changed|set)\b/i };
+}
+
 /** The generic "<verb> <thing>" plan, or undefined when the request does not read as one. */
 export function understandAction(request: string): ActPlan | undefined {
   const text = request.replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
   if (!text || /[.;?]\s/.test(text)) return undefined;
+  const preference = understandPreference(text);
+  if (preference) return preference;
   const words = text.split(' ');
   const first = words[0]!.replace(/[^A-Za-z'-]/g, '');
   if (!first || STEP_VERBS.test(first) || !/^[A-Z]?[a-z'-]+$/.test(first)) return undefined;
@@ -95,24 +139,23 @@ export function understandAction(request: string): ActPlan | undefined {
   const syn = SYNONYMS.filter((g) => g.includes(verb)).flat().filter((w) => w !== verb);
   const verbLabel = cap(verb);
   const actionTargets = [...(object.length ? [cap(`${verb} ${object.slice(0, 2).join(' ')}`)] : []), verbLabel, ...syn.map(cap)];
-  const mine = contentWords(/\bmy\s+((?:[a-z]+\s+){0,2}[a-z]+)/.exec(rest)?.[1] ?? '').reverse().map((w) => `My ${w}`);
-  const appWords = contentWords(text).filter((w) => w.length >= 4);
+  const mine = mineTabs(/\bmy\s+((?:[a-z]+\s+){0,2}[a-z]+)/.exec(rest)?.[1] ?? '');
   const goals: Goal[] = [
-    named
-      ? { kind: 'open', target: named, text: `open ${named}` }
-      : {
-          kind: 'open',
-          target: undefined,
-          text: 'open the app the request names',
-          topic: new RegExp(`^(?:${appWords.join('|') || '(?!)'})s?$`, 'i'),
-          // No launcher label is a word of the request: look inside the apps (policy-explore.ts).
-          explore: { words: contentWords(rest), verbs: [verb, ...syn], names: [thing, ...values], request: text },
-        },
+    appGoal(named, { words: contentWords(rest), verbs: [verb, ...syn], names: [thing, ...values], request: text }),
     // Things that are the user's own ("my library loan of X") are listed in a "My …" section: open it when it shows.
     ...(mine.length ? [{ kind: 'tap', targets: mine, text: `open ${mine[0]}`, min: 0.8, optional: true, notTitle: true } satisfies Goal] : []),
     { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
     { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75 },
-    { kind: 'tap', targets: actionTargets, text: `tap ${actionTargets[0]}`, min: 0.8, via: all.filter((w) => w !== verb), notTitle: true },
+    {
+      kind: 'tap',
+      targets: actionTargets,
+      text: `tap ${actionTargets[0]}`,
+      min: 0.8,
+      via: all.filter((w) => w !== verb),
+      notTitle: true,
+      // A button that says more than the verb ("Request refill" for "refill").
+      words: [verb, ...syn].filter((w) => !/\s/.test(w)),
+    },
     ...values.map((v): Goal => ({ kind: 'fill', value: v, hints: [...all, ...contentWords(v)], text: `fill in ${v}`, avoid: [thing] })),
     {
       kind: 'tap',
@@ -123,6 +166,7 @@ export function understandAction(request: string): ActPlan | undefined {
       notTitle: true,
       // A dialog's button over a page that shows the same label: the dialog's sits lower.
       lowest: true,
+      repeatLast: true,
       doneWhen: new RegExp(`\\b(?:${[verb, ...syn].map(past).join('|')})\\b`, 'i'),
     },
   ];

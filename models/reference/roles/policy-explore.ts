@@ -14,6 +14,8 @@
  * reached this reader because none of those readers understood it — and when one of the other apps fitted at all,
  * not looked into. Everything else goes in launcher order. No app names, labels or data here.
  *
+ * A label whose `open` leaves the home screen as it was is no app (an icon's glyph read as a label): it scores 0.
+ *
  * Memory is the conclusions, as for every goal: `[apps A|B|C]` (the launcher's candidates, read once),
  * `[peek A]` (opened to look), `[seen A=2.5]` (its first screen's score) and `[chose A]`.
  */
@@ -120,7 +122,11 @@ export function exploreStep(state: ExploreState, lines: OcrLine[], screen: { hei
     apps = fresh;
   }
   if (!apps || apps.length === 0) return { kind: 'none', note: 'no launcher apps to look into' };
-  if (state.peeking && !onLauncher && !seen.has(state.peeking)) {
+  if (state.peeking && onLauncher && !seen.has(state.peeking)) {
+    // Opening it left the home screen as it was: that label is no app (an icon's glyph read as text, a widget).
+    seen.set(state.peeking, 0);
+    note = `[seen ${state.peeking}=0]`;
+  } else if (state.peeking && !onLauncher && !seen.has(state.peeking)) {
     const fit = screenFit(lines, cue);
     seen.set(state.peeking, fit.score);
     note = `[seen ${state.peeking}=${fit.score}]`;

@@ -269,6 +269,12 @@ export function goalReached(spec: TaskSpec, lines: OcrLine[], header: OcrLine[])
   return h ? `the page of "${h.text}"` : undefined;
 }
 
+/** A tap goal's targets; with `repeatLast`, also the first word of the label tapped just before ("Request refill" → "Request"). */
+export function tapTargets(g: Extract<Goal, { kind: 'tap' }>, history: readonly string[]): string[] {
+  const last = g.repeatLast ? /Tapped "([^"]+)"/.exec(history[history.length - 1] ?? '')?.[1]?.split(/\s+/)[0] : undefined;
+  return last && last.length > 2 && /^[A-Za-z]/.test(last) ? [...g.targets, last] : g.targets;
+}
+
 /** Is goal `i` visibly done already (its screen is past)? Only navigation-like goals are skipped. */
 export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], header: OcrLine[], switches: SwitchBox[] = [], history: string[] = [], screen = { width: 412, height: 915 }): boolean {
   const g = goals[i]!;
@@ -307,7 +313,7 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
     case 'tap':
       if (g.doneWhen && lines.some((l) => g.doneWhen!.test(l.text))) return true;
       if (g.already && lines.some((l) => g.already!.some((a) => normText(l.text) === normText(a)))) return true;
-      if (g.optional && candidates(lines, g.targets, g.min ?? 0.6).length === 0) return true;
+      if (g.optional && candidates(lines, tapTargets(g, history), g.min ?? 0.6).length === 0) return true;
       if (g.nav) return header.some((h) => g.nav!.some((k) => normText(h.text).includes(k))) || laterVisible();
       if (g.entity) return header.some((h) => matchScore(h.text, g.targets[0]!) >= 0.85) && later.length > 0;
       return false;

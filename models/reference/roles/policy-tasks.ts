@@ -15,6 +15,7 @@
  * food-ordering understanding and the explicit step parser in policy.ts then take over).
  */
 import { entityEnd, instructionEntities } from './intent.js';
+import { contentWords } from './policy-act.js';
 import type { ExploreCue } from './policy-explore.js';
 import { FOOD_APP, FOOD_TOPIC } from './policy-intent.js';
 
@@ -54,6 +55,10 @@ export type BaseGoal =
       row?: string;
       /** A guidance label: also a line that starts with it and goes on with a count or price ("View cart · 1 item"). */
       stable?: boolean;
+      /** Failing a target match, a short button label (≤ 3 words, no question) containing one of these words ("Request refill" for "refill"). */
+      words?: string[];
+      /** Also accept the first word of the label tapped just before (a dialog's button repeats it: "Request refill" → "Request"). */
+      repeatLast?: boolean;
     }
   | { kind: 'add'; target: string; qty: number; text: string }
   | {
@@ -68,13 +73,16 @@ export type BaseGoal =
       optional?: boolean;
       /** Skip when this text is already on screen (search only for what is not listed). */
       unlessVisible?: string;
+      /** The field holds a value to replace (an edit form): its text is deleted before typing. */
+      replace?: boolean;
     }
   ;
 /** Every step kind the policy can carry out. */
 export type Goal =
   | BaseGoal
   | { kind: 'press'; target: string; text: string; pager?: boolean }
-  | { kind: 'toggle'; target: string; on: boolean; text: string; via?: string[] }
+  /** `viaFirst`: a row of that name without a switch is not the switch (a list elsewhere): open `via` first. */
+  | { kind: 'toggle'; target: string; on: boolean; text: string; via?: string[]; viaFirst?: boolean }
   | { kind: 'choose'; setting: string; value: string; text: string; via?: string[] }
   | { kind: 'read'; what: 'code' | 'address'; source: string; text: string }
   | { kind: 'menu'; text: string }
@@ -376,6 +384,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   if (phone && /\b(?:contacts?|address book)\b/i.test(text) && /\b(?:new|add|save|create|store)\b/i.test(text) && !/\b(?:is now|has a new|update|change|edit)\b/i.test(text)) {
     const person = [...text.matchAll(/\b([A-Z][a-z'-]+)\s+([A-Z][a-z'-]+)\b/g)].find((x) => !/^(?:New|Create|Please|Save|Add|Their|His|Her|Contact|Contacts|Store)$/.test(x[1]!) && !/^(?:Contact|Contacts)$/.test(x[2]!));
     if (person) {
+      // A possessive belongs to the sentence, not the name ("… is Priya Nowak's number").
+      person[2] = person[2]!.replace(/['’]s$/, '');
       return [
         { kind: 'open', target: 'Contacts', text: 'open Contacts' },
         tap(['New contact', 'Add contact', 'Create contact', '+'], 'tap New contact', { min: 0.8 }),
@@ -386,14 +396,19 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       ];
     }
   }
-  if ((m = /([A-Z][a-z]+(?: [A-Z][a-z]+)+)'s? (?:phone )?number (?:to|is now)\s+([+\d][\d\s()-]+\d)/.exec(text)) ?? (m = /([A-Z][a-z]+(?: [A-Z][a-z]+)+) has a new (?:phone )?number:?\s+([+\d][\d\s()-]+\d)/.exec(text))) {
+  if (
+    (m = /([A-Z][a-z]+(?: [A-Z][a-z]+)+)'s? (?:phone )?number (?:to|is now)\s+([+\d][\d\s()-]+\d)/.exec(text)) ??
+    (m = /([A-Z][a-z]+(?: [A-Z][a-z]+)+) has a new (?:phone )?number:?\s+([+\d][\d\s()-]+\d)/.exec(text)) ??
+    // "Replace the number saved for X with …", "Update the phone number of X to …".
+    (m = /\b(?:replace|update|change|overwrite)\s+the\s+(?:phone\s+)?number\s+(?:(?:saved|stored|listed|kept)\s+)?(?:for|of|under)\s+([A-Z][a-z]+(?: [A-Z][a-z]+)+)\s+(?:with|to|by)\s+([+\d][\d\s()-]+\d)/i.exec(text))
+  ) {
     const who = m[1]!.replace(/^(?:Update|Change|Set|Fix|Edit|Make)\s+/, '');
     return [
       { kind: 'open', target: 'Contacts', text: 'open Contacts' },
       type(['Search contacts', 'Search'], who, `search for ${who}`, { submit: true, optional: true, field: 'search' }),
       tap([who], `open ${who}`, { entity: true, min: 0.95 }),
       tap(['Edit'], 'tap Edit', { min: 0.95 }),
-      type(['Phone number', 'Phone'], m[2]!, `replace the phone with ${m[2]}`),
+      type(['Phone number', 'Phone'], m[2]!, `replace the phone with ${m[2]}`, { replace: true }),
       tap(['Save', 'Save contact', 'Done'], 'save the contact', { min: 0.95 }),
     ];
   }
@@ -464,11 +479,15 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   ) {
     const onoff = /^(on|off)$/i.test(m[2]!) ? m[2]! : m[1]!;
     let target = clean(/^(on|off)$/i.test(m[2]!) ? m[1]! : m[2]!);
+    const calledName = (t: string): string => t.replace(/^(?:(?:the\s+)?(?:one\s+)?(?:called|named|labell?ed|titled))\s+/i, '');
     const alarm = /^(.+?)\s+alarm$/i.exec(target);
     if (alarm || /\balarm\b/i.test(text)) {
-      target = clean(alarm?.[1] ?? target.replace(/\s*alarm\b/i, ''));
+      // "the alarm named Work" is the alarm "Work".
+      target = calledName(clean(alarm?.[1] ?? target.replace(/\s*alarm\b/i, '')));
       return [{ kind: 'open', target: 'Clock', text: 'open Clock' }, { kind: 'toggle', target, on: /on/i.test(onoff), text: `switch ${target} ${onoff}` }];
     }
+    const own = appSwitch(text, target, /on/i.test(onoff));
+    if (own) return own;
     return [
       { kind: 'open', target: 'Settings', text: 'open Settings' },
       { kind: 'toggle', target, on: /on/i.test(onoff), text: `switch ${target} ${onoff}`, via: sectionsFor(target) },
@@ -491,6 +510,37 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     ];
   }
   return undefined;
+}
+
+/** An app the request names as "in/on/using (the) X app" (any app, not only the generic ones). */
+export function namedApp(text: string): string | undefined {
+  return /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)\s+app\b/.exec(text)?.[1];
+}
+
+/**
+ * A switch of a thing inside an app rather than a phone setting: "Switch my X 20 mg reminder On in the Y app",
+ * "Turn the dose reminder for X On". The switch's row is the name the target carries; the target's other words
+ * ("dose reminder") name the screen that lists such switches, opened first when the name shows without a switch
+ * (a list of the things themselves). The app is the one named, else found by looking inside the apps.
+ * Undefined for phone settings (a known settings word, or a bare switch name with no app named).
+ */
+function appSwitch(text: string, target: string, on: boolean): Goal[] | undefined {
+  const named = namedApp(text);
+  if (named && (/^settings$/i.test(named) || APPS.some((a) => a.name.toLowerCase() === named.toLowerCase()))) return undefined;
+  const name = instructionEntities(`then ${target}`).find((e) => !/^\d/.test(e) && e !== named);
+  if (!name || sectionsFor(target).length > 1 || (!named && name === target)) return undefined;
+  const kinds = contentWords(target.replace(name, ' '));
+  const words = contentWords(text).filter((w) => w.length >= 4 && !/^(?:turn|switch)$/.test(w));
+  const open: Goal = named
+    ? { kind: 'open', target: named, text: `open ${named}` }
+    : {
+        kind: 'open',
+        target: undefined,
+        text: 'open the app the request names',
+        topic: new RegExp(`^(?:${words.join('|') || '(?!)'})s?$`, 'i'),
+        explore: { words: contentWords(text).filter((w) => !/^(?:turn|switch)$/.test(w)), verbs: ['switch', 'turn'], names: [name], request: target },
+      };
+  return [open, { kind: 'toggle', target: name, on, text: `switch ${name} ${on ? 'on' : 'off'}`, via: kinds, viaFirst: kinds.length > 0 }];
 }
 
 /** Cross-app: "... the address in my note 'X' ..." → the note to read first (the rest is a food order). */

@@ -11,7 +11,7 @@ import { detectSwitches, type SwitchBox } from './policy-vision.js';
 import { guidanceGoals } from './policy-guidance.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
-import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, pick, pointIn, prefixCandidates, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
+import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, pick, pointIn, prefixCandidates, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
 export type { BaseGoal, Goal } from './policy-tasks.js';
 
@@ -100,6 +100,8 @@ interface SubState {
   /** Where the "+" of the item's stepper should be (remembered from the Add tap). */
   plus?: [number, number];
   focused: boolean;
+  /** The focused field's old text was deleted (a `replace` type goal). */
+  cleared: boolean;
   typed: boolean;
   opened: boolean;
   scrolls: number;
@@ -126,7 +128,7 @@ function readProgress(history: string[]): Progress {
 }
 
 function readSubState(history: string[], goal: number): SubState {
-  const p: SubState = { added: 0, focused: false, typed: false, opened: false, scrolls: 0, backs: 0, reopened: 0, via: 0, top: false, pages: 0, steps: 0, more: 0 };
+  const p: SubState = { added: 0, focused: false, cleared: false, typed: false, opened: false, scrolls: 0, backs: 0, reopened: 0, via: 0, top: false, pages: 0, steps: 0, more: 0 };
   for (const c of history) {
     const m = TAG.exec(c);
     if (!m || Number(m[1]) - 1 !== goal || m[3] === 'done') continue;
@@ -139,6 +141,9 @@ function readSubState(history: string[], goal: number): SubState {
     } else if (state === 'focused') {
       p.focused = true;
       p.scrolls = 0;
+    } else if (state === 'cleared') {
+      p.focused = true;
+      p.cleared = true;
     } else if (state === 'typed') p.typed = true;
     else if (state === 'opened item') p.opened = true;
     else if ((s = /^scroll (\d+)/.exec(state))) p.scrolls = Number(s[1]);
@@ -303,6 +308,19 @@ function onRowOf(l: OcrLine, lines: OcrLine[], row: string): boolean {
     if (t === l || t.box.x + t.box.w > l.box.x + 4 || matchScore(t.text, row) < 0.9) return false;
     const dy = t.box.y + t.box.h / 2 - cy;
     return dy >= -60 && dy <= 30;
+  });
+}
+
+/** Deletes a text field's content from the caret's field end: MOVE_END, then DEL as often as a field's text runs long. */
+export const CLEAR_FIELD_KEYS = ['KEYCODE_MOVE_END', ...Array.from({ length: 40 }, () => 'KEYCODE_DEL')].join(' ');
+
+/** Short button labels (≤ 3 words, not a question, not the title) that contain one of `words` as a whole word. */
+function wordButtons(lines: OcrLine[], words: string[], screen: { width: number; height: number }): OcrLine[] {
+  const wanted = new Set(words.map((w) => w.toLowerCase()));
+  return lines.filter((l) => {
+    const ws = l.text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
+    // Not a status line that counts something ("1 refill left").
+    return ws.length > 0 && ws.length <= 3 && !/\d/.test(l.text) && !/\?\s*$/.test(l.text) && !isHeader(l, screen) && ws.some((w) => wanted.has(w));
   });
 }
 
@@ -491,10 +509,15 @@ export function decide(input: DecideInput): Decision {
       const searchRow = lines.filter((l) => /^search$/i.test(l.text.trim()));
       const inSearchBox = (l: OcrLine): boolean => searchRow.some((b) => Math.abs(b.box.y + b.box.h / 2 - (l.box.y + l.box.h / 2)) < 20 && b !== l);
       const min = goal.min ?? 0.6;
-      const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, goal.targets, min), ...(min >= 0.95 ? tokenCandidates(lines, goal.targets) : []), ...(goal.stable ? prefixCandidates(lines, goal.targets) : [])]
+      const targets = tapTargets(goal, history);
+      // A confirmation is not the button just tapped, still showing behind its dialog.
+      const justTapped = goal.repeatLast ? /Tapped "([^"]+)"/.exec(history[history.length - 1] ?? '')?.[1] : undefined;
+      const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, targets, min), ...(min >= 0.95 ? tokenCandidates(lines, targets) : []), ...(goal.stable ? prefixCandidates(lines, targets) : [])]
         .filter((c) => !((goal.nav || spec || goal.entity || goal.notTitle) && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)))
         .filter((c) => !goal.row || onRowOf(c.line, lines, goal.row))
+        .filter((c) => !(justTapped && normText(c.line.text) === normText(justTapped)))
         .sort((a, b) => b.score - a.score);
+      if (cands.length === 0 && goal.words?.length) cands.push(...wordButtons(lines, goal.words, screen).map((line) => ({ line, score: min })));
       if (goal.lowest && cands.length > 1) {
         const top = cands[0]!.score;
         const tied = cands.filter((c) => c.score >= top - 0.001).sort((a, b) => b.line.box.y - a.line.box.y);
@@ -564,6 +587,14 @@ export function decide(input: DecideInput): Decision {
       if (sub.typed && goal.submit) {
         return { thought: `Step ${gi + 1} of ${n}: typed "${goal.value}"; submitting it.`, conclusion: `Pressed Enter to search for "${goal.value}". ${tag('done')}`, action: { action: 'system_button', button: 'Enter' } };
       }
+      if (sub.focused && goal.replace && !sub.cleared) {
+        // `type` appends: delete what the field holds first (caret to the end, then backspaces; adb keyevent syntax).
+        return {
+          thought: `Step ${gi + 1} of ${n}: the ${goal.field ?? 'input'} field is focused and may hold old text; deleting it before typing "${goal.value}".`,
+          conclusion: `Cleared the ${goal.field ?? 'focused'} field. ${tag('cleared')}`,
+          action: { action: 'key', text: CLEAR_FIELD_KEYS },
+        };
+      }
       if (sub.focused || goal.field === undefined) {
         return {
           thought: `Step ${gi + 1} of ${n}: the ${goal.field ?? 'input'} field is focused; typing "${goal.value}".`,
@@ -631,6 +662,11 @@ export function decide(input: DecideInput): Decision {
       const row = pick(rowCandidates(lines, goal.target, screen), temperature, random);
       if (!row) return notFound(`the "${goal.target}" switch`);
       const sw = switchOf(row.line, switches);
+      // The name shows without a switch (the things' own list): the screen of their switches is elsewhere.
+      const elsewhere = !sw && goal.viaFirst && goal.via && sub.via < 1 ? viaLine(lines, goal.via, screen) : undefined;
+      if (elsewhere && elsewhere !== row.line) {
+        return clickOn(elsewhere, `Step ${gi + 1} of ${n} ("${goal.text}"): "${row.line.text}" shows here without a switch; "${elsewhere.text}" should list its switch.`, `Opened "${elsewhere.text}" to look for the "${goal.target}" switch. ${tag(`via ${sub.via + 1}`)}`);
+      }
       const want = goal.on ? 'on' : 'off';
       const at: [number, number] = sw
         ? [Math.round(sw.x + sw.w / 2), Math.round(sw.y + sw.h / 2)]
@@ -644,6 +680,9 @@ export function decide(input: DecideInput): Decision {
     case 'fill': {
       const f = fieldOf(lines, goal.hints, goal.value, screen, goal.avoid);
       const options = lines.filter((l) => !isHeader(l, screen) && l !== f?.value && matchScore(l.text, goal.value) >= 0.95);
+      // Once the picker is open, OCR may drop a letter of the option ("Riverside Mal"): the one clearly best near match.
+      const near = sub.opened && options.length === 0 ? candidates(lines, [goal.value], 0.85).filter((c) => !isHeader(c.line, screen) && c.line !== f?.value).sort((a, b) => b.score - a.score) : [];
+      if (near[0] && (near.length === 1 || near[0].score - near[1]!.score >= 0.05)) options.push(near[0].line);
       const opt = options.sort((a, b) => b.box.y - a.box.y)[0];
       if (opt && (sub.opened || !f)) return clickOn(opt, `Step ${gi + 1} of ${n} ("${goal.text}"): "${opt.text}" is offered; choosing it.`, `Chose "${opt.text}". ${tag('done')}`);
       if (f && !sub.opened) {

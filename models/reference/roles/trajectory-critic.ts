@@ -5,7 +5,7 @@ import type { ChatMessage } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
-import { nearDuplicateOnResult, quantityMismatch, screenChange } from './evidence.js';
+import { nearDuplicateOnResult, openConfirmation, quantityMismatch, screenChange } from './evidence.js';
 import { reportedResult } from './reported-result.js';
 import { containsPhrase, contentTokens, IMPERATIVES, tokens } from './text-match.js';
 import { desktopCompletion, isDesktopSteps } from './desktop-evidence.js';
@@ -412,6 +412,12 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
     if (qm) {
       completion = false;
       reasons.push(`the result screen lists ${quote(qm.seen)} where ${qm.asked} × ${quote(qm.entity)} was asked`);
+    }
+    // A confirmation dialog still open at the end: the change it asks about was never confirmed.
+    const open = openConfirmation(ev.finalLines);
+    if (open) {
+      completion = false;
+      reasons.push(`the final screen still asks ${quote(open)}: the change was not confirmed`);
     }
     // Pixels (multimodal only): a request for a change whose final screenshot equals the first changed nothing.
     if (kind !== undefined && ev.pixelChange !== undefined && ev.pixelChange < UNCHANGED) {

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { loadParaphrases, paraphrase } from '../../bench/corpus.js';
+import { loadDags } from '../../environments/app-world.js';
+import { generateQueries } from '../../query-gen/sample.js';
+
+/** The paraphrase validation sets: every phrasing fills from a generated query of its family, none is left out. */
+describe.each(['v1', 'v2'])('paraphrase set %s', (name) => {
+  it('names real families, has ≥ 3 phrasings each, and every phrasing fills from the family\'s own slots', async () => {
+    const set = await loadParaphrases(`bench/paraphrases/${name}.json`);
+    const dags = loadDags();
+    const families = new Set<string>(dags.flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`)));
+    const { queries } = generateQueries({ dags, count: 400, seed: 5 });
+    for (const [key, phrasings] of Object.entries(set)) {
+      expect(families.has(key), key).toBe(true);
+      expect(phrasings.length, key).toBeGreaterThanOrEqual(3);
+      expect(new Set(phrasings).size, key).toBe(phrasings.length);
+      const q = queries.find((x) => `${x.app}/${x.checker.family}` === key);
+      expect(q, `a generated query of ${key}`).toBeDefined();
+      phrasings.forEach((_, n) => {
+        const text = paraphrase(set, q!, n);
+        expect(text, `${key} #${n}`).toBeDefined();
+        expect(text, `${key} #${n}`).not.toMatch(/\{[a-z_]+\}/);
+      });
+    }
+  });
+});
+
+describe('paraphrase set v2', () => {
+  it('covers every family of the apps that existed when it was written (all but the Pharmacy app, added after it)', async () => {
+    const set = await loadParaphrases('bench/paraphrases/v2.json');
+    const expected = loadDags()
+      .filter((d) => d.app !== 'pharmacy')
+      .flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
+    expect(Object.keys(set).sort()).toEqual(expected.sort());
+  });
+});
