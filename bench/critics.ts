@@ -31,7 +31,7 @@ import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { addAgreement, calibrate, confusionOf, describeRule, emptyAgreement, fmtRatio, formatEntries, metricsOf, scoreRuleByScope, selectRule, type CalibrationRow, type Metrics } from '../critics/calibration.js';
+import { addAgreement, agreementByScope, calibrate, confusionOf, describeRule, emptyAgreement, fmtRatio, formatAgreement, formatEntries, metricsOf, scoreRuleByScope, selectRule, type CalibrationRow, type Metrics } from '../critics/calibration.js';
 import type { BlobStore } from '../domain/ports.js';
 import { AGENT_MODES, type AgentMode } from '../agents/run.js';
 import { buildCorpus, loadCorpus, type CorpusRollout } from './corpus.js';
@@ -116,6 +116,8 @@ interface ArmSummary {
   disagreements: number;
   textRight: number;
   multimodalRight: number;
+  /** The arm's judged rows (carrying their rollout mode), pooled per mode at the end. */
+  rows: CalibrationRow[];
 }
 
 function armsOf(): Arm[] {
@@ -167,8 +169,19 @@ async function main(): Promise<void> {
       }
       try {
         const mode = corpus ? (corpus.options.mode ?? 'gui-owl') : (arm.mode ?? 'gui-owl');
-        const name = corpus ? `${mode} ${arm.name.split('/').pop()}` : arm.name;
-        summaries.push({ ...(await judgeAndReport({ blobs, ocr, critics, done, envFailures, rollSeconds, ocrBefore, mode })), arm: name });
+        const base = arm.name.split('/').pop() ?? arm.name;
+        const name = corpus ? (base === mode ? mode : `${mode} ${base}`) : arm.name;
+        summaries.push({ ...(await judgeAndReport({
+          blobs,
+          ocr,
+          critics,
+          done,
+          envFailures,
+          rollSeconds,
+          ocrBefore,
+          mode,
+          ...(corpus ? { rolledBy: `corpus seeds ${corpus.options.seeds.join(',')}, temperatures ${corpus.options.temperatures.join(',')}, max steps ${corpus.options.maxSteps}` } : {}),
+        })), arm: name });
       } finally {
         await ref.close();
       }
@@ -182,6 +195,21 @@ async function main(): Promise<void> {
     const m = a.consensus;
     console.log(
       `  ${a.arm.padEnd(26)} ${String(a.rollouts).padStart(4)}  ${`${a.successes}/${a.rollouts}`.padStart(7)} ${fmtRatio(a.successes / Math.max(1, a.rollouts))} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)}   ${`${a.disagreements}/${a.rollouts}`.padStart(7)} (${fmtRatio(a.disagreements / Math.max(1, a.rollouts)).trim()}%)   ${String(a.textRight).padStart(5)}      ${String(a.multimodalRight).padStart(5)}`,
+    );
+  }
+  // Per rollout mode, every arm of that mode pooled (e.g. two corpora of one mode on other seeds). Not with
+  // --paraphrase: its two arms are one mode in two wordings, compared above, not pooled.
+  if (values.paraphrase) return;
+  const rows = summaries.flatMap((a) => a.rows);
+  const byMode = scoreRuleByScope(rows, { voteRule: 'majority', consensus: 'both', tauC: 0 }, 'all');
+  const agreement = agreementByScope(rows);
+  console.log('\nper rollout mode, all arms of a mode pooled (pipeline default rule):');
+  console.log(`  ${'mode'.padEnd(18)} ${'n'.padStart(4)} ${'successes'.padStart(9)} ${'accepted'.padStart(8)} ${'fp'.padStart(3)}  prec%  rec%   channels disagree`);
+  for (const [scope, m] of byMode) {
+    if (!scope.startsWith('mode:')) continue;
+    const a = agreement.get(scope);
+    console.log(
+      `  ${scope.slice(5).padEnd(18)} ${String(m.n).padStart(4)} ${String(m.tp + m.fn).padStart(9)} ${String(m.tp + m.fp).padStart(8)} ${String(m.fp).padStart(3)} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)}   ${a ? formatAgreement(a) : '–'}`,
     );
   }
 }
@@ -216,6 +244,8 @@ async function judgeAndReport(ctx: {
   ocrBefore: { inferences: number; regionInferences: number; cacheHits: number; storeHits: number };
   /** The arm's rollout mode: calibrated in scope `mode:<mode>`, and part of the --judged key (corpora of several modes share seeds). */
   mode: string;
+  /** How the rollouts were made, when not by this run's flags (a corpus: its own seeds, temperatures, steps). */
+  rolledBy?: string;
 }): Promise<Omit<ArmSummary, 'arm'>> {
   const { blobs, ocr, critics, done, envFailures, rollSeconds, ocrBefore, mode } = ctx;
   const ocrAfterRollouts = { ...ocr.stats };
@@ -302,7 +332,7 @@ async function judgeAndReport(ctx: {
   const positives = rows.filter((r) => r.groundTruth).length;
   console.log(
     `\ncritics bench: ${rows.length} rollouts judged (${envFailures} ENV failures excluded), ${positives} checker successes (${fmtRatio(positives / Math.max(1, rows.length)).trim()}%),` +
-      ` seeds ${SEEDS.join(',')}, temperatures ${TEMPS.join(',')}, ${SESSIONS} sessions, votes ${VOTES}; rollouts took ${rollSeconds.toFixed(0)} s`,
+      ` ${ctx.rolledBy ?? `seeds ${SEEDS.join(',')}, temperatures ${TEMPS.join(',')}, ${SESSIONS} sessions`}, votes ${VOTES}; rollouts took ${rollSeconds.toFixed(0)} s`,
   );
   console.log('\nall rollouts (split = all):');
   for (const l of formatEntries(calibrate(rows, { splits: ['all'] }))) console.log(`  ${l}`);
@@ -319,10 +349,10 @@ async function judgeAndReport(ctx: {
   console.log(`  chosen: ${describeRule(s.rule)}${s.meetsTarget ? '' : ' (NO setting met the target on validation: the most precise one)'}`);
   const table = (title: string, byScope: Map<string, Metrics>): void => {
     console.log(`\n${title}`);
-    console.log(`  ${'scope'.padEnd(10)} ${'n'.padStart(4)} ${'tp'.padStart(4)} ${'fp'.padStart(4)} ${'tn'.padStart(4)} ${'fn'.padStart(4)}  prec%  rec%`);
+    console.log(`  ${'scope'.padEnd(20)} ${'n'.padStart(4)} ${'tp'.padStart(4)} ${'fp'.padStart(4)} ${'tn'.padStart(4)} ${'fn'.padStart(4)}  prec%  rec%`);
     for (const [scope, m] of byScope) {
       console.log(
-        `  ${scope.padEnd(10)} ${String(m.n).padStart(4)} ${String(m.tp).padStart(4)} ${String(m.fp).padStart(4)} ${String(m.tn).padStart(4)} ${String(m.fn).padStart(4)} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)}`,
+        `  ${scope.padEnd(20)} ${String(m.n).padStart(4)} ${String(m.tp).padStart(4)} ${String(m.fp).padStart(4)} ${String(m.tn).padStart(4)} ${String(m.fn).padStart(4)} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)}`,
       );
     }
   };
@@ -371,6 +401,7 @@ async function judgeAndReport(ctx: {
     disagreements: agreement.disagreements,
     textRight: agreement.textRight,
     multimodalRight: agreement.multimodalRight,
+    rows,
   };
 }
 

@@ -404,12 +404,12 @@ export function formatAgreement(a: ChannelAgreement): string {
  */
 export function formatEntries(entries: readonly CalibrationEntry[]): string[] {
   const lines = [
-    `${'scope'.padEnd(14)} ${'channel'.padEnd(10)} ${'split'.padEnd(10)} ${'n'.padStart(5)} ${'tp'.padStart(4)} ${'fp'.padStart(4)} ${'tn'.padStart(4)} ${'fn'.padStart(4)}  prec%  rec%  npv%   f1%  acc%  channels disagree`,
+    `${'scope'.padEnd(20)} ${'channel'.padEnd(10)} ${'split'.padEnd(10)} ${'n'.padStart(5)} ${'tp'.padStart(4)} ${'fp'.padStart(4)} ${'tn'.padStart(4)} ${'fn'.padStart(4)}  prec%  rec%  npv%   f1%  acc%  channels disagree`,
   ];
   for (const e of entries) {
     const m = e.metrics;
     lines.push(
-      `${e.scope.padEnd(14)} ${e.channel.padEnd(10)} ${e.split.padEnd(10)} ${String(m.n).padStart(5)} ${String(m.tp).padStart(4)} ${String(m.fp).padStart(4)} ${String(m.tn).padStart(4)} ${String(m.fn).padStart(4)} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)} ${fmtRatio(m.npv)} ${fmtRatio(m.f1)} ${fmtRatio(m.accuracy)}${e.agreement ? `  ${formatAgreement(e.agreement)}` : ''}`,
+      `${e.scope.padEnd(20)} ${e.channel.padEnd(10)} ${e.split.padEnd(10)} ${String(m.n).padStart(5)} ${String(m.tp).padStart(4)} ${String(m.fp).padStart(4)} ${String(m.tn).padStart(4)} ${String(m.fn).padStart(4)} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)} ${fmtRatio(m.npv)} ${fmtRatio(m.f1)} ${fmtRatio(m.accuracy)}${e.agreement ? `  ${formatAgreement(e.agreement)}` : ''}`,
     );
   }
   return lines;
