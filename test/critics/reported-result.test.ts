@@ -123,3 +123,56 @@ describe('the count on the result screen', () => {
     expect(quantityMismatch('Deliver to 12 Baker Street.', ['1 x Falafel Wrap', 'Baker Street'])).toBeUndefined();
   });
 });
+
+describe('a counted or added item on the result screen (evidence.ts), on an invented seed shop', () => {
+  const menu = ['Seed Barn', 'Tomato Seeds', 'Heirloom mix', '$3.25', 'Add', 'Basil Seeds', 'Sweet Genovese', '$2.10', 'Add'];
+  it('a result line priced at the unit price holds one item, whatever was asked', async () => {
+    const { unitPriceForCount } = await import('../../models/reference/roles/evidence.js');
+    const basketOne = ['Basket', 'Tomato Seeds', 'Seed Barn', '$3.25', 'Basil Seeds', 'Seed Barn', '$2.10', 'Total'];
+    expect(unitPriceForCount('Put 2 Basil Seeds from Seed Barn in my basket.', [menu], basketOne)).toEqual({
+      entity: 'Basil Seeds',
+      asked: 2,
+      seen: 'Basil Seeds at 2.10, its unit price',
+    });
+    // Two of them: the line costs twice the unit price.
+    expect(unitPriceForCount('Put 2 Basil Seeds from Seed Barn in my basket.', [menu], ['Basket', 'Basil Seeds', 'Seed Barn', '$4.20'])).toBeUndefined();
+    // One asked, or no earlier price to compare with: no evidence either way.
+    expect(unitPriceForCount('Put 1 Basil Seeds from Seed Barn in my basket.', [menu], basketOne)).toBeUndefined();
+    expect(unitPriceForCount('Put 2 Basil Seeds from Seed Barn in my basket.', [['Seed Barn']], basketOne)).toBeUndefined();
+  });
+
+  it('an item an earlier screen showed but the result screen does not list was not added', async () => {
+    const { namedItemsMissingFromResult } = await import('../../models/reference/roles/evidence.js');
+    const earlier = [menu.join(' | ')];
+    expect(namedItemsMissingFromResult(['3', 'Basil Seeds', 'Seed Barn'], earlier, 'Basket\nTomato Seeds\nSeed Barn\n$3.25')).toEqual(['Basil Seeds']);
+    expect(namedItemsMissingFromResult(['3', 'Basil Seeds', 'Seed Barn'], earlier, 'Basket\nBasil Seeds\nSeed Barn\n$6.30')).toEqual([]);
+    // Never seen anywhere: not evidence of another item taken (the reading may simply be off).
+    expect(namedItemsMissingFromResult(['Mint Seeds'], earlier, 'Basket\nTomato Seeds')).toEqual([]);
+  });
+
+  it('the text channel rejects a basket holding another item, or the named one at its unit price', async () => {
+    const steps = [
+      { summary: 'Opened "Seed Barn"; the screen now shows "Tomato Seeds".', actionText: '{"action":"open","text":"Seed Barn"}' },
+      { summary: 'Tapped "Add"; the screen now shows "View basket · 2 items".', actionText: '{"action":"click","coordinate":[380,200]}' },
+      { summary: 'Tapped "View basket · 2 items"; the screen now shows "Your basket".', actionText: '{"action":"click","coordinate":[200,800]}' },
+      { summary: 'Terminated with success.', actionText: '{"action":"terminate","status":"success"}' },
+    ];
+    const verdict = async (instruction: string, finalCaption: string) => {
+      const request = buildTextChannelRequest({ instruction, steps, captions: ['Home | Seed Barn', menu.join(' | '), `${menu.join(' | ')} | View basket · 2 items`, finalCaption], outcome: 'success' });
+      const { response } = await roleModel(trajectoryTextCriticRole, {} as OcrEngine).complete(request);
+      const parsed = parseChannelVerdict(response.choices[0]!.message, 'text');
+      if (!parsed.ok) throw new Error(parsed.error.message);
+      return parsed.verdict;
+    };
+    const ask = 'Put 2 Basil Seeds from Seed Barn in my basket, but do not check out yet.';
+    const other = await verdict(ask, 'Your basket | Tomato Seeds | Seed Barn | $3.25 | Tomato Seeds | Seed Barn | $3.25 | Total');
+    expect(other.reason).toMatch(/does not list "Basil Seeds"/);
+    expect(other.correct).toBe(false);
+    const one = await verdict(ask, 'Your basket | Tomato Seeds | Seed Barn | $3.25 | Basil Seeds | Seed Barn | $2.10 | Total');
+    expect(one.reason).toMatch(/Basil Seeds at 2\.10, its unit/);
+    expect(one.correct).toBe(false);
+    // The asked count, at twice the unit price: accepted.
+    const two = await verdict(ask, 'Your basket | Basil Seeds | Seed Barn | $4.20 | Total');
+    expect(two.correct).toBe(true);
+  });
+});
