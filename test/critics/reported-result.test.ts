@@ -176,3 +176,26 @@ describe('a counted or added item on the result screen (evidence.ts), on an inve
     expect(two.correct).toBe(true);
   });
 });
+
+describe('a confirmation left open on the final screen', () => {
+  it('is not a completed request, though the page names the item and was reached by acting on it', async () => {
+    const steps = [
+      { summary: 'Opened "Boats"; the screen now shows "Catalog".', actionText: '{"action":"open","text":"Boats"}' },
+      { summary: 'Tapped "Blue Kayak"; the screen now shows "Hire".', actionText: '{"action":"click","coordinate":[80,167]}' },
+      { summary: 'Tapped "Hire"; the screen now shows "Hire this boat?".', actionText: '{"action":"click","coordinate":[200,600]}' },
+      { summary: 'Terminated with success.', actionText: '{"action":"terminate","status":"success"}' },
+    ];
+    const verdict = async (finalCaption: string) => {
+      const request = buildTextChannelRequest({ instruction: 'Hire Blue Kayak from the boat shed.', steps, captions: ['Home | Boats', 'Catalog | Blue Kayak', 'Blue Kayak | Hire', finalCaption], outcome: 'success' });
+      const { response } = await roleModel(trajectoryTextCriticRole, {} as OcrEngine).complete(request);
+      const parsed = parseChannelVerdict(response.choices[0]!.message, 'text');
+      if (!parsed.ok) throw new Error(parsed.error.message);
+      return parsed.verdict;
+    };
+    const open = await verdict('Blue Kayak | Hire | Hire this boat? | Cancel | Hire');
+    expect(open.reason).toMatch(/awaits confirmation/);
+    expect(open.correct).toBe(false);
+    // The same page without the dialog still reads as reached.
+    expect((await verdict('Blue Kayak | Hire | Available')).correct).toBe(true);
+  });
+});

@@ -239,6 +239,10 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
       return { complete: ok, reason: ok ? 'the final screen reports completion' : 'the final screen shows no sign of completion' };
     }
     if (missing.length > 0) return { complete: false, reason: `the final screen lacks ${missing.map((e) => quote(e)).join(', ')}` };
+    // A confirmation still open on the final screen (a question with a way out) asks for the action; it was not taken.
+    const asking = lines.find((l) => /\?\s*$/.test(l));
+    if (asking && lines.some((l) => /^(cancel|no|not now)$/i.test(l.trim())))
+      return { complete: false, reason: `the final screen still asks ${quote(asking)}: the request awaits confirmation` };
     return reached
       ? { complete: true, reason: 'the final screen shows the requested page, reached by acting on it' }
       : { complete: false, reason: 'the names are on the final screen but no step acted on them (the start page lists them)' };
