@@ -6,6 +6,16 @@ import { pastForms, reportedResult, requestVerb } from '../../models/reference/r
 import type { OcrEngine } from '../../models/reference/types.js';
 import { roleModel } from './fake-model.js';
 
+type StepLine = { summary: string; actionText: string };
+/** The reference text channel's verdict on a trajectory given as step lines and screen captions (final last). */
+async function textVerdict(instruction: string, steps: StepLine[], captions: string[]) {
+  const request = buildTextChannelRequest({ instruction, steps, captions, outcome: 'success' });
+  const { response } = await roleModel(trajectoryTextCriticRole, {} as OcrEngine).complete(request);
+  const parsed = parseChannelVerdict(response.choices[0]!.message, 'text');
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return parsed.verdict;
+}
+
 describe('a result line in the app\'s own words (reported-result.ts)', () => {
   it('reads the request verb with its particle, through courtesy frames', () => {
     expect(requestVerb('Check out Dune Messiah for me.')).toBe('check out');
@@ -57,18 +67,8 @@ describe('trajectory text channel: the app reports the result in its own words',
     { summary: 'Tapped "Rent", a control that advances the task.', actionText: '{"action":"click","coordinate":[200,600]}' },
     { summary: 'Terminated with success.', actionText: '{"action":"terminate","status":"success"}' },
   ];
-  const verdict = async (instruction: string, finalCaption: string) => {
-    const request = buildTextChannelRequest({
-      instruction,
-      steps,
-      captions: ['Home | Boats | Weather', 'Boats | Blue Kayak | Red Canoe', 'Blue Kayak | Rent', finalCaption],
-      outcome: 'success',
-    });
-    const { response } = await roleModel(trajectoryTextCriticRole, {} as OcrEngine).complete(request);
-    const parsed = parseChannelVerdict(response.choices[0]!.message, 'text');
-    if (!parsed.ok) throw new Error(parsed.error.message);
-    return parsed.verdict;
-  };
+  const verdict = (instruction: string, finalCaption: string) =>
+    textVerdict(instruction, steps, ['Home | Boats | Weather', 'Boats | Blue Kayak | Red Canoe', 'Blue Kayak | Rent', finalCaption]);
 
   it(`accepts the app's result line when the verb was read as another intent ("reserve" as a booking, "check out" as an order)`, async () => {
     // "Reserve" reads as a booking (no "Booked"/"Confirmed" here): the app's "… placed" hold line decides.
@@ -157,13 +157,8 @@ describe('a counted or added item on the result screen (evidence.ts), on an inve
       { summary: 'Tapped "View basket · 2 items"; the screen now shows "Your basket".', actionText: '{"action":"click","coordinate":[200,800]}' },
       { summary: 'Terminated with success.', actionText: '{"action":"terminate","status":"success"}' },
     ];
-    const verdict = async (instruction: string, finalCaption: string) => {
-      const request = buildTextChannelRequest({ instruction, steps, captions: ['Home | Seed Barn', menu.join(' | '), `${menu.join(' | ')} | View basket · 2 items`, finalCaption], outcome: 'success' });
-      const { response } = await roleModel(trajectoryTextCriticRole, {} as OcrEngine).complete(request);
-      const parsed = parseChannelVerdict(response.choices[0]!.message, 'text');
-      if (!parsed.ok) throw new Error(parsed.error.message);
-      return parsed.verdict;
-    };
+    const verdict = (instruction: string, finalCaption: string) =>
+      textVerdict(instruction, steps, ['Home | Seed Barn', menu.join(' | '), `${menu.join(' | ')} | View basket · 2 items`, finalCaption]);
     const ask = 'Put 2 Basil Seeds from Seed Barn in my basket, but do not check out yet.';
     const other = await verdict(ask, 'Your basket | Tomato Seeds | Seed Barn | $3.25 | Tomato Seeds | Seed Barn | $3.25 | Total');
     expect(other.reason).toMatch(/does not list "Basil Seeds"/);
@@ -185,13 +180,8 @@ describe('a confirmation left open on the final screen', () => {
       { summary: 'Tapped "Hire"; the screen now shows "Hire this boat?".', actionText: '{"action":"click","coordinate":[200,600]}' },
       { summary: 'Terminated with success.', actionText: '{"action":"terminate","status":"success"}' },
     ];
-    const verdict = async (finalCaption: string) => {
-      const request = buildTextChannelRequest({ instruction: 'Hire Blue Kayak from the boat shed.', steps, captions: ['Home | Boats', 'Catalog | Blue Kayak', 'Blue Kayak | Hire', finalCaption], outcome: 'success' });
-      const { response } = await roleModel(trajectoryTextCriticRole, {} as OcrEngine).complete(request);
-      const parsed = parseChannelVerdict(response.choices[0]!.message, 'text');
-      if (!parsed.ok) throw new Error(parsed.error.message);
-      return parsed.verdict;
-    };
+    const verdict = (finalCaption: string) =>
+      textVerdict('Hire Blue Kayak from the boat shed.', steps, ['Home | Boats', 'Catalog | Blue Kayak', 'Blue Kayak | Hire', finalCaption]);
     const open = await verdict('Blue Kayak | Hire | Hire this boat? | Cancel | Hire');
     expect(open.reason).toMatch(/awaits confirmation/);
     expect(open.correct).toBe(false);
