@@ -4,7 +4,7 @@ import { judgeStep, criticScore } from '../critics/step-critic.js';
 import { judgeTrajectory as judgeTrajectoryChannels } from '../critics/trajectory-critic.js';
 import * as repo from '../storage/repos.js';
 import * as calibrationRepo from '../storage/calibration-repo.js';
-import { calibrate, describeRule, meanStepScore, passesTauC, selectRule } from '../critics/calibration.js';
+import { calibrate, describeRule, meanStepScore, modeCalibrations, passesTauC, selectRule } from '../critics/calibration.js';
 import { combineLearned, featureInputOf, loadLearnedCritic, type LearnedCritic, type LearnedCriticSpec } from '../critics/learned-critic.js';
 import { deriveReviewCandidates } from '../critics/review.js';
 import * as reviewRepo from '../storage/review-repo.js';
@@ -191,7 +191,8 @@ export function createJudgeActivities(deps: ActivityDeps) {
     /**
      * Critic calibration against checker ground truth (critics/calibration.ts): metrics per app × channel × split
      * for this cycle's critic version, upserted into critic_calibration; plus the vote/consensus rule that the
-     * validation split alone would choose (precision ≥ 0.97), scored on the report split. Returns a summary.
+     * validation split alone would choose (precision ≥ 0.97), scored on the report split, and the consensus per
+     * rollout mode with its channel disagreement (a cycle's guidance references run in another mode). Returns a summary.
      */
     async calibrateCritics(input: { cycleId: string; config: unknown }): Promise<CalibrationSummary> {
       const config = parseConfig(input.config);
@@ -204,6 +205,7 @@ export function createJudgeActivities(deps: ActivityDeps) {
       return {
         rollouts: rows.length,
         consensus: { precision: all?.precision ?? null, recall: all?.recall ?? null },
+        byMode: modeCalibrations(entries),
         suggested: selection
           ? {
               voteRule: selection.rule.voteRule,

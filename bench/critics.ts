@@ -3,7 +3,8 @@
  *
  *   npx tsx bench/critics.ts [--rollouts 500] [--seeds 1,2,3] [--temperatures 0,0.7] [--sessions 2]
  *                            [--votes 3] [--max-steps 15] [--apps food] [--precision-target 0.97]
- *   npx tsx bench/critics.ts --corpus DIR [--votes 3]     (judges a bench/corpus.ts corpus: no rollouts)
+ *   npx tsx bench/critics.ts --corpus DIR[,DIR…] [--votes 3]   (judges bench/corpus.ts corpora: no rollouts; several
+ *                            corpora — e.g. one per rollout mode — are judged one after another and tabled side by side)
  *   npx tsx bench/critics.ts --paraphrase bench/paraphrases/v1.json …   (two arms on the same tasks: the DAG
  *                            templates and the set's independent phrasings, side by side)
  *   npx tsx bench/critics.ts --modes gui-owl,mobile-agent-v3,swirl,ces …   (one arm per rollout mode)
@@ -30,7 +31,7 @@ import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { calibrate, confusionOf, describeRule, fmtRatio, formatEntries, metricsOf, scoreRuleByScope, selectRule, type CalibrationRow, type Metrics } from '../critics/calibration.js';
+import { addAgreement, agreementByScope, calibrate, confusionOf, describeRule, emptyAgreement, fmtRatio, formatAgreement, formatEntries, metricsOf, scoreRuleByScope, selectRule, type CalibrationRow, type Metrics } from '../critics/calibration.js';
 import type { BlobStore } from '../domain/ports.js';
 import { AGENT_MODES, type AgentMode } from '../agents/run.js';
 import { buildCorpus, loadCorpus, type CorpusRollout } from './corpus.js';
@@ -57,7 +58,7 @@ const { values } = parseArgs({
     'precision-target': { type: 'string', default: '0.97' },
     /** Writes one JSON line per judged rollout (learned-critic features, checker label, split) for training. */
     dump: { type: 'string' },
-    /** Judge a corpus built by bench/corpus.ts instead of rolling out. */
+    /** Judge a corpus built by bench/corpus.ts instead of rolling out (several: comma-separated, one arm each). */
     corpus: { type: 'string' },
     /** Print the step summaries and channel reasons of every rollout the consensus gets wrong. */
     explain: { type: 'boolean', default: false },
@@ -96,11 +97,12 @@ if (!(N > 0) || SEEDS.length === 0 || TEMPS.length === 0) {
 
 type Done = CorpusRollout;
 
-/** One benchmark arm: a name and what it changes in the corpus options. */
+/** One benchmark arm: a name and what it changes in the corpus options, or the corpus it judges. */
 interface Arm {
   name: string;
   mode?: AgentMode;
   paraphrases?: string;
+  corpus?: string;
 }
 
 /** What each arm's report ends with, for the side-by-side table. */
@@ -114,6 +116,8 @@ interface ArmSummary {
   disagreements: number;
   textRight: number;
   multimodalRight: number;
+  /** The arm's judged rows (carrying their rollout mode), pooled per mode at the end. */
+  rows: CalibrationRow[];
 }
 
 function armsOf(): Arm[] {
@@ -133,13 +137,14 @@ function armsOf(): Arm[] {
 }
 
 async function main(): Promise<void> {
-  const blobDir = values.corpus ? undefined : await mkdtemp(join(tmpdir(), 'trajforge-bench-critics-'));
-  const corpus = values.corpus ? await loadCorpus(values.corpus) : undefined;
-  const arms: Arm[] = corpus ? [{ name: values.corpus! }] : armsOf();
+  const corpusDirs = (values.corpus ?? '').split(',').map((d) => d.trim()).filter(Boolean);
+  const blobDir = corpusDirs.length ? undefined : await mkdtemp(join(tmpdir(), 'trajforge-bench-critics-'));
+  const arms: Arm[] = corpusDirs.length ? corpusDirs.map((d) => ({ name: d, corpus: d })) : armsOf();
   const summaries: ArmSummary[] = [];
   try {
     for (const [k, arm] of arms.entries()) {
       const armDir = blobDir ? join(blobDir, `arm-${k}`) : undefined;
+      const corpus = arm.corpus ? await loadCorpus(arm.corpus) : undefined;
       // OCR persisted next to the screenshots (as bench/corpus.ts writes it): judging reads the rollouts' OCR.
       const ocr = await createOcrEngine({ store: blobOcrStore(corpus?.blobs ?? createLocalBlobStore(join(armDir!, 'blobs'))) });
       const ref = await startReferenceServer({ host: '127.0.0.1', roles: referenceRoles(), ocr });
@@ -157,13 +162,26 @@ async function main(): Promise<void> {
       if (corpus) {
         blobs = corpus.blobs;
         done = corpus.rollouts.filter((r) => APPS.length === 0 || APPS.includes(r.query.app));
-        console.log(`corpus ${values.corpus}: ${done.length} labelled rollouts (${JSON.stringify(corpus.options)})`);
+        console.log(`\n=== corpus ${arm.corpus}: ${done.length} labelled rollouts (${JSON.stringify(corpus.options)}) ===`);
       } else {
         console.log(`\n=== arm: ${arm.name} ===`);
         ({ blobs, done, envFailures, rollSeconds } = await rollOut(armDir!, ocr, arm));
       }
       try {
-        summaries.push({ ...(await judgeAndReport({ blobs, ocr, critics, done, envFailures, rollSeconds, ocrBefore })), arm: arm.name });
+        const mode = corpus ? (corpus.options.mode ?? 'gui-owl') : (arm.mode ?? 'gui-owl');
+        const base = arm.name.split('/').pop() ?? arm.name;
+        const name = corpus ? (base === mode ? mode : `${mode} ${base}`) : arm.name;
+        summaries.push({ ...(await judgeAndReport({
+          blobs,
+          ocr,
+          critics,
+          done,
+          envFailures,
+          rollSeconds,
+          ocrBefore,
+          mode,
+          ...(corpus ? { rolledBy: `corpus seeds ${corpus.options.seeds.join(',')}, temperatures ${corpus.options.temperatures.join(',')}, max steps ${corpus.options.maxSteps}` } : {}),
+        })), arm: name });
       } finally {
         await ref.close();
       }
@@ -177,6 +195,21 @@ async function main(): Promise<void> {
     const m = a.consensus;
     console.log(
       `  ${a.arm.padEnd(26)} ${String(a.rollouts).padStart(4)}  ${`${a.successes}/${a.rollouts}`.padStart(7)} ${fmtRatio(a.successes / Math.max(1, a.rollouts))} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)}   ${`${a.disagreements}/${a.rollouts}`.padStart(7)} (${fmtRatio(a.disagreements / Math.max(1, a.rollouts)).trim()}%)   ${String(a.textRight).padStart(5)}      ${String(a.multimodalRight).padStart(5)}`,
+    );
+  }
+  // Per rollout mode, every arm of that mode pooled (e.g. two corpora of one mode on other seeds). Not with
+  // --paraphrase: its two arms are one mode in two wordings, compared above, not pooled.
+  if (values.paraphrase) return;
+  const rows = summaries.flatMap((a) => a.rows);
+  const byMode = scoreRuleByScope(rows, { voteRule: 'majority', consensus: 'both', tauC: 0 }, 'all');
+  const agreement = agreementByScope(rows);
+  console.log('\nper rollout mode, all arms of a mode pooled (pipeline default rule):');
+  console.log(`  ${'mode'.padEnd(18)} ${'n'.padStart(4)} ${'successes'.padStart(9)} ${'accepted'.padStart(8)} ${'fp'.padStart(3)}  prec%  rec%   channels disagree`);
+  for (const [scope, m] of byMode) {
+    if (!scope.startsWith('mode:')) continue;
+    const a = agreement.get(scope);
+    console.log(
+      `  ${scope.slice(5).padEnd(18)} ${String(m.n).padStart(4)} ${String(m.tp + m.fn).padStart(9)} ${String(m.tp + m.fp).padStart(8)} ${String(m.fp).padStart(3)} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)}   ${a ? formatAgreement(a) : '–'}`,
     );
   }
 }
@@ -209,8 +242,12 @@ async function judgeAndReport(ctx: {
   envFailures: number;
   rollSeconds: number;
   ocrBefore: { inferences: number; regionInferences: number; cacheHits: number; storeHits: number };
+  /** The arm's rollout mode: calibrated in scope `mode:<mode>`, and part of the --judged key (corpora of several modes share seeds). */
+  mode: string;
+  /** How the rollouts were made, when not by this run's flags (a corpus: its own seeds, temperatures, steps). */
+  rolledBy?: string;
 }): Promise<Omit<ArmSummary, 'arm'>> {
-  const { blobs, ocr, critics, done, envFailures, rollSeconds, ocrBefore } = ctx;
+  const { blobs, ocr, critics, done, envFailures, rollSeconds, ocrBefore, mode } = ctx;
   const ocrAfterRollouts = { ...ocr.stats };
 
   // Phase 2: judging alone (2 rollouts at a time, as two cpu-queue activities would).
@@ -228,7 +265,7 @@ async function judgeAndReport(ctx: {
       Array.from({ length: 2 }, async () => {
         for (let i = next++; i < done.length; i = next++) {
           const d = done[i]!;
-          const cached = judgedCache.get(`${d.seed}/${d.query.id}/t${d.temperature}`);
+          const cached = judgedCache.get(`${mode}:${d.seed}/${d.query.id}/t${d.temperature}`);
           if (cached) {
             rows.push(cached.row);
             dump.push(cached.dump);
@@ -272,6 +309,7 @@ async function judgeAndReport(ctx: {
             app: d.query.app,
             criticVersion: `ref;votes=${VOTES}:majority;consensus=both`,
             groundTruth: d.groundTruth,
+            mode,
             stepScores: j.steps.map((st) => st.score),
             verdicts: {
               ...(text ? { text: { correct: text.correct, votes: text.votes } } : {}),
@@ -294,7 +332,7 @@ async function judgeAndReport(ctx: {
   const positives = rows.filter((r) => r.groundTruth).length;
   console.log(
     `\ncritics bench: ${rows.length} rollouts judged (${envFailures} ENV failures excluded), ${positives} checker successes (${fmtRatio(positives / Math.max(1, rows.length)).trim()}%),` +
-      ` seeds ${SEEDS.join(',')}, temperatures ${TEMPS.join(',')}, ${SESSIONS} sessions, votes ${VOTES}; rollouts took ${rollSeconds.toFixed(0)} s`,
+      ` ${ctx.rolledBy ?? `seeds ${SEEDS.join(',')}, temperatures ${TEMPS.join(',')}, ${SESSIONS} sessions`}, votes ${VOTES}; rollouts took ${rollSeconds.toFixed(0)} s`,
   );
   console.log('\nall rollouts (split = all):');
   for (const l of formatEntries(calibrate(rows, { splits: ['all'] }))) console.log(`  ${l}`);
@@ -311,10 +349,10 @@ async function judgeAndReport(ctx: {
   console.log(`  chosen: ${describeRule(s.rule)}${s.meetsTarget ? '' : ' (NO setting met the target on validation: the most precise one)'}`);
   const table = (title: string, byScope: Map<string, Metrics>): void => {
     console.log(`\n${title}`);
-    console.log(`  ${'scope'.padEnd(10)} ${'n'.padStart(4)} ${'tp'.padStart(4)} ${'fp'.padStart(4)} ${'tn'.padStart(4)} ${'fn'.padStart(4)}  prec%  rec%`);
+    console.log(`  ${'scope'.padEnd(20)} ${'n'.padStart(4)} ${'tp'.padStart(4)} ${'fp'.padStart(4)} ${'tn'.padStart(4)} ${'fn'.padStart(4)}  prec%  rec%`);
     for (const [scope, m] of byScope) {
       console.log(
-        `  ${scope.padEnd(10)} ${String(m.n).padStart(4)} ${String(m.tp).padStart(4)} ${String(m.fp).padStart(4)} ${String(m.tn).padStart(4)} ${String(m.fn).padStart(4)} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)}`,
+        `  ${scope.padEnd(20)} ${String(m.n).padStart(4)} ${String(m.tp).padStart(4)} ${String(m.fp).padStart(4)} ${String(m.tn).padStart(4)} ${String(m.fn).padStart(4)} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)}`,
       );
     }
   };
@@ -347,11 +385,12 @@ async function judgeAndReport(ctx: {
   );
 
   // Channel disagreement: the two channels are only worth a consensus if they see different things.
+  const agreement = emptyAgreement();
+  for (const r of rows) addAgreement(agreement, r);
   const split = rows.filter((r) => r.verdicts.text && r.verdicts.multimodal && r.verdicts.text.correct !== r.verdicts.multimodal.correct);
-  const textRight = split.filter((r) => r.verdicts.text!.correct === r.groundTruth).length;
   console.log(
-    `channels: text and multimodal disagree on ${split.length}/${rows.length} rollouts (${fmtRatio(split.length / Math.max(1, rows.length)).trim()}%);` +
-      ` of those the text channel matched the checker on ${textRight}, the multimodal channel on ${split.length - textRight}`,
+    `channels: text and multimodal disagree on ${agreement.disagreements}/${agreement.compared} rollouts (${fmtRatio(agreement.disagreements / Math.max(1, agreement.compared)).trim()}%);` +
+      ` of those the text channel matched the checker on ${agreement.textRight}, the multimodal channel on ${agreement.multimodalRight}`,
   );
   for (const r of split) console.log(`  split ${r.rolloutId} (${r.app}): text ${r.verdicts.text!.correct ? 'C' : 'I'}, multimodal ${r.verdicts.multimodal!.correct ? 'C' : 'I'}, checker ${r.groundTruth ? 'success' : 'failure'}`);
   const consensus = scoreRuleByScope(rows, { voteRule: 'majority', consensus: 'both', tauC: 0 }, 'all').get('all');
@@ -359,9 +398,10 @@ async function judgeAndReport(ctx: {
     rollouts: rows.length,
     successes: positives,
     consensus: consensus ?? metricsOf(confusionOf([])),
-    disagreements: split.length,
-    textRight,
-    multimodalRight: split.length - textRight,
+    disagreements: agreement.disagreements,
+    textRight: agreement.textRight,
+    multimodalRight: agreement.multimodalRight,
+    rows,
   };
 }
 
@@ -385,7 +425,7 @@ async function readJudged(file: string, fingerprint: string): Promise<Map<string
     if (!line.trim()) continue;
     try {
       const e = JSON.parse(line) as { fingerprint: string; row: CalibrationRow; dump: string };
-      if (e.fingerprint === fingerprint) out.set(e.row.rolloutId, { row: e.row, dump: e.dump });
+      if (e.fingerprint === fingerprint) out.set(`${e.row.mode ?? 'gui-owl'}:${e.row.rolloutId}`, { row: e.row, dump: e.dump });
     } catch {
       // a line cut short by an interrupted run: judged again
     }

@@ -6,6 +6,7 @@ import { latestCycleNumber } from '../storage/repos.js';
 import { cycleUsage, type CycleUsage } from '../storage/usage-repo.js';
 import { migrate } from '../storage/migrate.js';
 import type { CycleResult } from '../workflows/contracts.js';
+import { formatAgreement } from '../critics/calibration.js';
 import { loadConfig } from './config.js';
 import { dagCommand, queriesCommand } from './dag.js';
 import { PATHWAYS_USAGE, pathwaysCommand } from './pathways.js';
@@ -169,6 +170,10 @@ function printResult(r: CycleResult, seconds: number): void {
     const g = r.calibration.suggested;
     out(`  critic calibration       validation (${g.validationRollouts}) would choose: ${g.description}${g.meetsTarget ? '' : ' (precision target not met: the most precise)'}`);
     out(`                           held-out report split (${g.reportRollouts}): precision ${pct1(g.reportPrecision)}, recall ${pct1(g.reportRecall)}  (apply τc with critic.trajectoryTauC)`);
+  }
+  for (const m of r.calibration?.byMode ?? []) {
+    const split = m.agreement ? `; text and multimodal disagree on ${formatAgreement(m.agreement)}` : '';
+    out(`  critics, mode ${m.mode.padEnd(16)} ${m.rollouts} rollouts, ${m.successes} successes, ${m.accepted} accepted: precision ${pct1(m.precision)}, recall ${pct1(m.recall)}${split}`);
   }
   if (r.guidance) for (const line of guidanceLines(r.guidance)) out(line);
   if (r.reasoning) for (const line of reasoningLines(r.reasoning)) out(line);

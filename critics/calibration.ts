@@ -122,6 +122,52 @@ export interface CalibrationEntry {
   channel: CalibrationChannel;
   split: CalibrationSplit;
   metrics: Metrics;
+  /**
+   * Consensus entries only: how often the two LLM channels it combines (text, multimodal) disagreed in this
+   * group, and which one matched the label each time (absent on stored rows computed before it was kept).
+   */
+  agreement?: ChannelAgreement;
+}
+
+/** Text vs multimodal channel disagreement over a set of rollouts. */
+export interface ChannelAgreement {
+  /** Rollouts with a verdict from both channels. */
+  compared: number;
+  /** Of those, rollouts where the two channels' verdicts differ. */
+  disagreements: number;
+  /** Disagreements where the text channel's verdict matched the label (the multimodal one then did not). */
+  textRight: number;
+  /** Disagreements where the multimodal channel's verdict matched the label. */
+  multimodalRight: number;
+}
+
+export function emptyAgreement(): ChannelAgreement {
+  return { compared: 0, disagreements: 0, textRight: 0, multimodalRight: 0 };
+}
+
+/** Counts one rollout into `a` (a row without both channels' verdicts is not compared). */
+export function addAgreement(a: ChannelAgreement, row: Pick<CalibrationRow, 'verdicts' | 'groundTruth'>): void {
+  const { text, multimodal } = row.verdicts;
+  if (!text || !multimodal) return;
+  a.compared++;
+  if (text.correct === multimodal.correct) return;
+  a.disagreements++;
+  if (text.correct === row.groundTruth) a.textRight++;
+  else a.multimodalRight++;
+}
+
+/** Channel disagreement over `rows`, per scope ('all', each app, each `mode:<mode>`), scopes sorted as `scoreRuleByScope`. */
+export function agreementByScope(rows: readonly Pick<CalibrationRow, 'verdicts' | 'groundTruth' | 'app' | 'mode'>[]): Map<string, ChannelAgreement> {
+  const groups = new Map<string, ChannelAgreement>();
+  for (const r of rows) {
+    for (const scope of scopesOf(r)) {
+      let a = groups.get(scope);
+      if (!a) groups.set(scope, (a = emptyAgreement()));
+      addAgreement(a, r);
+    }
+  }
+  const scopes = [...groups.keys()].sort((a, b) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b)));
+  return new Map(scopes.map((k) => [k, groups.get(k)!]));
 }
 
 export interface CalibrateOptions {
@@ -137,7 +183,7 @@ export interface CalibrateOptions {
  */
 export function calibrate(rows: readonly CalibrationRow[], opts: CalibrateOptions = {}): CalibrationEntry[] {
   const splits = opts.splits ?? (['all', 'validation', 'report'] as const);
-  const groups = new Map<string, { key: Omit<CalibrationEntry, 'metrics'>; c: Confusion }>();
+  const groups = new Map<string, { key: Omit<CalibrationEntry, 'metrics' | 'agreement'>; c: Confusion; a?: ChannelAgreement }>();
   for (const row of rows) {
     const side = splitOf(row.queryId, opts.fraction, opts.salt);
     for (const split of splits) {
@@ -149,10 +195,11 @@ export function calibrate(rows: readonly CalibrationRow[], opts: CalibrateOption
           const id = `${row.criticVersion}\0${scope}\0${channel}\0${split}`;
           let g = groups.get(id);
           if (!g) {
-            g = { key: { criticVersion: row.criticVersion, scope, channel, split }, c: emptyConfusion() };
+            g = { key: { criticVersion: row.criticVersion, scope, channel, split }, c: emptyConfusion(), ...(channel === 'consensus' ? { a: emptyAgreement() } : {}) };
             groups.set(id, g);
           }
           addPrediction(g.c, v.correct, row.groundTruth);
+          if (g.a) addAgreement(g.a, row);
         }
       }
     }
@@ -160,8 +207,37 @@ export function calibrate(rows: readonly CalibrationRow[], opts: CalibrateOption
   const order = (e: Omit<CalibrationEntry, 'metrics'>): string =>
     [e.criticVersion, e.scope === 'all' ? '' : e.scope, CALIBRATION_CHANNELS.indexOf(e.channel), e.split].join('\0');
   return [...groups.values()]
-    .map((g) => ({ ...g.key, metrics: metricsOf(g.c) }))
+    .map((g) => ({ ...g.key, metrics: metricsOf(g.c), ...(g.a ? { agreement: g.a } : {}) }))
     .sort((a, b) => order(a).localeCompare(order(b)));
+}
+
+/** One rollout mode's consensus calibration (scope `mode:<mode>`, split all), for the cycle summary. */
+export interface ModeCalibration {
+  mode: string;
+  rollouts: number;
+  /** Label successes (checker, else reviewers). */
+  successes: number;
+  accepted: number;
+  precision: number | null;
+  recall: number | null;
+  /** Text vs multimodal disagreement among the mode's rollouts (absent when not computed). */
+  agreement?: ChannelAgreement;
+}
+
+/** Per rollout mode, from `calibrate` entries of one critic version: the consensus row of each `mode:` scope. */
+export function modeCalibrations(entries: readonly CalibrationEntry[]): ModeCalibration[] {
+  return entries
+    .filter((e) => e.scope.startsWith('mode:') && e.channel === 'consensus' && e.split === 'all')
+    .map((e) => ({
+      mode: e.scope.slice('mode:'.length),
+      rollouts: e.metrics.n,
+      successes: e.metrics.tp + e.metrics.fn,
+      accepted: e.metrics.tp + e.metrics.fp,
+      precision: e.metrics.precision,
+      recall: e.metrics.recall,
+      ...(e.agreement ? { agreement: e.agreement } : {}),
+    }))
+    .sort((a, b) => a.mode.localeCompare(b.mode));
 }
 
 // ------------------------------------------------------------------------------------------------- selection
@@ -317,15 +393,23 @@ export function describeRule(rule: CandidateRule): string {
 
 export const fmtRatio = (x: number | null): string => (x === null ? '    –' : `${(100 * x).toFixed(1).padStart(5)}`);
 
-/** A fixed-width table of entries (one line each), for the CLI and the benchmark. */
+/** "3/40 (text right 1, multimodal right 2)": channel disagreement in a few words. */
+export function formatAgreement(a: ChannelAgreement): string {
+  return `${a.disagreements}/${a.compared} (text right ${a.textRight}, multimodal right ${a.multimodalRight})`;
+}
+
+/**
+ * A fixed-width table of entries (one line each), for the CLI and the benchmark; consensus lines end with how
+ * often the text and multimodal channels disagreed (where known).
+ */
 export function formatEntries(entries: readonly CalibrationEntry[]): string[] {
   const lines = [
-    `${'scope'.padEnd(14)} ${'channel'.padEnd(10)} ${'split'.padEnd(10)} ${'n'.padStart(5)} ${'tp'.padStart(4)} ${'fp'.padStart(4)} ${'tn'.padStart(4)} ${'fn'.padStart(4)}  prec%  rec%  npv%   f1%  acc%`,
+    `${'scope'.padEnd(20)} ${'channel'.padEnd(10)} ${'split'.padEnd(10)} ${'n'.padStart(5)} ${'tp'.padStart(4)} ${'fp'.padStart(4)} ${'tn'.padStart(4)} ${'fn'.padStart(4)}  prec%  rec%  npv%   f1%  acc%  channels disagree`,
   ];
   for (const e of entries) {
     const m = e.metrics;
     lines.push(
-      `${e.scope.padEnd(14)} ${e.channel.padEnd(10)} ${e.split.padEnd(10)} ${String(m.n).padStart(5)} ${String(m.tp).padStart(4)} ${String(m.fp).padStart(4)} ${String(m.tn).padStart(4)} ${String(m.fn).padStart(4)} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)} ${fmtRatio(m.npv)} ${fmtRatio(m.f1)} ${fmtRatio(m.accuracy)}`,
+      `${e.scope.padEnd(20)} ${e.channel.padEnd(10)} ${e.split.padEnd(10)} ${String(m.n).padStart(5)} ${String(m.tp).padStart(4)} ${String(m.fp).padStart(4)} ${String(m.tn).padStart(4)} ${String(m.fn).padStart(4)} ${fmtRatio(m.precision)} ${fmtRatio(m.recall)} ${fmtRatio(m.npv)} ${fmtRatio(m.f1)} ${fmtRatio(m.accuracy)}${e.agreement ? `  ${formatAgreement(e.agreement)}` : ''}`,
     );
   }
   return lines;

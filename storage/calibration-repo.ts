@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import type { CalibrationChannel, CalibrationEntry, CalibrationRow, CalibrationSplit, Metrics } from '../critics/calibration.js';
+import type { CalibrationChannel, CalibrationEntry, CalibrationRow, CalibrationSplit, ChannelAgreement, Metrics } from '../critics/calibration.js';
 import { many, type Queryable } from './db.js';
 
 /**
  * Critic calibration storage (migration 0005): reads trajectory verdicts joined with checker ground truth, and
- * upserts the metrics computed by critics/calibration.ts on (critic_version, cycle_id, scope, channel, split).
+ * upserts the metrics computed by critics/calibration.ts on (critic_version, cycle_id, scope, channel, split);
+ * consensus rows also keep the text/multimodal channel disagreement (migration 0023).
  */
 
 const JoinedRow = z.object({
@@ -98,15 +99,24 @@ export async function upsertCalibration(db: Queryable, cycleId: string, entries:
     recall: e.metrics.recall,
     npv: e.metrics.npv,
     f1: e.metrics.f1,
+    compared: e.agreement?.compared ?? null,
+    disagreements: e.agreement?.disagreements ?? null,
+    textRight: e.agreement?.textRight ?? null,
+    multimodalRight: e.agreement?.multimodalRight ?? null,
   }));
   await db.query(
-    `insert into critic_calibration (critic_version, cycle_id, scope, channel, split, tp, fp, tn, fn, precision, recall, npv, f1, computed_at)
-     select x."criticVersion", $1, x.scope, x.channel, x.split, x.tp, x.fp, x.tn, x.fn, x.precision, x.recall, x.npv, x.f1, now()
+    `insert into critic_calibration (critic_version, cycle_id, scope, channel, split, tp, fp, tn, fn, precision, recall, npv, f1,
+                                     channels_compared, channel_disagreements, text_right, multimodal_right, computed_at)
+     select x."criticVersion", $1, x.scope, x.channel, x.split, x.tp, x.fp, x.tn, x.fn, x.precision, x.recall, x.npv, x.f1,
+            x.compared, x.disagreements, x."textRight", x."multimodalRight", now()
      from jsonb_to_recordset($2::jsonb) as x("criticVersion" text, scope text, channel text, split text, tp integer,
-          fp integer, tn integer, fn integer, precision real, recall real, npv real, f1 real)
+          fp integer, tn integer, fn integer, precision real, recall real, npv real, f1 real,
+          compared integer, disagreements integer, "textRight" integer, "multimodalRight" integer)
      on conflict (critic_version, cycle_id, scope, channel, split) do update set
        tp = excluded.tp, fp = excluded.fp, tn = excluded.tn, fn = excluded.fn, precision = excluded.precision,
-       recall = excluded.recall, npv = excluded.npv, f1 = excluded.f1, computed_at = excluded.computed_at`,
+       recall = excluded.recall, npv = excluded.npv, f1 = excluded.f1, channels_compared = excluded.channels_compared,
+       channel_disagreements = excluded.channel_disagreements, text_right = excluded.text_right,
+       multimodal_right = excluded.multimodal_right, computed_at = excluded.computed_at`,
     [cycleId, JSON.stringify(payload)],
   );
 }
@@ -126,6 +136,10 @@ const StoredRow = z
     recall: z.number().nullable(),
     npv: z.number().nullable(),
     f1: z.number().nullable(),
+    channels_compared: z.number().int().nullable(),
+    channel_disagreements: z.number().int().nullable(),
+    text_right: z.number().int().nullable(),
+    multimodal_right: z.number().int().nullable(),
     computed_at: z.date().transform((d) => d.toISOString()),
   })
   .transform((r) => {
@@ -142,6 +156,10 @@ const StoredRow = z
       f1: r.f1,
       accuracy: n === 0 ? null : (r.tp + r.tn) / n,
     };
+    const agreement: ChannelAgreement | undefined =
+      r.channels_compared === null || r.channel_disagreements === null
+        ? undefined
+        : { compared: r.channels_compared, disagreements: r.channel_disagreements, textRight: r.text_right ?? 0, multimodalRight: r.multimodal_right ?? 0 };
     return {
       criticVersion: r.critic_version,
       cycleId: r.cycle_id,
@@ -149,6 +167,7 @@ const StoredRow = z
       channel: r.channel as CalibrationChannel,
       split: r.split as CalibrationSplit,
       metrics,
+      ...(agreement ? { agreement } : {}),
       computedAt: r.computed_at,
     };
   });
@@ -161,7 +180,8 @@ export async function listCalibration(
 ): Promise<StoredCalibration[]> {
   return many(
     db,
-    `select critic_version, cycle_id, scope, channel, split, tp, fp, tn, fn, precision, recall, npv, f1, computed_at
+    `select critic_version, cycle_id, scope, channel, split, tp, fp, tn, fn, precision, recall, npv, f1,
+            channels_compared, channel_disagreements, text_right, multimodal_right, computed_at
      from critic_calibration
      where ($1::text is null or cycle_id = $1) and ($2::text is null or critic_version = $2)
      order by cycle_id, critic_version, scope <> 'all', scope,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CycleConfig } from '../domain/config.js';
+import type { ModeCalibration } from '../critics/calibration.js';
 
 /**
  * Workflow inputs and outputs. Payloads carry ids, counts and blob keys only — screenshots never enter
@@ -60,6 +61,8 @@ export interface CalibrationSummary {
   rollouts: number;
   consensus: { precision: number | null; recall: number | null };
   suggested: CalibrationSuggestion | null;
+  /** The consensus per rollout mode, with channel disagreement (absent from cycles run before it existed). */
+  byMode?: ModeCalibration[];
 }
 
 export interface CycleResult {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  agreementByScope,
   calibrate,
   confusionOf,
+  formatEntries,
+  modeCalibrations,
   decide,
   metricsOf,
   meanStepScore,
@@ -99,6 +102,33 @@ describe('calibrate', () => {
     expect(get('all')).toMatchObject({ n: 4 });
     expect(entries.filter((e) => e.scope.startsWith('mode:')).map((e) => e.scope)).not.toContain('mode:undefined');
     expect(scoreRuleByScope(moded, { voteRule: 'majority', consensus: 'both', tauC: 0 }, 'all').get('mode:swirl')).toMatchObject({ fp: 1 });
+  });
+
+  it('keeps text/multimodal disagreement per scope on consensus entries, and which channel matched the label', () => {
+    const moded = [
+      // swirl: channels split twice (multimodal right once, text right once), agree once.
+      { ...row('d1', 'food', true, false, true), mode: 'swirl' },
+      { ...row('d2', 'food', false, false, true), mode: 'swirl' },
+      { ...row('d3', 'notes', true, true, true), mode: 'swirl' },
+      // ces: never split; a rollout judged by one channel only is not compared.
+      { ...row('d4', 'food', false, false, false), mode: 'ces' },
+      { ...row('d5', 'food', true, true, true), mode: 'ces', verdicts: { text: { correct: true }, consensus: { correct: true } } },
+    ];
+    const entries = calibrate(moded, { splits: ['all'] });
+    const agreement = (scope: string) => entries.find((e) => e.scope === scope && e.channel === 'consensus')?.agreement;
+    expect(agreement('mode:swirl')).toEqual({ compared: 3, disagreements: 2, textRight: 1, multimodalRight: 1 });
+    expect(agreement('mode:ces')).toEqual({ compared: 1, disagreements: 0, textRight: 0, multimodalRight: 0 });
+    expect(agreement('all')).toEqual({ compared: 4, disagreements: 2, textRight: 1, multimodalRight: 1 });
+    expect(entries.filter((e) => e.channel !== 'consensus').every((e) => e.agreement === undefined)).toBe(true);
+    expect(agreementByScope(moded).get('mode:swirl')).toEqual(agreement('mode:swirl'));
+    expect(agreementByScope(moded).get('food')).toEqual({ compared: 3, disagreements: 2, textRight: 1, multimodalRight: 1 });
+    expect(formatEntries(entries).find((l) => l.startsWith('mode:swirl') && l.includes('consensus'))).toContain('2/3 (text right 1, multimodal right 1)');
+
+    // The cycle summary's per-mode lines: one per mode, label successes, acceptances and disagreement.
+    expect(modeCalibrations(entries)).toEqual([
+      { mode: 'ces', rollouts: 2, successes: 1, accepted: 1, precision: 1, recall: 1, agreement: { compared: 1, disagreements: 0, textRight: 0, multimodalRight: 0 } },
+      { mode: 'swirl', rollouts: 3, successes: 2, accepted: 1, precision: 1, recall: 0.5, agreement: { compared: 3, disagreements: 2, textRight: 1, multimodalRight: 1 } },
+    ]);
   });
 
   it('groups per critic version × scope (all + each app) × channel × split', () => {

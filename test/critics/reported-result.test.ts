@@ -6,6 +6,16 @@ import { pastForms, reportedResult, requestVerb } from '../../models/reference/r
 import type { OcrEngine } from '../../models/reference/types.js';
 import { roleModel } from './fake-model.js';
 
+type StepLine = { summary: string; actionText: string };
+/** The reference text channel's verdict on a trajectory given as step lines and screen captions (final last). */
+async function textVerdict(instruction: string, steps: StepLine[], captions: string[]) {
+  const request = buildTextChannelRequest({ instruction, steps, captions, outcome: 'success' });
+  const { response } = await roleModel(trajectoryTextCriticRole, {} as OcrEngine).complete(request);
+  const parsed = parseChannelVerdict(response.choices[0]!.message, 'text');
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return parsed.verdict;
+}
+
 describe('a result line in the app\'s own words (reported-result.ts)', () => {
   it('reads the request verb with its particle, through courtesy frames', () => {
     expect(requestVerb('Check out Dune Messiah for me.')).toBe('check out');
@@ -57,18 +67,8 @@ describe('trajectory text channel: the app reports the result in its own words',
     { summary: 'Tapped "Rent", a control that advances the task.', actionText: '{"action":"click","coordinate":[200,600]}' },
     { summary: 'Terminated with success.', actionText: '{"action":"terminate","status":"success"}' },
   ];
-  const verdict = async (instruction: string, finalCaption: string) => {
-    const request = buildTextChannelRequest({
-      instruction,
-      steps,
-      captions: ['Home | Boats | Weather', 'Boats | Blue Kayak | Red Canoe', 'Blue Kayak | Rent', finalCaption],
-      outcome: 'success',
-    });
-    const { response } = await roleModel(trajectoryTextCriticRole, {} as OcrEngine).complete(request);
-    const parsed = parseChannelVerdict(response.choices[0]!.message, 'text');
-    if (!parsed.ok) throw new Error(parsed.error.message);
-    return parsed.verdict;
-  };
+  const verdict = (instruction: string, finalCaption: string) =>
+    textVerdict(instruction, steps, ['Home | Boats | Weather', 'Boats | Blue Kayak | Red Canoe', 'Blue Kayak | Rent', finalCaption]);
 
   it(`accepts the app's result line when the verb was read as another intent ("reserve" as a booking, "check out" as an order)`, async () => {
     // "Reserve" reads as a booking (no "Booked"/"Confirmed" here): the app's "… placed" hold line decides.
@@ -121,5 +121,71 @@ describe('the count on the result screen', () => {
     expect(quantityMismatch('Order me 2 of the Blue Kayak Lite.', ['2 × Blue Kayak Lite'])).toBeUndefined();
     // Other numbers (an address, a time) are not counts of a listed item.
     expect(quantityMismatch('Deliver to 12 Baker Street.', ['1 x Falafel Wrap', 'Baker Street'])).toBeUndefined();
+  });
+});
+
+describe('a counted or added item on the result screen (evidence.ts), on an invented seed shop', () => {
+  const menu = ['Seed Barn', 'Tomato Seeds', 'Heirloom mix', '$3.25', 'Add', 'Basil Seeds', 'Sweet Genovese', '$2.10', 'Add'];
+  it('a result line priced at the unit price holds one item, whatever was asked', async () => {
+    const { unitPriceForCount } = await import('../../models/reference/roles/evidence.js');
+    const basketOne = ['Basket', 'Tomato Seeds', 'Seed Barn', '$3.25', 'Basil Seeds', 'Seed Barn', '$2.10', 'Total'];
+    expect(unitPriceForCount('Put 2 Basil Seeds from Seed Barn in my basket.', [menu], basketOne)).toEqual({
+      entity: 'Basil Seeds',
+      asked: 2,
+      seen: 'Basil Seeds at 2.10, its unit price',
+    });
+    // Two of them: the line costs twice the unit price.
+    expect(unitPriceForCount('Put 2 Basil Seeds from Seed Barn in my basket.', [menu], ['Basket', 'Basil Seeds', 'Seed Barn', '$4.20'])).toBeUndefined();
+    // One asked, or no earlier price to compare with: no evidence either way.
+    expect(unitPriceForCount('Put 1 Basil Seeds from Seed Barn in my basket.', [menu], basketOne)).toBeUndefined();
+    expect(unitPriceForCount('Put 2 Basil Seeds from Seed Barn in my basket.', [['Seed Barn']], basketOne)).toBeUndefined();
+  });
+
+  it('an item an earlier screen showed but the result screen does not list was not added', async () => {
+    const { namedItemsMissingFromResult } = await import('../../models/reference/roles/evidence.js');
+    const earlier = [menu.join(' | ')];
+    expect(namedItemsMissingFromResult(['3', 'Basil Seeds', 'Seed Barn'], earlier, 'Basket\nTomato Seeds\nSeed Barn\n$3.25')).toEqual(['Basil Seeds']);
+    expect(namedItemsMissingFromResult(['3', 'Basil Seeds', 'Seed Barn'], earlier, 'Basket\nBasil Seeds\nSeed Barn\n$6.30')).toEqual([]);
+    // Never seen anywhere: not evidence of another item taken (the reading may simply be off).
+    expect(namedItemsMissingFromResult(['Mint Seeds'], earlier, 'Basket\nTomato Seeds')).toEqual([]);
+  });
+
+  it('the text channel rejects a basket holding another item, or the named one at its unit price', async () => {
+    const steps = [
+      { summary: 'Opened "Seed Barn"; the screen now shows "Tomato Seeds".', actionText: '{"action":"open","text":"Seed Barn"}' },
+      { summary: 'Tapped "Add"; the screen now shows "View basket · 2 items".', actionText: '{"action":"click","coordinate":[380,200]}' },
+      { summary: 'Tapped "View basket · 2 items"; the screen now shows "Your basket".', actionText: '{"action":"click","coordinate":[200,800]}' },
+      { summary: 'Terminated with success.', actionText: '{"action":"terminate","status":"success"}' },
+    ];
+    const verdict = (instruction: string, finalCaption: string) =>
+      textVerdict(instruction, steps, ['Home | Seed Barn', menu.join(' | '), `${menu.join(' | ')} | View basket · 2 items`, finalCaption]);
+    const ask = 'Put 2 Basil Seeds from Seed Barn in my basket, but do not check out yet.';
+    const other = await verdict(ask, 'Your basket | Tomato Seeds | Seed Barn | $3.25 | Tomato Seeds | Seed Barn | $3.25 | Total');
+    expect(other.reason).toMatch(/does not list "Basil Seeds"/);
+    expect(other.correct).toBe(false);
+    const one = await verdict(ask, 'Your basket | Tomato Seeds | Seed Barn | $3.25 | Basil Seeds | Seed Barn | $2.10 | Total');
+    expect(one.reason).toMatch(/Basil Seeds at 2\.10, its unit/);
+    expect(one.correct).toBe(false);
+    // The asked count, at twice the unit price: accepted.
+    const two = await verdict(ask, 'Your basket | Basil Seeds | Seed Barn | $4.20 | Total');
+    expect(two.correct).toBe(true);
+  });
+});
+
+describe('a confirmation left open on the final screen', () => {
+  it('is not a completed request, though the page names the item and was reached by acting on it', async () => {
+    const steps = [
+      { summary: 'Opened "Boats"; the screen now shows "Catalog".', actionText: '{"action":"open","text":"Boats"}' },
+      { summary: 'Tapped "Blue Kayak"; the screen now shows "Hire".', actionText: '{"action":"click","coordinate":[80,167]}' },
+      { summary: 'Tapped "Hire"; the screen now shows "Hire this boat?".', actionText: '{"action":"click","coordinate":[200,600]}' },
+      { summary: 'Terminated with success.', actionText: '{"action":"terminate","status":"success"}' },
+    ];
+    const verdict = (finalCaption: string) =>
+      textVerdict('Hire Blue Kayak from the boat shed.', steps, ['Home | Boats', 'Catalog | Blue Kayak', 'Blue Kayak | Hire', finalCaption]);
+    const open = await verdict('Blue Kayak | Hire | Hire this boat? | Cancel | Hire');
+    expect(open.reason).toMatch(/awaits confirmation/);
+    expect(open.correct).toBe(false);
+    // The same page without the dialog still reads as reached.
+    expect((await verdict('Blue Kayak | Hire | Available')).correct).toBe(true);
   });
 });

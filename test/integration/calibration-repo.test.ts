@@ -112,6 +112,12 @@ describe('calibration repo', () => {
     expect(mm.metrics).toMatchObject({ tp: 1, fp: 0, tn: 1, fn: 0, precision: 1, recall: 1, npv: 1, f1: 1 });
     expect(stored[0]!.scope).toBe('all');
     expect(stored.some((s) => s.scope === 'mode:gui-owl' && s.channel === 'consensus')).toBe(true);
+    // Channel disagreement is kept on consensus rows and read back as computed (migration 0023).
+    const consensusAll = entries.find((e) => e.criticVersion === 'cv1' && e.scope === 'mode:gui-owl' && e.channel === 'consensus' && e.split === 'all')!;
+    // cv1: q-food/a1 (text C, multimodal I, failure) and q-notes/a0 (text I, multimodal C, success) split.
+    expect(consensusAll.agreement).toEqual({ compared: 3, disagreements: 2, textRight: 0, multimodalRight: 2 });
+    expect(stored.find((s) => s.scope === 'mode:gui-owl' && s.channel === 'consensus' && s.split === 'all')!.agreement).toEqual(consensusAll.agreement);
+    expect(stored.filter((s) => s.channel !== 'consensus').every((s) => s.agreement === undefined)).toBe(true);
 
     // Recomputing replaces the numbers on the same key.
     const changed = entries.map((e) => ({ ...e, metrics: { ...e.metrics, tp: 0, fp: 0, tn: 0, fn: 0, n: 0, precision: null, recall: null, npv: null, f1: null, accuracy: null } }));

@@ -129,3 +129,58 @@ export function openConfirmation(finalLines: readonly string[]): string | undefi
   if (q < 0) return undefined;
   return finalLines.slice(q + 1).some((l) => /^(?:cancel|no|not now)$/i.test(l.trim())) ? finalLines[q]!.trim() : undefined;
 }
+
+/** A price: "$10.49", "€8", "12.50 €". */
+const PRICE = /(?:[$€£]\s?\d+(?:[.,]\d{2})?|\d+[.,]\d{2}\s?[$€£])/;
+
+/** The first price within the three lines after line `i` (an item's own price in a list row), as cents. */
+function priceAfter(lines: readonly string[], i: number): number | undefined {
+  for (const l of lines.slice(i + 1, i + 4)) {
+    const m = PRICE.exec(l);
+    if (m) return Math.round(Number(m[0].replace(/[^\d.,]/g, '').replace(',', '.')) * 100);
+  }
+  return undefined;
+}
+
+/**
+ * A counted request (2 or more of a named item) whose result screen prices the item's line at one unit: the line
+ * right under the item's name costs exactly the lowest price the item showed on any earlier screen (its unit
+ * price on a menu or product list). A cart or order line for 2 × X at X's unit price holds one X, whatever a
+ * "2 items" badge counted (another item may make up the count). Screens are given as lines; only lines that are
+ * the item's own name are read.
+ */
+export function unitPriceForCount(
+  instruction: string,
+  earlierScreens: readonly (readonly string[])[],
+  finalLines: readonly string[],
+): { entity: string; asked: number; seen: string } | undefined {
+  for (const m of instruction.matchAll(COUNTED)) {
+    const asked = Number(m[1]);
+    const name = (m[2] ?? '').replace(/\s+(?:of|and|&)$/i, '');
+    const key = tokens(name).join(' ');
+    if (asked < 2 || key === '') continue;
+    const named = (l: string): boolean => tokens(l).join(' ') === key;
+    const at = finalLines.findIndex(named);
+    if (at < 0) continue;
+    const final = priceAfter(finalLines, at);
+    if (final === undefined) continue;
+    const earlier = earlierScreens.flatMap((lines) => lines.flatMap((l, i) => (named(l) ? [priceAfter(lines, i)] : []))).filter((p) => p !== undefined);
+    if (earlier.length === 0) continue;
+    if (final === Math.min(...earlier)) return { entity: name, asked, seen: `${finalLines[at]?.trim()} at ${(final / 100).toFixed(2)}, its unit price` };
+  }
+  return undefined;
+}
+
+/**
+ * The named items an add-to-cart result screen does not show: entities (numbers, short words and the app's name
+ * excluded by the caller) that an earlier screen showed but the final screen — the cart or the page whose badge
+ * counted the addition — does not. An item added to a cart is listed where the outcome lives; one seen only on
+ * the menu was not added (another item was).
+ */
+export function namedItemsMissingFromResult(entities: readonly string[], earlier: readonly string[], finalText: string): string[] {
+  return entities.filter((e) => {
+    const t = tokens(e);
+    if (t.length === 0 || t.every((x) => /^\d/.test(x)) || t.join('').length < 4) return false;
+    return !containsPhrase(finalText, e) && earlier.some((s) => containsPhrase(s, e));
+  });
+}

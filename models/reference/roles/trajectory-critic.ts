@@ -5,7 +5,7 @@ import type { ChatMessage } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
-import { nearDuplicateOnResult, openConfirmation, quantityMismatch, screenChange } from './evidence.js';
+import { namedItemsMissingFromResult, nearDuplicateOnResult, openConfirmation, quantityMismatch, screenChange, unitPriceForCount } from './evidence.js';
 import { reportedResult } from './reported-result.js';
 import { containsPhrase, contentTokens, IMPERATIVES, tokens } from './text-match.js';
 import { desktopCompletion, isDesktopSteps } from './desktop-evidence.js';
@@ -239,6 +239,10 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
       return { complete: ok, reason: ok ? 'the final screen reports completion' : 'the final screen shows no sign of completion' };
     }
     if (missing.length > 0) return { complete: false, reason: `the final screen lacks ${missing.map((e) => quote(e)).join(', ')}` };
+    // A confirmation still open on the final screen (a question with a way out) asks for the action; it was not taken.
+    const asking = openConfirmation(lines);
+    if (asking)
+      return { complete: false, reason: `the final screen still asks ${quote(asking)}: the request awaits confirmation` };
     return reached
       ? { complete: true, reason: 'the final screen shows the requested page, reached by acting on it' }
       : { complete: false, reason: 'the names are on the final screen but no step acted on them (the start page lists them)' };
@@ -354,10 +358,13 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
   }
 }
 
+/** A screen's text as lines (screens are kept as OCR lines joined by " | " or newlines). */
+const linesOf = (screen: string): string[] => screen.split(/\s+\|\s+|\n/);
+
 function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: string[]; failure: boolean } {
   const reasons: string[] = [];
   const apps = ev.actions.flatMap((a) => (a?.action === 'open' ? [a.text] : []));
-  const screenLines = ev.screens.flatMap((s) => s.split(/\s+\|\s+|\n/));
+  const screenLines = ev.screens.flatMap(linesOf);
   const entities = groundEntities(ev.instruction, instructionEntities(ev.instruction), screenLines)
     .map((e) => withoutApps(e, apps))
     .filter((e) => tokens(e).length > 0);
@@ -418,6 +425,22 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
     if (open) {
       completion = false;
       reasons.push(`the final screen still asks ${quote(open)}: the change was not confirmed`);
+      }
+    // A counted request whose result line costs the item's unit price holds one item ("2 Beef Burrito", cart line
+    // at the menu's $10.49).
+    const up = kind !== 'removal' && kind !== 'toggle' ? unitPriceForCount(ev.instruction, ev.screens.slice(0, -1).map(linesOf), ev.finalLines) : undefined;
+    if (up) {
+      completion = false;
+      reasons.push(`the result screen shows ${quote(up.seen)} where ${up.asked} × ${quote(up.entity)} was asked`);
+    }
+    // An item added to a cart is listed on the result screen; one an earlier screen showed but the result does not
+    // was not added (another item was).
+    if (INTENTS.find((i) => i.when.test(said))?.name === 'add to cart') {
+      const gone = namedItemsMissingFromResult(entities.filter((e) => !namesTheApp(ev.instruction, e)), ev.screens.slice(0, -1), ev.finalLines.join('\n'));
+      if (gone.length > 0) {
+        completion = false;
+        reasons.push(`the result screen does not list ${gone.map((e) => quote(e)).join(', ')}, which an earlier screen showed`);
+      }
     }
     // Pixels (multimodal only): a request for a change whose final screenshot equals the first changed nothing.
     if (kind !== undefined && ev.pixelChange !== undefined && ev.pixelChange < UNCHANGED) {
