@@ -27,7 +27,7 @@ import { judgeRollout } from '../critics/judge-rollout.js';
 import { startAppServer } from '../environments/app-server.js';
 import { loadDags } from '../environments/app-world.js';
 import { createChromiumEnv, type ChromiumSession } from '../environments/chromium.js';
-import { centerOf, revealBySwiping } from '../environments/scripted.js';
+import { byExactText, centerOf, revealBySwiping } from '../environments/scripted.js';
 import { createChatModel } from '../models/gateway.js';
 import { createOcrEngine } from '../models/ocr.js';
 import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
@@ -94,8 +94,7 @@ class Recorder {
     await this.act({ action: 'type', text });
   }
   byText(sel: string, text: string): Locator {
-    const esc = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return this.s.page.locator(sel).filter({ hasText: new RegExp(`^\\s*${esc}\\s*$`) });
+    return byExactText(this.s.page, sel, text);
   }
   button(name: string): Locator {
     return this.s.page.getByRole('button', { name, exact: true });

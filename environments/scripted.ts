@@ -7,6 +7,12 @@ import type { MobileAction } from '../domain/action.js';
  * have produced (bench/critics-scripted.ts, the app tests).
  */
 
+/** Elements matching `sel` whose whole text is `text` (surrounding white space aside), as a person reads a label. */
+export function byExactText(page: Page, sel: string, text: string): Locator {
+  const esc = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return page.locator(sel).filter({ hasText: new RegExp(`^\\s*${esc}\\s*$`) });
+}
+
 /** The centre of an element in viewport pixels (the coordinate a click action takes). */
 export async function centerOf(loc: Locator): Promise<[number, number]> {
   const box = await loc.boundingBox();

@@ -11,7 +11,7 @@ import type { Locator } from 'playwright-core';
 import type { Action, MobileAction } from '../../domain/action.js';
 import type { ObservationRef, Query } from '../../domain/entities.js';
 import type { ChromiumSession } from '../chromium.js';
-import { centerOf, revealBySwiping } from '../scripted.js';
+import { byExactText, centerOf, revealBySwiping } from '../scripted.js';
 import type { ReferenceStep } from '../../synthesis/guidance.js';
 
 type Params = Record<string, string>;
@@ -36,8 +36,7 @@ export class DemoRecorder {
     await this.act({ action: 'type', text });
   }
   byText(sel: string, text: string): Locator {
-    const esc = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return this.s.page.locator(sel).filter({ hasText: new RegExp(`^\\s*${esc}\\s*$`) });
+    return byExactText(this.s.page, sel, text);
   }
 }
 
