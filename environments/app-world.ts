@@ -1,6 +1,7 @@
 import type { AppDag } from '../domain/dag.js';
 import type { CheckerSpec } from '../domain/entities.js';
 import type { AppModule, CheckResult } from './app-types.js';
+import { bankApp } from './apps/bank/index.js';
 import { calendarApp } from './apps/calendar/index.js';
 import { clockApp } from './apps/clock/index.js';
 import { contactsApp } from './apps/contacts/index.js';
@@ -28,6 +29,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   calendarApp as AppModule,
   libraryApp as AppModule,
   pharmacyApp as AppModule,
+  bankApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
