@@ -100,8 +100,9 @@ describe('request reading (intent.ts)', () => {
   it('strips courtesy frames and content-free sentences, keeps requests and framed follow-ups', () => {
     expect(requestCore('Could you please delete my note Shopping list?')).toBe('Delete my note Shopping list.');
     expect(requestCore("I'm in a bit of a rush. Turn Wi-Fi Off, please. Thanks!")).toBe('Turn Wi-Fi Off.');
+    // The framed follow-up is kept, its pronoun read as the thing the first sentence names (issue 17, sentence structure).
     expect(requestCore('Aaron Blake has a new number: 555-201-7788. Please fix it in my contacts.')).toBe(
-      'Aaron Blake has a new number: 555-201-7788. Fix it in my contacts.',
+      'Aaron Blake has a new number: 555-201-7788. Fix Aaron Blake in my contacts.',
     );
     expect(requestCore('Text Sam: "Hi there. Running late."')).toBe('Text Sam: "Hi there. Running late."');
     // An information question stays a question.

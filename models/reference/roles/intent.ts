@@ -25,6 +25,7 @@ const LEAD_FRAMES: readonly RegExp[] = [
   /^(?:i'd|i\s+would|i)\s+(?:like|need|want)\s+you\s+to\s+/i,
   /^(?:please|kindly|pls|plz)\s*,?\s+/i,
   /^go\s+ahead\s+and\s+/i,
+  /^(?:from\s+now\s+on|going\s+forward|from\s+today\s+on),?\s+/i,
   /^help\s+me\s+out\s+and\s+/i,
 ];
 /** Trailing courtesy: ", please", " for me", " thanks". */
@@ -84,6 +85,261 @@ function stripFrames(sentence: string): { text: string; framed: boolean } {
   return { text: framed && body ? body[0]!.toUpperCase() + body.slice(1) + stop : body + stop, framed };
 }
 
+/** A sentence piece: the main clause, a purpose clause ("so I don't forget X") or an aside ("it's in X"). */
+interface Piece {
+  text: string;
+  role: 'main' | 'purpose' | 'aside';
+  /** The clause after "…, so" / "…, please": a request whatever its verb. */
+  request?: boolean;
+}
+type Part = { text: string; framed: boolean; role: Piece['role'] };
+
+/** Quoted spans replaced by placeholders (so no clause rule looks inside a quote), and the way back. */
+function shield(text: string): { text: string; back: (s: string) => string } {
+  const quotes: string[] = [];
+  const t = text.replace(/["“][^"“”]*["”]/g, (q) => `\u0001${quotes.push(q) - 1}\u0001`);
+  return { text: t, back: (s) => s.replace(/\u0001(\d+)\u0001/g, (_a, i: string) => quotes[Number(i)]!) };
+}
+
+/** Words that open a subordinate clause's subject ("so I …", "so it …"). */
+const SUBJECT_WORD = /^(?:i|it|we|they|you|he|she|there)\b/i;
+/** A remark on where the thing is ("it's in X", "they're under X"): not part of the request. */
+const ASIDE = /^(?:it's|it is|its|they're|they are|that's|that is)\s+(?:in|under|listed under|filed under|in the)\s+[^,;]+[.!?]?$/i;
+
+/**
+ * The clauses of a sentence that act as sentences of their own (English clause structure, no task vocabulary):
+ * "<context>; <request>", "<context>, so <request>" ("so" + a verb: a consequence, the request follows), a purpose
+ * clause "<request> so (that) I/it …" set apart, and an aside on where the thing is ("…, it's in X").
+ */
+function clauses(sentence: string): Piece[] {
+  const { text, back } = shield(sentence);
+  const out: Piece[] = [];
+  const segs = text.split(/;\s+/);
+  for (const [si, seg] of segs.entries()) {
+    // A clause cut off at ";" ends like a sentence; the last keeps its own ending (a closing quote included).
+    let rest = si === segs.length - 1 || /[.!?]$/.test(seg.trim()) ? seg.trim() : `${seg.trim()}.`;
+    const end = /[.!?]+$/.exec(rest)?.[0] ?? '';
+    // A purpose clause: "so (that) I / it / we …" up to the end of the clause.
+    const purpose = /,?\s+so(?:\s+that)?\s+(?=(?:i|it|we|they|you|he|she)\b)/i.exec(rest);
+    let purposeText: string | undefined;
+    if (purpose && purpose.index > 0) {
+      purposeText = rest.slice(purpose.index + purpose[0].length);
+      rest = rest.slice(0, purpose.index) + end;
+    }
+    // A consequence: "…, so delete that entry" — the part after "so" is the request; likewise "…, please remove it".
+    const so = /,\s+(?:(?:and\s+)?so|please)\s+(?=(\w+))/i.exec(rest);
+    const heads: string[] = [];
+    let requestAt = -1;
+    if (so && so.index > 0 && !SUBJECT_WORD.test(so[1]!) && !/^(?:that|much|many|far|long)$/i.test(so[1]!)) {
+      const after = rest.slice(so.index + so[0].length);
+      heads.push(rest.slice(0, so.index) + '.', after[0]!.toUpperCase() + after.slice(1));
+      requestAt = 1;
+    } else heads.push(rest);
+    for (const [hi, h] of heads.entries()) {
+      const request = hi === requestAt ? { request: true } : {};
+      // "…, it's in Hoodies" at the end of a clause: an aside.
+      const aside = /,\s+((?:it's|it is|they're|they are)\s+(?:in|under|listed under|filed under)\s+[^,;]+?)([.!?]*)$/i.exec(h);
+      if (aside) {
+        out.push({ text: back(h.slice(0, aside.index) + aside[2]), role: 'main', ...request }, { text: back(aside[1]!), role: 'aside' });
+      } else out.push({ text: back(h), role: ASIDE.test(h.trim()) ? 'aside' : 'main', ...request });
+    }
+    if (purposeText) out.push({ text: back(purposeText), role: 'purpose' });
+  }
+  return out.filter((p) => /\w/.test(p.text));
+}
+
+/** Words after which a name read from context ends ("Shopping list every day", "The Martian yet"). */
+const CONTEXT_STOP =
+  /^(?:in|on|at|to|from|for|by|via|using|inside|under|and|or|but|then|so|please|now|a|an|my|your|this|that|every|each|all|today|tonight|tomorrow|yet|anymore|later|again|already|after|before|soon|too|also|is|are|was|were|got|has|have|had|will|would|should|can|could|coming|because|since)$/i;
+/** Month and weekday names: a date after "on"/"in", never the rest of a name. */
+const CALENDAR_WORD = /^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*[,.;:]?$/;
+/** Capitalised words that are never the thing a pronoun stands for. */
+const NOT_THING = /^(?:I|I'm|I've|I'd|I'll|It|It's|This|That|They|We|You|He|She|There|All|Some|My|The|A|An)$/;
+
+/**
+ * What a pronoun of the request stands for, read from a context sentence: a text introduced by "this:" (quoted),
+ * the sentence's subject ("Gym routine is out of date"), or its first name after the first word — capitalised
+ * words, joined by "of/with/and/&" between capitals, and one lowercase word after a one-word name ("Shopping list").
+ */
+export function contextThing(sentence: string): string | undefined {
+  const s = sentence.trim().replace(/[.!?]+$/, '');
+  const colon = /\b(?:this|these|the following)\s*:\s*(.+)$/i.exec(s);
+  if (colon) return `"${colon[1]!.replace(/^["“]|["”]$/g, '').trim()}"`;
+  // "There's a verification code from X in my mail": the thing is what there is.
+  const there = /^there(?:'s|’s| is| are)\s+(?:a|an|the|some)\s+(.+?)(?:\s+(?:in|on|at|inside)\s+(?:my|the|your)\s+\w+)?$/i.exec(s);
+  if (there) return `the ${there[1]}`;
+  const subject = /^((?:the\s+|my\s+)?[\p{Lu}\p{N}][^,;:"“”]*?)\s+(?:is|are|was|were|got|has|have|had)\b/u.exec(s);
+  if (subject && !NOT_THING.test(subject[1]!.split(/\s+/)[0]!) && subject[1]!.split(/\s+/).length <= 5) return subject[1]!.replace(/^(?:the|my)\s+/i, '');
+  const quoted = /["“]([^"“”]+)["”]/.exec(s);
+  if (quoted) return quoted[1];
+  const words = s.split(/\s+/);
+  const cap = (w: string | undefined): boolean => !!w && /^[\p{Lu}\p{N}]/u.test(w) && !NOT_THING.test(w.replace(/[,;:]$/, '')) && !/^\d/.test(w);
+  for (let i = 1; i < words.length; i++) {
+    // "The Martian": a capitalised article before a capitalised word belongs to the name.
+    const article = words[i] === 'The' && cap(words[i + 1]);
+    if (!cap(words[i]) && !article) continue;
+    const run = [words[i]!];
+    let j = i + 1;
+    while (j < words.length && !/[,;:]$/.test(run[run.length - 1]!)) {
+      const w = words[j]!;
+      if (cap(w)) run.push(w);
+      else if (/^(?:of|with|and|&|de|the|to|in|on|at|for|from)$/i.test(w) && cap(words[j + 1]) && !CALENDAR_WORD.test(words[j + 1]!)) run.push(w, words[++j]!);
+      else if (run.length === 1 && !CONTEXT_STOP.test(w) && !/(?:ing|ed|ly)$/i.test(w) && /^[a-z]/.test(w)) {
+        run.push(w);
+        j++;
+        break;
+      } else break;
+      j++;
+    }
+    // "The Martian" keeps its article; a sentence-internal "The" alone is no name.
+    return run.join(' ').replace(/[,;:]+$/, '');
+  }
+  return undefined;
+}
+
+/** A request sentence: framed, or opening with an imperative, a wish ("I want/need/'d like <thing>") or "New <kind>". */
+function isRequest(p: { text: string; framed: boolean }): boolean {
+  if (p.framed) return true;
+  const first = (p.text.split(/\s+/)[0] ?? '').toLowerCase().replace(/[,.:;!?]+$/, '');
+  if (/^(?:i|is|are|what|how|which|when|who|where|does|do|can|could|would|will|thanks|thank|hi|hey|quick|need|want)$/.test(first)) {
+    return /^I(?:'d| would)?\s+(?:like|want|need)\s+(?!to\b)/i.test(p.text);
+  }
+  return IMPERATIVES.has(first) || first === 'new';
+}
+
+/** Labelled parts of a request ("Title: X.", "Subject: Y.", "Text: Z."): the phrase each label stands for. */
+function labelled(text: string): string | undefined {
+  const m = /^(title|name|subject|text|message|body|note|content)\s*:\s*(.+?)[.!]?$/i.exec(text.trim());
+  if (!m) return undefined;
+  const v = m[2]!.trim();
+  const label = m[1]!.toLowerCase();
+  if (label === 'title' || label === 'name') return ` titled ${v}`;
+  if (label === 'subject') return ` with the subject ${v}`;
+  return ` that says ${/^["“]/.test(v) ? v : `"${v}"`}`;
+}
+
+/** Kinds of record a context sentence may give its thing ("I no longer need an alarm for Work"). */
+const CONTEXT_KINDS = 'alarm|note|event|contact|conversation|chat|email|reminder|appointment';
+/** Kinds a "that <kind>" pronoun may name ("delete that entry", "remove that note"). */
+const KIND_WORDS = 'entry|one|note|event|alarm|contact|book|item|product|conversation|chat|thread|email|mail|message|reminder|appointment|setting';
+
+/** Rewrites of one request clause into the plain imperative the task readers know (English structure only). */
+function plainRequest(text: string): { text: string; changed: boolean } {
+  let t = text;
+  const { text: sh, back } = shield(t);
+  let s = sh;
+  // "New alarm please: …" — a courtesy word before a colon or comma.
+  s = s.replace(/\s+please(?=\s*[:,])/i, '');
+  // "… on my phone": the device, not a place.
+  s = s.replace(/\s+(?:on|in)\s+(?:my|the|this)\s+(?:phone|device)\b/i, '');
+  // "X should be / needs to be V" → "Set X to V" ("Turn X On/Off" for a switch position).
+  const m = /^((?:the\s+|my\s+)?.+?)\s+(?:should|needs? to|must|has to|ought to)\s+be\s+(?:set\s+to\s+|at\s+|turned\s+)?(.+?)([.!?]*)$/i.exec(s);
+  if (m && !/^(?:i|it|this|that|they|we|you)\b/i.test(m[1]!)) {
+    const subject = m[1]!.replace(/^My\b/, 'my').replace(/^The\b/, 'the');
+    s = /^(?:on|off)$/i.test(m[2]!) ? `Turn ${subject} ${m[2]}${m[3] || '.'}` : `Set ${subject} to ${m[2]}${m[3] || '.'}`;
+  }
+  // "Make the X last / be V" → "Set the X to V".
+  s = s.replace(/^make\s+((?:the|my)\s+[^,;]+?)\s+(?:last|be)\s+(?!a\b|an\b)(.+?)([.!?]*)$/i, 'Set $1 to $2$3');
+  // "Flip / toggle X On" → "Turn X On".
+  s = s.replace(/^(?:flip|toggle)\s+(.+?\s+(?:on|off))([.!?]*)$/i, 'Turn $1$2');
+  s = s.replace(/^(?:flip|toggle)\s+(on|off)\s+/i, 'Turn $1 ');
+  // "I want / I'd like X (turned) On" → "Turn X On".
+  s = s.replace(/^I(?:'d| would)?\s+(?:want|like|need)\s+(?!to\b)(.+?)\s+(?:(?:turned|switched|set|to be|kept)\s+)?(on|off)([.!?]*)$/i, 'Turn $1 $2$3');
+  // "I want X gone / deleted" → "Delete X".
+  s = s.replace(/^I(?:'d| would)?\s+(?:want|like|need)\s+(.+?)\s+(?:gone|deleted|removed|erased)\b(.*)$/i, 'Delete $1$2');
+  // "Let X know "…" (by text message)" → "Text X: "…"" ("Email" by mail; "Tell" with no channel).
+  s = s.replace(/^let\s+(.+?)\s+know\s+(\u0001\d+\u0001)(?:\s+(?:by|via|in an?|over)\s+(e-?mail|mail|text(?:\s+message)?|sms|message))?([.!?]*)$/i, (_a, who: string, q: string, ch: string | undefined, e: string) =>
+    `${!ch ? 'Tell' : /mail/i.test(ch) ? 'Email' : 'Text'} ${who}: ${q}${e}`,
+  );
+  // "Send "…" to X (in App)" → "Message X: "…" (in App)" — a quoted body before its recipient.
+  s = s.replace(/^send\s+(\u0001\d+\u0001)\s+to\s+(?!\S*@)(.+?)((?:\s+(?:in|on|via|using)\s+(?:the\s+)?[A-Z][\w-]*(?:\s+app)?)?[.!?]*)$/i, 'Message $2: $1$3');
+  // "Message X saying "…"" → "Message X: "…"".
+  s = s.replace(/^((?:message|text|tell|sms)\s+.+?)\s+(?:saying|that says|which says)\s*:?\s*(?=\u0001)/i, '$1: ');
+  t = back(s);
+  return { text: t, changed: t !== text };
+}
+
+/** Replaces the request's pronoun object ("it", "them", "that entry") with the thing the context names. */
+function resolvePronoun(text: string, thing: string, kind?: string): string {
+  const { text: sh, back } = shield(text);
+  let done = false;
+  let s = sh.replace(new RegExp(`\\b(?:that|this)\\s+(${KIND_WORDS})\\b`, 'i'), (_a, kind: string) => {
+    done = true;
+    return /^["“]/.test(thing) || /^(?:one|item)$/i.test(kind) ? thing : `the ${thing} ${kind}`;
+  });
+  if (!done) {
+    // "it"/"them" as an object: after a verb or preposition, not before a name ("name it Dentist" keeps "it").
+    s = s.replace(/\b(it|them)\b(?!\s+[\p{Lu}\p{N}\u0001])(?!['’])/u, () => {
+      done = true;
+      // The kind the context gave the thing ("an alarm for Work" → "the Work alarm").
+      return kind && !/^["“]|^the\s/i.test(thing) ? `the ${thing} ${kind}` : thing;
+    });
+  }
+  return done ? back(s) : text;
+}
+
+/**
+ * Sentence structure of a multi-clause request: labelled parts joined to their request, asides dropped, a purpose
+ * clause's "forget/remember X" giving an unnamed request its name, plain imperatives for wishes and indirect
+ * forms, the pronoun of a request replaced by the thing a context sentence names, and requests read before context.
+ */
+function restructure(parts: Part[]): Part[] {
+  const out: Part[] = [];
+  for (const p of parts) {
+    if (p.role === 'aside') continue;
+    if (p.role === 'purpose') {
+      const owner = [...out].reverse().find((o) => o.role === 'main');
+      const named = /\b(?:forget|remember|remind(?:\s+me)?(?:\s+(?:of|about))?)\s+(?:about\s+)?([\p{Lu}\p{N}"“].*?)[.!?]*$/u.exec(p.text)?.[1];
+      if (owner && named && !namesSomethingBut(owner.text)) {
+        owner.text = owner.text.replace(/\b((?:a|an|the|my)\s+(?:[a-z]+\s+){0,2}?[a-z]+)(?=\s+(?:at|on|for|in|to|from|with)\b|[,.!?]|$)/, `$1 called ${named}`);
+      }
+      continue;
+    }
+    const label = labelled(p.text);
+    const owner = [...out].reverse().find((o) => isRequest(o));
+    if (label && owner) {
+      owner.text = owner.text.replace(/[.!?]*$/, '') + label + '.';
+      continue;
+    }
+    out.push({ ...p });
+  }
+  for (const p of out) {
+    const plain = plainRequest(p.text);
+    if (plain.changed) {
+      p.text = plain.text;
+      p.framed = true;
+    }
+  }
+  // "The X alarm should be On. Please change it." — the second sentence only points back at the first.
+  const kept = out.filter((p, i) => !(i > 0 && out[i - 1]!.framed && /^(?:change|adjust|update|fix|set|do|make)\s+(?:it|that|this)\b[^.]*?[.!?]*$/i.test(p.text) && /^(?:Turn|Set)\s/.test(out[i - 1]!.text)));
+  const requests = kept.filter(isRequest);
+  const context = kept.filter((p) => !isRequest(p));
+  if (requests.length === 0 || context.length === 0) return kept;
+  const thing = context.map((c) => contextThing(c.text)).find((t) => t !== undefined);
+  if (!thing) return kept;
+  let resolved = false;
+  for (const r of requests) {
+    const kind = context.map((c) => new RegExp(`\\b(${CONTEXT_KINDS})\\b`, 'i').exec(c.text)?.[1]).find((k) => k !== undefined);
+    const next = resolvePronoun(r.text, thing, kind?.toLowerCase());
+    if (next !== r.text) resolved = true;
+    r.text = next;
+  }
+  // A context sentence that named only the thing the pronoun stood for has said all it had to say.
+  const bare = thing.replace(/^"|"$/g, '');
+  // A question ("What's on the menu at X?") is kept: it says what the request is about.
+  const rest = resolved ? context.filter((c) => /\?\s*$/.test(c.text) || namesSomething(c.text.split(bare).join(' ').replace(/\bthis\s*:\s*/i, ''))) : context;
+  return kept.filter((p) => requests.includes(p) || rest.includes(p));
+}
+
+/** Whether a clause names something after its first word other than numbers (a capitalised word or a quote). */
+function namesSomethingBut(clause: string): boolean {
+  return clause
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .some((w) => /^["“(]?[\p{Lu}]/u.test(w) && !/^(?:January|February|March|April|May|June|July|August|September|October|November|December|AM|PM)[,.]?$/.test(w));
+}
+
 /**
  * The request without its discourse: courtesy frames removed from every sentence, content-free context and
  * closing sentences dropped. An instruction that is all request comes back unchanged (apart from frames).
@@ -91,7 +347,24 @@ function stripFrames(sentence: string): { text: string; framed: boolean } {
 export function requestCore(instruction: string): string {
   const text = instruction.replace(/\s+/g, ' ').trim();
   if (!text) return text;
-  const parts = sentences(text).map(stripFrames).filter((s) => /\w/.test(s.text));
+  const parts = restructure(
+    sentences(text)
+      .flatMap((sentence) => {
+        // Frames of the whole sentence first ("Could you X; Y?" is a request, its "?" a full stop), then each clause's.
+        const whole = stripFrames(sentence);
+        const lead = LEAD_FRAMES.some((re) => re.test(sentence.trim()));
+        const trail = /\bplease\s*[.!?]*$/i.test(sentence.trim());
+        const parts = clauses(whole.text);
+        const last = parts.map((c) => c.role).lastIndexOf('main');
+        return parts.map((c, i) => {
+          const f = stripFrames(c.text);
+          // A leading frame makes the first clause a request, a closing "please" the last one.
+          const framed = f.framed || c.request === true || (whole.framed && ((i === 0 && lead) || (i === last && trail) || parts.length === 1));
+          return { text: f.text, framed, role: c.role };
+        });
+      })
+      .filter((s) => /\w/.test(s.text)),
+  );
   // A sentence that was framed as a request ("Please fix it.") is kept even when it names nothing.
   const keep = (s: { text: string; framed: boolean }): boolean => s.framed || namesSomething(s.text);
   const kept = parts.some(keep) ? parts.filter(keep) : parts;
@@ -116,7 +389,7 @@ export function namesTheApp(instruction: string, entity: string): boolean {
 
 /** A name the instruction introduces ("called X", "titled X", "the subject X"): up to the next clause word. */
 const NAMED_PHRASE =
-  /\b(?:called|titled|named|labell?ed|(?:the )?subject)\s+(?!a\b|an\b|the\b|it\b)([^,.;:!?"“”]+?)(?=\s+(?:that|which|and|then|saying|says|in|on|to|from|with|as|for)\b|[,;:!?]|\.(?:\s|$)|$)/gi;
+  /\b(?:called|titled|named|labell?ed|(?:label|name|call|title)\s+it|(?:the )?subject)\s+(?!a\b|an\b|the\b|it\b)([^,.;:!?"“”]+?)(?=\s+(?:that|which|and|then|saying|says|in|on|to|from|with|as|for)\b|[,;:!?]|\.(?:\s|$)|$)/gi;
 /** An item named right after its kind: "my note Shopping list", "the contact Diana Hughes", "the email Q3 review". */
 const KIND_NAMED =
   /\b(?:my|the)\s+(?:note|contact|event|alarm|email|mail|message|conversation|chat|thread|product|restaurant|setting)\s+(?:with\s+)?([\p{Lu}\p{N}][^,.;:!?"“”]*?)(?=\s+(?:to|that|which|and|then|in|on|from|with|as|for|at)\b|[,;:!?]|\.(?:\s|$)|$)/gu;
@@ -188,6 +461,10 @@ export function instructionEntities(instruction: string): string[] {
       add(core);
     } else if (sentenceStart && capital && (IMPERATIVES.has(core.toLowerCase()) || lonelyStart)) {
       // "Order a ...": an imperative at the start of a sentence is not a name.
+    } else if (capital && core !== 'I' && /^[^'’]+['’]s$/.test(core)) {
+      // A possessive ends the name it follows ("… is Ana Lind's number" → "Ana Lind").
+      run.push(core.replace(/['’]s$/, ''));
+      flush();
     } else if ((capital && core !== 'I') || connector) run.push(core);
     else flush();
     sentenceStart = false;

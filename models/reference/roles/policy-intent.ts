@@ -149,7 +149,7 @@ export const STREET_WORDS =
 /** "deliver(ed) to / sent to / address" + number + words, or number + words ending in a street word. */
 const ADDRESS_AFTER = /\b(?:deliver(?:ed|y)?\s+(?:it\s+)?to|sent\s+to|send\s+(?:it\s+)?to|ship(?:ped)?\s+to|address(?:\s+is)?:?)\s+(\d+[A-Za-z]?\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})/;
 const ADDRESS_STREET = new RegExp(`\\b(\\d+[A-Za-z]?\\s+(?:[A-Z][\\w'-]*\\s+){0,3}(?:${STREET_WORDS})\\b)`);
-const PAYMENT_RE = /\b(?:pay(?:ing|ment)?(?:\s+method)?\s+(?:by|with|using|in|via|is)\s+(?:a\s+|my\s+|the\s+)?([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)|\b(?:choose|select)\s+([A-Z][\w-]*)(?=\s*(?:[,.;]|and\b|as\b|for\b|to pay\b|$)))/;
+const PAYMENT_RE = /\b(?:pay(?:ing|ment)?(?:\s+method)?\s+(?:by|with|using|in|via|is)\s+(?:a\s+|my\s+|the\s+)?([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)|\b([A-Z][\w-]*)\s+payment\b|\b(?:choose|select)\s+([A-Z][\w-]*)(?=\s*(?:[,.;]|and\b|as\b|for\b|to pay\b|$)))/;
 const APP_IN = /\b(?:in|on|using|via|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+(?:app|application|cart|basket|account)\b|\s*[,.;!?]|\s+(?:to|and|then)\b|\s*$)/;
 const APP_OPEN = /(?:^\s*|[,.;]\s*)(?:[Oo]pen|[Ll]aunch|[Ss]tart)\s+(?:the\s+)?([A-Z][\w&'-]*)(?!\s+[A-Z])/;
 const PLACE_RES = [
@@ -159,7 +159,7 @@ const PLACE_RES = [
   new RegExp(`\\b(?:search(?:\\s+for)?|look\\s+up|find|scroll\\s+to|type|tap|open|select|visit)\\s+${NAME}`),
 ];
 /** Words that start a sentence but name nothing. */
-export const NOT_NAMES = new Set(['i', 'me', 'my', 'show', 'put', 'order', 'get', 'use', 'open', 'tap', 'please', 'find', 'search', 'add', 'go', 'enter', 'choose', 'then', 'buy', 'want', 'see']);
+export const NOT_NAMES = new Set(['i', "i'm", "i've", "i'd", "i'll", 'me', 'my', 'show', 'put', 'order', 'get', 'use', 'open', 'tap', 'please', 'find', 'search', 'add', 'go', 'enter', 'choose', 'then', 'buy', 'want', 'see', 'have', 'look']);
 const NUM = (s: string): number => (/^\d+$/.test(s) ? Number(s) : (NUMBER_WORDS[s.toLowerCase()] ?? 1));
 
 /**
@@ -220,7 +220,7 @@ export function understandTask(instruction: string): TaskSpec | undefined {
     ? 'order'
     : carting && item
       ? 'cart'
-      : /\bsearch\b/.test(lower)
+      : /\b(?:search|look up|look for|find)\b/.test(lower)
         ? 'search'
         : /\b(?:menu|see|show|serves|browse|look at)\b/.test(lower)
           ? 'view'

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { loadDags } from '../../environments/app-world.js';
+import { contextThing, instructionEntities, requestCore } from '../../models/reference/roles/intent.js';
+import { decide, planTask } from '../../models/reference/roles/policy.js';
+import { mulberry32 } from '../../models/reference/server.js';
+import type { OcrLine } from '../../models/reference/types.js';
+import { generateQueries } from '../../query-gen/sample.js';
+
+/**
+ * Reading a request by its sentence structure (issue 17): context vs request, pronouns, purpose clauses, labelled
+ * parts, quoted bodies, wishes. Every sentence here is invented (names, titles and wording of no paraphrase set);
+ * the rules are English structure, not any app's or family's phrases.
+ */
+const goals = (i: string): string[] => planTask(i, []).goals.map((g) => g.text);
+
+describe('intent reading: sentence structure', () => {
+  it('a pronoun of the request stands for the thing its context sentence names, and the bare context is dropped', () => {
+    expect(requestCore("I'm done reading Moonfall Chronicle; can you return it?")).toBe('Return Moonfall Chronicle.');
+    expect(requestCore('I never phone Odile Marchetti now, so please take them out of my contacts.')).toBe('Take Odile Marchetti out of my contacts.');
+    expect(requestCore('Packing checklist is obsolete, please delete that note.')).toBe('Delete the Packing checklist note.');
+    // A kind the context gives the thing: "an alarm for Lunch break" → "the Lunch break alarm".
+    expect(requestCore("I don't use an alarm for Lunch break anymore. Could you delete it?")).toBe('Delete the Lunch break alarm.');
+    // "name it X": a pronoun before a name is the naming, not the thing.
+    expect(requestCore('I need an alarm at 6:10 AM each Tue; name it Swim')).toContain('name it Swim');
+    // A context with more to say (a date) is kept, in its place.
+    expect(requestCore('I have Dinner with Tomas on 3 October, at 19:00. Put it in my calendar.')).toBe('I have Dinner with Tomas on 3 October, at 19:00. Put Dinner with Tomas in my calendar.');
+    expect(goals('I have Dinner with Tomas on 3 October, at 19:00. Put it in my calendar.')).toEqual(['open Calendar', 'tap New event', 'type the title Dinner with Tomas', 'choose October', 'choose day 3', 'choose 19:00', 'save the event']);
+    expect(contextThing('I keep opening Grocery run every morning')).toBe('Grocery run');
+    expect(contextThing('Project Nightjar is finished')).toBe('Project Nightjar');
+    expect(contextThing("There's a login code from Acme Support in my inbox.")).toBe('the login code from Acme Support');
+  });
+
+  it('a possessive ends the name it follows (shared with the critics)', () => {
+    expect(instructionEntities("555-010-2233 is Ana Lind's number, add them as a new contact.")).toEqual(expect.arrayContaining(['555-010-2233', 'Ana Lind']));
+    expect(instructionEntities("555-010-2233 is Ana Lind's number, add them as a new contact.")).not.toContain("Ana Lind's");
+  });
+
+  it('purpose clauses and asides are not the request; "so I don\'t forget X" names an unnamed record', () => {
+    expect(requestCore('Pin Trip ideas so it shows first in my notes.')).toBe('Pin Trip ideas.');
+    expect(requestCore('Create an event at 08:45 on May 3 so I remember Vet visit.')).toBe('Create an event called Vet visit at 08:45 on May 3.');
+    expect(requestCore('Save the Linen Shirt to my wishlist, it\'s in Tops.')).toBe('Save the Linen Shirt to my wishlist.');
+    expect(goals('Create an event at 08:45 on May 3 so I remember Vet visit.')).toEqual(['open Calendar', 'tap New event', 'type the title Vet visit', 'choose May', 'choose day 3', 'choose 08:45', 'save the event']);
+  });
+
+  it('labelled parts join their request; quoted bodies and recipients are read whatever their order', () => {
+    expect(requestCore('New note please. Title: Garden plan. Text: Buy tulip bulbs.')).toBe('New note titled Garden plan that says "Buy tulip bulbs".');
+    expect(goals('New note please. Title: Garden plan. Text: Buy tulip bulbs.')).toEqual(['open Notes', 'tap New note', 'type the title Garden plan', 'type the text', 'save the note']);
+    expect(requestCore('Let Coach Ingrid know "Bus is delayed" by text message.')).toBe('Text Coach Ingrid: "Bus is delayed".');
+    expect(requestCore('Please send "Gate code is 4411" to Uncle Remy in Messages.')).toBe('Message Uncle Remy: "Gate code is 4411" in Messages.');
+    for (const r of ['Let Coach Ingrid know "Bus is delayed" by text message.', 'Please send "Bus is delayed" to Coach Ingrid in Messages.', 'Could you message Coach Ingrid saying "Bus is delayed"?']) {
+      expect(goals(r).slice(2, 4)).toEqual(['type Coach Ingrid in To', 'choose Coach Ingrid']);
+    }
+    const mail = goals('Could you send a mail to dana.holt@example.org? Subject: Rota. Message: "Swap Friday?"');
+    expect(mail).toContain('type the subject Rota');
+    expect(goals('Send dana.holt@example.org an email titled Rota that reads "Swap Friday?"')).toContain('type the subject Rota');
+  });
+
+  it('wishes and indirect forms become the plain request', () => {
+    expect(requestCore('The Gym alarm should be Off. Please change it.')).toBe('Turn the Gym alarm Off.');
+    expect(requestCore('My Ring volume needs to be 3; please adjust it in Settings.')).toBe('Set my Ring volume to 3.');
+    expect(requestCore('Make the snooze last 20 minutes.')).toBe('Set the snooze to 20 minutes.');
+    expect(requestCore('From now on I want the Early shift alarm On.')).toBe('Turn the Early shift alarm On.');
+    expect(requestCore('I want my chat history with Nadia Brook gone, please.')).toBe('Delete my chat history with Nadia Brook.');
+    expect(goals('Can you flip my Early shift alarm Off?')).toEqual(['open Clock', 'switch Early shift Off']);
+    expect(goals("I'd like NFC Off on my phone.")).toEqual(['open Settings', 'switch NFC Off']);
+  });
+
+  it('leaves the DAG templates of the ten older apps alone: every template instruction reads as before', () => {
+    // requestCore of a one-sentence template is the template (courtesy frames aside): the restructuring is a no-op.
+    // (Multi-sentence templates are checked at the plan level by bench/plan-diff.ts: 864 of 864 plans the same.)
+    const apps = ['food', 'notes', 'settings', 'mail', 'clock', 'shop', 'contacts', 'messages', 'calendar', 'library'];
+    const qs = [21, 22].flatMap((seed) => generateQueries({ dags: loadDags(), count: 80, seed, apps }).queries);
+    const oneSentence = qs.filter((q) => !/[.!?]\s+["“]?[A-Z]/.test(q.instruction) && !q.instruction.includes(';') && !/,\s+(?:so|please)\s/i.test(q.instruction));
+    expect(oneSentence.length).toBeGreaterThan(100);
+    const changed = oneSentence.filter((q) => requestCore(q.instruction).replace(/\.$/, '') !== q.instruction.replace(/\.$/, ''));
+    expect(changed.map((q) => q.instruction).filter((i) => !/^(?:please|could|can|would)\b|please\.?$|thanks/i.test(i))).toEqual([]);
+  });
+
+  it('a picker dialog titled like the setting is not the setting showing its value: the option is chosen', () => {
+    const line = (text: string, x: number, y: number): OcrLine => ({ text, box: { x, y, w: 160, h: 20 }, confidence: 0.99 });
+    const instruction = 'Make the ring delay last 3 seconds.';
+    expect(goals(instruction)).toEqual(['open Settings', 'set ring delay to 3 seconds']);
+    // The dialog: its title is the setting's name, the first option right under it.
+    const dialog = [line('9:41', 10, 6), line('Sound', 20, 44), line('Ring delay', 40, 300), line('3 seconds', 40, 340), line('5 seconds', 40, 390), line('10 seconds', 40, 440), line('Cancel', 280, 500)];
+    const history = ['Opened the Settings app. [goal 1/2 done]', 'Opened "Ring delay". [goal 2/2: opened item]'];
+    const d = decide({ instruction, guidance: [], history, lines: dialog, screen: { width: 412, height: 915 }, temperature: 0, random: mulberry32(1) });
+    expect(d.action).toEqual({ action: 'click', coordinate: [120, 350] });
+  });
+});
