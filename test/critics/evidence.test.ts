@@ -2,9 +2,22 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { buildTextChannelRequest, parseChannelVerdict } from '../../critics/trajectory-critic.js';
 import { trajectoryTextCriticRole } from '../../models/reference/roles/critics.js';
-import { nearDuplicateOnResult, screenChange } from '../../models/reference/roles/evidence.js';
+import { nearDuplicateOnResult, offeredAction, screenChange } from '../../models/reference/roles/evidence.js';
 import type { OcrEngine } from '../../models/reference/types.js';
 import { roleModel } from './fake-model.js';
+
+describe('an action still offered on the final screen', () => {
+  it("a button that starts with the request's own verb means the action was not taken; look-only verbs and questions do not count", () => {
+    // An invented utility app: the detail page of the thing, with its action button untouched.
+    expect(offeredAction('Settle my Harbor Gas invoice', ['Harbor Gas', 'Amount due', '$12.40', 'Settle $12.40'])).toBe('Settle $12.40');
+    expect(offeredAction('Settle my Harbor Gas invoice', ['Harbor Gas', 'Settled on Jun 3', 'Amount due', '$0.00'])).toBeUndefined();
+    // A request to look at a page is done when the page shows, whatever buttons it has.
+    expect(offeredAction('Open the Harbor Gas invoice', ['Harbor Gas', 'Open in browser'])).toBeUndefined();
+    // A question that repeats the verb is a dialog (another rule's evidence), and a long sentence is no button.
+    expect(offeredAction('Settle my Harbor Gas invoice', ['Settle this invoice?', 'Cancel'])).toBeUndefined();
+    expect(offeredAction('Settle my Harbor Gas invoice', ['Settle invoices on time to avoid a late fee'])).toBeUndefined();
+  });
+});
 
 describe('result-screen entities', () => {
   it('a near-duplicate where the named item should be is failure evidence; the item itself, a truncation or a removal-free screen are not', () => {
@@ -23,6 +36,10 @@ describe('result-screen entities', () => {
     expect(nearDuplicateOnResult(['Project update'], ['Can you update the budget sheet…', 'Sent'])).toBeUndefined();
     // Numbers and very short names are not checked this way.
     expect(nearDuplicateOnResult(['2', 'Mon'], ['3', 'Tue'])).toBeUndefined();
+    // A record saved with the sentence's possessive ("… is Ana Lind's number") is not the name; "Ana Lind's menu" is.
+    expect(nearDuplicateOnResult(['Ana Lind'], ['Contacts', "Ana Lind's", '555-010-2233'])).toEqual({ entity: 'Ana Lind', seen: "Ana Lind's" });
+    expect(nearDuplicateOnResult(['Ana Lind'], ['Contacts', 'Ana Lind', '555-010-2233'])).toBeUndefined();
+    expect(nearDuplicateOnResult(['Ana Lind'], ["Ana Lind's notes", 'Saved'])).toBeUndefined();
   });
 });
 

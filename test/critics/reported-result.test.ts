@@ -185,7 +185,39 @@ describe('a confirmation left open on the final screen', () => {
     const open = await verdict('Blue Kayak | Hire | Hire this boat? | Cancel | Hire');
     expect(open.reason).toMatch(/awaits confirmation/);
     expect(open.correct).toBe(false);
-    // The same page without the dialog still reads as reached.
-    expect((await verdict('Blue Kayak | Hire | Available')).correct).toBe(true);
+    // The same page without the dialog, its "Hire" button still offered: the hire was not made.
+    const offered = await verdict('Blue Kayak | Hire | Available');
+    expect(offered.reason).toMatch(/still offers "Hire"/);
+    expect(offered.correct).toBe(false);
+    // The page reached once the action is taken reads as done.
+    expect((await verdict('Blue Kayak | Return | On hire until Jun 9')).correct).toBe(true);
+  });
+});
+
+describe('trajectory text channel: a preference and a switch named "for" a thing (issue 17, invented app)', () => {
+  const steps = [
+    { summary: 'Opened "Depot"; the screen now shows "My depot".', actionText: '{"action":"open","text":"Depot"}' },
+    { summary: 'Tapped "Harbor Point", a control that advances the task.', actionText: '{"action":"click","coordinate":[120,400]}' },
+    { summary: 'Terminated with success.', actionText: '{"action":"terminate","status":"success"}' },
+  ];
+  it('"Make X my preferred <setting>" is the setting taking the value X, not a new record', async () => {
+    const ok = await textVerdict('Make Harbor Point my preferred pickup depot.', steps, ['Home | Depot', 'My depot | Preferred pickup depot | Elm Yard', 'My depot | Preferred pickup depot | Harbor Point | Preferred depot updated']);
+    expect(ok.reason).toMatch(/set to "Harbor Point"/);
+    expect(ok.correct).toBe(true);
+    const other = await textVerdict('Make Harbor Point my preferred pickup depot.', steps, ['Home | Depot', 'My depot | Preferred pickup depot | Elm Yard', 'My depot | Preferred pickup depot | Elm Yard']);
+    expect(other.correct).toBe(false);
+  });
+
+  it('a request ending in a switch position is a switch, not the setting "for" it set to a value', async () => {
+    const v = await textVerdict('Turn the nightly alert for Vitamin D3 1000 IU On.', steps, ['Home | Depot', 'Alerts | Vitamin D3 1000 IU', 'Alerts | Vitamin D3 1000 IU']);
+    expect(v.reason).not.toMatch(/set to/);
+  });
+});
+
+describe('trajectory text channel: "Make X one of my favourites" stays a favourite request', () => {
+  it('is not read as a preference taking the value X', async () => {
+    const steps = [{ summary: 'Terminated with success.', actionText: '{"action":"terminate","status":"success"}' }];
+    const v = await textVerdict('Make Ana Lind one of my favourite contacts.', steps, ['Contacts | Ana Lind', 'Ana Lind | Remove from favourites']);
+    expect(v.reason).not.toMatch(/set to/);
   });
 });

@@ -40,6 +40,10 @@ export function nearDuplicateOnResult(entities: readonly string[], finalLines: r
   for (const entity of entities) {
     const et = tokens(entity);
     if (et.length === 0 || et.every((t) => /^\d/.test(t)) || et.join('').length < 4) continue;
+    // A line that is the name with a bare possessive ("Ana Lind's", nothing possessed) is a record saved with the
+    // sentence's grammar in it, not the name.
+    const possessive = finalLines.find((l) => /['’]s\s*$/.test(l.trim()) && tokens(l.trim().replace(/['’]s\s*$/, '')).join(' ') === et.join(' '));
+    if (possessive) return { entity, seen: possessive.trim() };
     if (containsPhrase(finalText, entity)) continue;
     const e = et.join(' ');
     for (const line of finalLines) {
@@ -128,6 +132,23 @@ export function openConfirmation(finalLines: readonly string[]): string | undefi
   const q = finalLines.findIndex((l) => /\?\s*$/.test(l.trim()) && tokens(l).length >= 2 && tokens(l).length <= 8);
   if (q < 0) return undefined;
   return finalLines.slice(q + 1).some((l) => /^(?:cancel|no|not now)$/i.test(l.trim())) ? finalLines[q]!.trim() : undefined;
+}
+
+/** Verbs that only ask to look at something: a page showing their thing is the result. */
+const LOOK_VERBS = new Set('open show view see display find look search check go navigate browse read visit'.split(' '));
+
+/**
+ * A button on the final screen that still offers the request's own action ("Pay $38.75" for "Pay my X bill",
+ * "Send now" for "Send …"): its first word is the request's verb (not a look-only verb), a short label that asks
+ * nothing. The action was offered, not taken. `request` is the request core (courtesy frames removed).
+ */
+export function offeredAction(request: string, finalLines: readonly string[]): string | undefined {
+  const verb = tokens(request)[0];
+  if (!verb || LOOK_VERBS.has(verb)) return undefined;
+  return finalLines.find((l) => {
+    const t = tokens(l);
+    return t[0] === verb && t.length <= 3 && !/\?\s*$/.test(l.trim());
+  })?.trim();
 }
 
 /** A price: "$10.49", "€8", "12.50 €". */

@@ -112,14 +112,15 @@ export function understandPreference(text: string): ActPlan | undefined {
 }
 
 /** The generic "<verb> <thing>" plan, or undefined when the request does not read as one. */
-export function understandAction(request: string): ActPlan | undefined {
+export function understandAction(request: string, opts: { stepVerbs?: boolean } = {}): ActPlan | undefined {
   const text = request.replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
   if (!text || /[.;?]\s/.test(text)) return undefined;
   const preference = understandPreference(text);
   if (preference) return preference;
   const words = text.split(' ');
   const first = words[0]!.replace(/[^A-Za-z'-]/g, '');
-  if (!first || STEP_VERBS.test(first) || !/^[A-Z]?[a-z'-]+$/.test(first)) return undefined;
+  // A verb the explicit step reader knows is read here only when that reader found no step in the request (opts).
+  if (!first || (STEP_VERBS.test(first) && !opts.stepVerbs) || !/^[A-Z]?[a-z'-]+$/.test(first)) return undefined;
   const verb = PARTICLE.test(words[1] ?? '') ? `${first} ${words[1]}`.toLowerCase() : first.toLowerCase();
   const rest = words.slice(verb.split(' ').length).join(' ');
   // The app the request names ("in Library", "in the Library app", "using Wallet").
@@ -139,13 +140,18 @@ export function understandAction(request: string): ActPlan | undefined {
   const syn = SYNONYMS.filter((g) => g.includes(verb)).flat().filter((w) => w !== verb);
   const verbLabel = cap(verb);
   const actionTargets = [...(object.length ? [cap(`${verb} ${object.slice(0, 2).join(' ')}`)] : []), verbLabel, ...syn.map(cap)];
+  // The kind of thing named right after it ("my Rewards Credit card", "the Metro Gas bill").
+  const after = rest.slice(rest.indexOf(thing) + thing.length);
+  const kindWord = /^\s+([a-z]{3,})\b/.exec(after)?.[1];
+  const kinds = kindWord && !STOP.has(kindWord) ? contentWords(kindWord) : [];
   const mine = mineTabs(/\bmy\s+((?:[a-z]+\s+){0,2}[a-z]+)/.exec(rest)?.[1] ?? '');
   const goals: Goal[] = [
     appGoal(named, { words: contentWords(rest), verbs: [verb, ...syn], names: [thing, ...values], request: text }),
     // Things that are the user's own ("my library loan of X") are listed in a "My …" section: open it when it shows.
     ...(mine.length ? [{ kind: 'tap', targets: mine, text: `open ${mine[0]}`, min: 0.8, optional: true, notTitle: true } satisfies Goal] : []),
     { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
-    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75 },
+    // Not on screen: a tab or section named by the kind of thing the request calls it ("my X card" → Cards).
+    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, ...(kinds.length ? { via: kinds } : {}) },
     {
       kind: 'tap',
       targets: actionTargets,

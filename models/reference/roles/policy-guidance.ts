@@ -9,6 +9,9 @@ import type { Goal } from './policy-tasks.js';
  */
 const STEP_VERB = /^(?:read|note|open|launch|start|tap|click|press|long[- ]press|select|choose|pick|enter|type|input|write|fill in|search|look for|add|set|change|go to|navigate to|view|switch to|turn on|turn off|place|submit|confirm|complete|check ?out|pay|use|book|order|buy|find)\b/i;
 
+/** A guidance line that taps a symbol glyph ("tap + next to Spring Rolls 2 times"): the policy then reads glyphs too. */
+export const SYMBOL_TAP = /^(?:\s*\d+[.)]\s*)?(?:next(?: action| step)?\s*:\s*)?(?:tap|click|press)\s+[+−](?:\s|$)/i;
+
 /** Imperative guidance lines, in order (prefixes like "Next:" removed). */
 export function guidanceLines(guidance: readonly string[]): string[] {
   return guidance
@@ -41,10 +44,15 @@ export function guidanceGoals(guidance: readonly string[], parse: (line: string)
     // "enter "V" into the <label> field": the label is what the screen shows (a placeholder or a field label), so
     // the field is found by that whole label, not by its last word.
     const f = /^(?:enter|type|input|fill in|write)\s+"([^"]*)"\s+(?:in|into)\s+(?:the\s+)?(.+?)\s+(?:field|box)$/i.exec(line);
-    return parse(line).map((g): Goal => {
+    // A field label with a comma ("7 digits, on the label") is one label: the step parser would split the line there.
+    if (f && f[2]!.includes(',')) line = line.replace(f[2]!, f[2]!.replace(/,/g, ' '));
+    const parsed = parse(line);
+    // The whole label as the demonstration showed it comes first ("The Waffle Spot": the step parser drops the article).
+    const whole = parsed.length === 1 ? /^(?:tap|click|press)\s+(.+)$/i.exec(line)?.[1]?.trim() : undefined;
+    return parsed.map((g): Goal => {
       // A guidance step names the exact label the demonstration touched: a near match ("LTE 100%" for "00") is
       // another control, so taps need a close match (the policy's own plans allow looser ones).
-      if (g.kind === 'tap') return { ...g, min: Math.max(g.min ?? 0, 0.9), stable: true };
+      if (g.kind === 'tap') return { ...g, ...(whole && !g.targets.includes(whole) ? { targets: [whole, ...g.targets] } : {}), min: Math.max(g.min ?? 0, 0.9), stable: true };
       if (g.kind === 'type' && f && g.value === f[1]) return { ...g, words: [f[2]!.replace(/^["']|["']$/g, '')] };
       return g;
     });

@@ -10,7 +10,7 @@ import { FOOD_APP, FOOD_TOPIC, NOT_NAMES, STREET_WORDS, readNotes, type TaskSpec
  */
 
 export function normText(s: string): string {
-  return s.toLowerCase().replace(/[^\p{L}\p{N}+]/gu, '');
+  return s.toLowerCase().replace(/[^\p{L}\p{N}+−]/gu, '');
 }
 
 export function levenshtein(a: string, b: string): number {
@@ -303,6 +303,9 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
     case 'choose': {
       const row = rowCandidates(lines, g.setting, screen)[0];
       if (!row) return false;
+      // A picker dialog titled like the setting lists its options under the title ("Snooze length" / "5 minutes" /
+      // … / "Cancel"): the first option is not the setting's value.
+      if (lines.some((l) => /^cancel$/i.test(l.text.trim()) && l.box.y > row.line.box.y)) return false;
       const v = rowValue(row.line, lines);
       return v !== undefined && normText(v) === normText(g.value);
     }
@@ -396,4 +399,75 @@ export function pointIn(line: OcrLine, screen: { width: number; height: number }
     py += (random() - 0.5) * h * spread;
   }
   return [Math.max(0, Math.min(screen.width - 1, Math.round(px))), Math.max(0, Math.min(screen.height - 1, Math.round(py)))];
+}
+
+/**
+ * A column of numbered options (a picker's list "1 … 12", "00, 05 … 55"): OCR misses or misreads some single digits
+ * beside radio circles, so an option's place is read from its neighbours — the numbers that were read, left-aligned
+ * in one column, strictly increasing downwards and evenly spaced per unit (a least-squares fit y = a + b·value).
+ */
+export interface NumberColumn {
+  x: number;
+  a: number;
+  b: number;
+  /** The smallest difference between consecutive values read (1 for hours, 5 for minutes). */
+  step: number;
+  min: number;
+  max: number;
+  /** Digits of the values as shown ("05": 2). */
+  width: number;
+}
+
+export function numberColumns(lines: readonly OcrLine[]): NumberColumn[] {
+  const nums = lines.filter((l) => /^\d{1,2}$/.test(l.text.trim())).sort((p, q) => p.box.x - q.box.x);
+  const groups: OcrLine[][] = [];
+  for (const l of nums) {
+    const g = groups.find((gr) => Math.abs(gr[0]!.box.x - l.box.x) <= 12);
+    if (g) g.push(l);
+    else groups.push([l]);
+  }
+  const out: NumberColumn[] = [];
+  for (const g of groups) {
+    if (g.length < 3) continue;
+    const pts = g.map((l) => ({ v: Number(l.text.trim()), y: l.box.y + l.box.h / 2, x: l.box.x + l.box.w / 2, t: l.text.trim() })).sort((p, q) => p.y - q.y);
+    if (pts.some((p, i) => i > 0 && p.v <= pts[i - 1]!.v)) continue;
+    const n = pts.length;
+    const mv = pts.reduce((s, p) => s + p.v, 0) / n;
+    const my = pts.reduce((s, p) => s + p.y, 0) / n;
+    const sxx = pts.reduce((s, p) => s + (p.v - mv) ** 2, 0);
+    if (sxx === 0) continue;
+    const b = pts.reduce((s, p) => s + (p.v - mv) * (p.y - my), 0) / sxx;
+    const a = my - b * mv;
+    const step = Math.min(...pts.slice(1).map((p, i) => p.v - pts[i]!.v));
+    if (!(b * step >= 12)) continue;
+    if (pts.some((p) => Math.abs(a + b * p.v - p.y) > Math.max(6, 0.2 * b * step))) continue;
+    out.push({ x: pts.reduce((s, p) => s + p.x, 0) / n, a, b, step, min: pts[0]!.v, max: pts[n - 1]!.v, width: pts.every((p) => p.t.length === 2) ? 2 : 1 });
+  }
+  return out;
+}
+
+/** Where the option `value` of a numbered column sits when OCR did not read it (within 3 steps of the values read). */
+export function numberPoint(lines: readonly OcrLine[], value: string, screen: { height: number }): [number, number] | undefined {
+  if (!/^\d{1,2}$/.test(value.trim())) return undefined;
+  const v = Number(value);
+  for (const c of numberColumns(lines)) {
+    if ((v - c.min) % c.step !== 0 || v < c.min - 3 * c.step || v > c.max + 3 * c.step) continue;
+    if (c.width === 2 && value.trim().length !== 2) continue;
+    const y = Math.round(c.a + c.b * v);
+    if (y > 0 && y < screen.height) return [Math.round(c.x), y];
+  }
+  return undefined;
+}
+
+/** The option a point of a numbered column designates ("5" for the misread "to" between "4" and "6"), as shown. */
+export function numberAt(point: readonly [number, number], lines: readonly OcrLine[]): string | undefined {
+  for (const c of numberColumns(lines)) {
+    // On the option's row: from a little left of the number to well right of it (a row is tapped anywhere along it).
+    if (point[0] < c.x - 60 || point[0] > c.x + 320) continue;
+    const v = c.min + Math.round((point[1] - c.a - c.b * c.min) / (c.b * c.step)) * c.step;
+    if (v < 0 || v < c.min - 3 * c.step || v > c.max + 3 * c.step) continue;
+    if (Math.abs(c.a + c.b * v - point[1]) > 0.35 * c.b * c.step) continue;
+    return String(v).padStart(c.width, '0');
+  }
+  return undefined;
 }

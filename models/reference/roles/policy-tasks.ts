@@ -92,7 +92,7 @@ export type Goal =
 /** Launcher names of common apps (generic), and the topic words that point to them. */
 const APPS: { name: string; topic: RegExp }[] = [
   { name: 'Clock', topic: /\b(alarms?|snooze|wake me|timer|stopwatch)\b/i },
-  { name: 'Calendar', topic: /\b(calendar|event|appointment)\b/i },
+  { name: 'Calendar', topic: /\b(calendar|event|appointment|schedule)\b/i },
   { name: 'Contacts', topic: /\b(contacts?|phone number|new number|favou?rite contacts?|address book)\b/i },
   { name: 'Mail', topic: /\b(e-?mail(?:ed)?|mail|inbox|subject)\b/i },
   { name: 'Messages', topic: /\b(text|sms|conversation|message)\b/i },
@@ -207,7 +207,11 @@ export function understandAppTask(raw: string): Goal[] | undefined {
 
   // Cross-app: a code from an email entered to verify an account.
   if (/\bverif(?:y|ying|ication)\b/i.test(text) && /\bcode\b/i.test(text)) {
-    const sender = /\bcode (?:that |which )?([A-Z][\w]*(?: [A-Z][\w]*)*) (?:e-?mailed|sent)/.exec(text)?.[1] ?? /\bfrom ([A-Z][\w]*(?: [A-Z][\w]*)*)/.exec(text)?.[1];
+    const sender =
+      /\bcode (?:that |which )?([A-Z][\w]*(?: [A-Z][\w]*)*) (?:e-?mailed|sent)/.exec(text)?.[1] ??
+      /\bfrom ([A-Z][\w]*(?: [A-Z][\w]*)*)/.exec(text)?.[1] ??
+      // The passive's agent: "The code was emailed to me by X".
+      /\b(?:e-?mailed|sent|mailed)(?: to me)? by ([A-Z][\w]*(?: [A-Z][\w]*)*)/.exec(text)?.[1];
     return [
       { kind: 'open', target: 'Mail', text: 'open Mail' },
       { kind: 'read', what: 'code', source: sender ?? 'code', text: `read the code${sender ? ` from ${sender}` : ''}` },
@@ -221,8 +225,11 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   // Alarms.
   if ((m = /\b(\d{1,2}):(\d{2})\s*([AaPp][Mm])\b/.exec(text)) && /\b(alarm|wake me)\b/i.test(text)) {
     const [, hour, minute, ampm] = m;
-    const day = /\b(?:every|on)\s+(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\b/.exec(text)?.[1];
-    const label = /\b(?:called|named|call it|name it|label(?:led)? it|labelled|label)\s+(.+?)\s*(?=[.;,]|\s+(?:that|which|and|on|every|for|at)\b|$)/i.exec(text)?.[1];
+    const day = /\b(?:every|each|on|repeat(?:ing)?(?:\s+on)?)\s+(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\b/.exec(text)?.[1];
+    const label =
+      /\b(?:called|named|call it|name it|label(?:led)? it|labelled|label)\s+(.+?)\s*(?=[.;,]|\s+(?:that|which|and|on|every|for|at)\b|$)/i.exec(text)?.[1] ??
+      // "New alarm: Dentist, 2:55 PM": a kind, a colon, then the name.
+      /\bnew\s+alarm\s*:\s*([^,.;\d]+?)\s*,/i.exec(text)?.[1];
     const goals: Goal[] = [
       { kind: 'open', target: 'Clock', text: 'open Clock' },
       tap(['Add alarm', 'New alarm', '+'], 'tap Add alarm', { min: 0.8 }),
@@ -247,19 +254,20 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   // Shopping.
   const app = topicApp(text);
   const shop = SHOP_TOPIC.test(text) && !/\b(restaurant|menu|dish|foodie)\b/i.test(text);
-  if (shop && /\b(buy|order|purchase|i want|i'd like|get me)\b/i.test(text) && /\bsize\b/i.test(text)) {
+  if (shop && /\b(buy|order|purchase|i want|i'd like|i need|get me)\b/i.test(text) && /\bsize\b/i.test(text)) {
     const size = /\bsize\s+([A-Z0-9]{1,4})\b/.exec(text)?.[1];
-    const qtyM = /\b(?:buy|order(?: me)?|purchase|want|like|get me)\s+(\d+|one|two|three|four|five)\b/i.exec(text);
+    const qtyM = /\b(?:buy|order(?: me)?|purchase|want|like|need|get me)\s+(\d+|one|two|three|four|five)\b/i.exec(text);
     const qty = qtyM ? (/^\d+$/.test(qtyM[1]!) ? Number(qtyM[1]) : ['one', 'two', 'three', 'four', 'five'].indexOf(qtyM[1]!.toLowerCase()) + 1) : 1;
     const colour =
       /\bin\s+([A-Z][a-z]+)\s*,/.exec(text)?.[1] ??
       /\bof the ([A-Z][a-z]+) /.exec(text)?.[1] ??
       // "(Teal, size L)", "2 Yellow Rain Shell Jacket": a colour word in brackets before the size, or right after the quantity.
       /\(([A-Z][a-z]+),\s*size\b/.exec(text)?.[1] ??
+      /\bcolou?r\s*:?\s+([A-Z][a-z]+)\b/.exec(text)?.[1] ??
       new RegExp(`\\b(?:\\d+|one|two|three|four|five)\\s+(${COLOURS})\\s+[A-Z]`).exec(text)?.[1];
     const ship = /\b(Express|Standard|Next[- ]day|Overnight)\b/.exec(text)?.[1];
     const address = /\bto\s+(\d+[A-Za-z]?\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})/.exec(text)?.[1];
-    let product = /\b(?:buy|purchase|order|get|want|like)(?:\s+me)?\s+(?:\d+|one|two|three|four|five)?\s*(?:x\s+|×\s+)?(?:of\s+)?(?:the\s+)?(.+?)(?=\s+in\s+(?:size\s+)?[A-Z][a-z]*\s*,?|\s*\(|,|\s+from\b|\s+on\b)/i.exec(text)?.[1] ?? '';
+    let product = /\b(?:buy|purchase|order|get|want|like|need)(?:\s+me)?\s+(?:\d+|one|two|three|four|five)?\s*(?:x\s+|×\s+)?(?:of\s+)?(?:the\s+)?(.+?)(?=\s+in\s+(?:size\s+)?[A-Z][a-z]*\s*,?|\s*\(|,|\s+from\b|\s+on\b)/i.exec(text)?.[1] ?? '';
     if (colour) product = product.replace(new RegExp(`^${colour}\\s+`), '');
     product = clean(product);
     if (!product) return undefined;
@@ -276,7 +284,9 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     return goals;
   }
   if (shop && /\bwishlist\b/i.test(text)) {
-    const product = clean(/\b(?:save|add|put)\s+(.+?)\s+(?:to|in|on)\s+(?:my\s+)?(?:[A-Z]\w*\s+)?wishlist/i.exec(text)?.[1] ?? '');
+    let product = clean(/\b(?:save|add|put)\s+(.+?)\s+(?:to|in|on)\s+(?:my\s+)?(?:[A-Z]\w*\s+)?wishlist/i.exec(text)?.[1] ?? '');
+    // "X from Hoodies": the section it is in, not part of its name.
+    product = product.replace(/\s+(?:from|in|under)\s+(?:the\s+)?[A-Z][\w-]*(?:\s+(?:section|category))?$/, '');
     if (!product) return undefined;
     return [
       openGoal(text, undefined),
@@ -285,7 +295,9 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     ];
   }
   if (shop && /\b(show|see|look at|view|open|pull up|bring up|display)\b/i.test(text)) {
-    const product = clean(/\b(?:show me|show|look at|see|view|open|pull up|bring up|display)\s+(?:the\s+)?(.+?)(?=\s+(?:on|in|from)\s+(?:the\s+)?[A-Z])/i.exec(text)?.[1] ?? '').replace(/\s+(?:page|product page|listing)$/i, '');
+    const product = clean(/\b(?:show me|show|look at|see|view|open|pull up|bring up|display)\s+(?:the\s+)?(.+?)(?=\s+(?:on|in|from)\s+(?:the\s+)?[A-Z]|[.!?]?$)/i.exec(text)?.[1] ?? '')
+      .replace(/\s+(?:page|product page|listing)$/i, '')
+      .replace(/^(?:product\s+)?(?:page|listing)\s+(?:for|of)\s+(?:the\s+)?/i, '');
     const section = /\b([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s+(?:section|category)\b/.exec(text)?.[1];
     if (!product) return undefined;
     const sectionName = section?.split(/\s+/).pop();
@@ -295,9 +307,18 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   // Calendar.
   if (app === 'Calendar' && /\b(add|put|schedule|create|new)\b/i.test(text)) {
     // "New calendar entry: X, June 25, 09:00" (a kind, a colon, then the thing); "I have X on June 4 … Add it to the calendar" (a pronoun for it).
-    const titled = QUOTED.exec(text)?.[1] ?? /\b(?:add|put|schedule|create)\s+(.+?)\s+(?:in|to|on)\s+(?:my|the)\s+calendar/i.exec(text)?.[1] ?? /\bnew\s+(?:calendar\s+)?(?:entry|event|appointment)\s*:\s*([^,.;]+)/i.exec(text)?.[1] ?? '';
+    const titled =
+      QUOTED.exec(text)?.[1] ??
+      /\b(?:add|put|schedule|create)\s+(.+?)\s+(?:in|to|on)\s+(?:my|the)\s+calendar/i.exec(text)?.[1] ??
+      /\bnew\s+(?:calendar\s+)?(?:entry|event|appointment)\s*:\s*([^,.;]+)/i.exec(text)?.[1] ??
+      // "an event called X at 09:00", "Schedule X on July 27": the name before the time or date.
+      /\b(?:called|titled|named)\s+(.+?)(?=\s+(?:at|on|for)\s+(?:\d|[A-Z][a-z]+\s+\d)|[,.;]|$)/.exec(text)?.[1] ??
+      new RegExp(`\\bschedule\\s+(.+?)\\s+(?:on|for|at)\\s+(?:\\d|${MONTHS.join('|')})`, 'i').exec(text)?.[1] ??
+      '';
     const title = clean(PRONOUN.test(clean(titled)) ? antecedent(text) ?? '' : titled);
-    const date = new RegExp(`\\b(${MONTHS.join('|')})\\s+(\\d{1,2})\\b`).exec(text);
+    // "July 27" or "27 July" (a day before its month).
+    const dm = new RegExp(`\\b(\\d{1,2})\\s+(${MONTHS.join('|')})\\b`).exec(text);
+    const date = new RegExp(`\\b(${MONTHS.join('|')})\\s+(\\d{1,2})\\b`).exec(text) ?? (dm ? ([dm[0], dm[2]!, dm[1]!] as unknown as RegExpExecArray) : null);
     const time = /\b(\d{1,2}:\d{2})\b/.exec(text)?.[1];
     if (!title) return undefined;
     const goals: Goal[] = [{ kind: 'open', target: 'Calendar', text: 'open Calendar' }, tap(['New event', 'Add event', '+'], 'tap New event', { min: 0.8 })];
@@ -327,10 +348,14 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       tap(['Send'], 'send it', { min: 0.95 }),
     ];
   }
-  if ((m = /\b([\w.+-]+@[\w-]+(?:\.[\w-]+)+)/.exec(text)) && /\b(e-?mail|mail|send)\b/i.test(text)) {
+  if ((m = /\b([\w.+-]+@[\w-]+(?:\.[\w-]+)+)/.exec(text)) && /\b(e-?mail|mail|send|write)\b/i.test(text)) {
     const to = m[1]!;
-    const subject = /\bsubject(?: line)?\s*:?\s*"?(.+?)"?\s*(?:,|\bsaying\b|\btext\b|\band\b|$)/i.exec(text)?.[1];
-    const body = /\b(?:saying|text|message|body|says)\s*:?\s*"([^"]+)"/i.exec(text)?.[1] ?? QUOTED.exec(text)?.[1];
+    // The subject: "the subject X", or the title of the mail ("an email titled X", "about "X"").
+    const subject =
+      /\bsubject(?: line)?\s*:?\s*"?(.+?)"?\s*(?:,|\bsaying\b|\btext\b|\band\b|\bthat\b|\bwhich\b|$)/i.exec(text)?.[1] ??
+      /\b(?:titled|called|headed|about)\s+("[^"]+"|[A-Z][^":,]*?)(?=\s*:|,|\s+(?:that|which|saying)\b|$)/.exec(text)?.[1]?.replace(/"/g, '');
+    const quotes = [...text.matchAll(/"([^"]+)"/g)].map((q) => q[1]!).filter((q) => q !== subject);
+    const body = /\b(?:saying|text|message|body|says|reads)\s*:?\s*"([^"]+)"/i.exec(text)?.[1] ?? quotes[quotes.length - 1];
     const goals: Goal[] = [{ kind: 'open', target: 'Mail', text: 'open Mail' }, tap(['Compose', 'New message', 'New email', '+'], 'tap Compose', { min: 0.8 })];
     goals.push(type(['Recipient email', 'To'], to, `type ${to} in To`));
     if (subject) goals.push(type(['Subject'], clean(subject), `type the subject ${clean(subject)}`));
@@ -349,10 +374,10 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     const title = /\b(?:called|titled|named)\s+"?(.+?)"?(?=\s+(?:that|which|saying|with)\b|[.;:]|$)/i.exec(text)?.[1];
     const body =
       /\b(?:that says|saying|which says|with the text)\s+"?(.+?)"?\s*$/i.exec(text)?.[1] ??
-      /\b(?:jot down|write(?: down)?)\s+"([^"]+)"/i.exec(text)?.[1] ??
+      /\b(?:jot down|write(?: down)?|save|store|keep)\s+"([^"]+)"/i.exec(text)?.[1] ??
       // "New note titled X: Y" — the text after the title's colon.
       /\b(?:called|titled|named)\s+[^:]+:\s*"?(.+?)"?\s*$/i.exec(text)?.[1];
-    if (title && body && /\b(make|create|new|jot|write|add|take)\b/i.test(text)) {
+    if (title && body && /\b(make|create|new|jot|write|add|take|save|store|keep)\b/i.test(text)) {
       const b = body.replace(/[.]$/, '');
       return [
         { kind: 'open', target: 'Notes', text: 'open Notes' },
@@ -382,7 +407,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   // Any wording of a new contact: the contact kind, a verb of making (or "New contact:"), a first and last name, a phone number.
   const phone = /(?<![\w-])(\+?\d[\d\s()-]{5,}\d)(?![\w-])/.exec(text)?.[1];
   if (phone && /\b(?:contacts?|address book)\b/i.test(text) && /\b(?:new|add|save|create|store)\b/i.test(text) && !/\b(?:is now|has a new|update|change|edit)\b/i.test(text)) {
-    const person = [...text.matchAll(/\b([A-Z][a-z'-]+)\s+([A-Z][a-z'-]+)\b/g)].find((x) => !/^(?:New|Create|Please|Save|Add|Their|His|Her|Contact|Contacts|Store)$/.test(x[1]!) && !/^(?:Contact|Contacts)$/.test(x[2]!));
+    // Overlapping pairs ("Save Grace Bennett": "Save Grace", then "Grace Bennett").
+    const person = [...text.matchAll(/\b(?=([A-Z][a-z'-]+)\s+([A-Z][a-z'-]+)\b)/g)].find((x) => !/^(?:New|Create|Please|Save|Add|Their|His|Her|Contact|Contacts|Store)$/.test(x[1]!) && !/^(?:Contact|Contacts)$/.test(x[2]!));
     if (person) {
       // A possessive belongs to the sentence, not the name ("… is Priya Nowak's number").
       person[2] = person[2]!.replace(/['’]s$/, '');
@@ -399,6 +425,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   if (
     (m = /([A-Z][a-z]+(?: [A-Z][a-z]+)+)'s? (?:phone )?number (?:to|is now)\s+([+\d][\d\s()-]+\d)/.exec(text)) ??
     (m = /([A-Z][a-z]+(?: [A-Z][a-z]+)+) has a new (?:phone )?number:?\s+([+\d][\d\s()-]+\d)/.exec(text)) ??
+    // "The phone number for X is now …".
+    (m = /\b(?:phone )?number (?:for|of) ([A-Z][a-z]+(?: [A-Z][a-z]+)+) is now:?\s+([+\d][\d\s()-]+\d)/.exec(text)) ??
     // "Replace the number saved for X with …", "Update the phone number of X to …".
     (m = /\b(?:replace|update|change|overwrite)\s+the\s+(?:phone\s+)?number\s+(?:(?:saved|stored|listed|kept)\s+)?(?:for|of|under)\s+([A-Z][a-z]+(?: [A-Z][a-z]+)+)\s+(?:with|to|by)\s+([+\d][\d\s()-]+\d)/i.exec(text))
   ) {
@@ -412,7 +440,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       tap(['Save', 'Save contact', 'Done'], 'save the contact', { min: 0.95 }),
     ];
   }
-  if ((m = /\b(?:make|mark|add|set)\s+(.+?)\s+(?:one of my |as (?:a |my )?|to (?:my )?)?favou?rites?\b/i.exec(text)) ?? (m = /^star\s+(?:the\s+contact\s+|my\s+contact\s+)?(.+?)[.!]?$/i.exec(text))) {
+  if ((m = /\b(?:make|mark|add|set)\s+(.+?)\s+(?:one of my |as (?:a |my )?|to (?:my )?|a |an |my )?favou?rites?\b/i.exec(text)) ?? (m = /^star\s+(?:the\s+contact\s+|my\s+contact\s+)?(.+?)[.!]?$/i.exec(text))) {
     const who = clean(m[1]!);
     return [
       { kind: 'open', target: 'Contacts', text: 'open Contacts' },
@@ -424,23 +452,28 @@ export function understandAppTask(raw: string): Goal[] | undefined {
 
   // Delete / remove / cancel an item.
   // "take X out of Y" is "remove X from Y".
-  const delText = text.replace(/"([^"]*)"/g, (q: string) => q.replace(/[.,;!]/g, ' ')).replace(/\btake\s+(.+?)\s+out\s+of\s+/i, 'remove $1 from ');
-  if ((m = /\b(?:delete|remove|cancel|get rid of|erase)\s+(.+?)\s*(?:[;.,!]|$)/i.exec(delText))) {
+  const delText = text
+    .replace(/"([^"]*)"/g, (q: string) => q.replace(/[.,;!]/g, ' '))
+    .replace(/\btake\s+(.+?)\s+out\s+of\s+/i, 'remove $1 from ')
+    .replace(/\bclear\s+(.+?)\s+off\s+/i, 'remove $1 from ');
+  if ((m = /\b(?:delete|remove|cancel|get rid of|erase|throw away|throw out)\s+(.+?)\s*(?:[;.,!]|$)/i.exec(delText))) {
     // "the Book club note in Notes": the app named at the end says where, not what.
     let what = m[1]!.replace(/\s+in\s+(?:the\s+)?[A-Z]\w*(?:\s+app)?$/, '');
     let where = app;
     let noun = '';
-    const withM = /^(?:my |the )?(?:[A-Z]\w+\s+)?(?:conversation|chat|thread)\s+(?:(?:that\s+|which\s+)?I\s+have\s+)?(?:with\s+)?(.+?)(?:\s+in\s+\w+)?$/i.exec(what);
+    const withM = /^(?:my |the )?(?:whole |entire )?(?:[A-Z]\w+\s+)?(?:conversation|chat|thread|message history|messages|texts)\s+(?:(?:that\s+|which\s+)?I\s+have\s+)?(?:with\s+)?(.+?)(?:\s+(?:in|from)\s+\w+)?$/i.exec(what);
     if (withM) {
       what = withM[1]!;
       where = 'Messages';
       noun = 'conversation';
     }
     const kinds: [RegExp, string, string][] = [
-      [/\s+alarm$|^(?:my |the )?alarm\s+/i, 'Clock', 'alarm'],
-      [/^(?:my |the )?contact\s+|\s+from (?:my )?contacts$/i, 'Contacts', 'contact'],
+      // A bare "entry" is a calendar's (first: any other kind named below wins).
+      [/\s+entry$/i, 'Calendar', 'event'],
+      [/\s+alarm(?:\s+from (?:my |the )?clock)?$|^(?:my |the )?alarm\s+/i, 'Clock', 'alarm'],
+      [/^(?:my |the )?contact\s+|\s+from (?:my )?(?:contacts|address book)$/i, 'Contacts', 'contact'],
       [/^(?:my |the )?note\s+|\s+note$/i, 'Notes', 'note'],
-      [/\s+(?:from|in) (?:my |the )?calendar$|^(?:my |the )?event\s+/i, 'Calendar', 'event'],
+      [/\s+(?:from|in) (?:my |the )?(?:calendar|schedule)$|^(?:my |the )?event\s+|\s+(?:event|appointment)$/i, 'Calendar', 'event'],
       [/^(?:my |the )?(?:e-?mail|message)\s+|\s+(?:from|in) (?:my )?inbox$/i, 'Mail', 'message'],
     ];
     for (const [re, a, n] of kinds) {
@@ -546,13 +579,23 @@ function appSwitch(text: string, target: string, on: boolean): Goal[] | undefine
 /** Cross-app: "... the address in my note 'X' ..." → the note to read first (the rest is a food order). */
 export function noteSource(instruction: string): { note: string; rest: string } | undefined {
   const t = instruction.replace(/[“”]/g, '"').replace(/[‘’]/g, "'");
-  const m = /\b(?:address|location)\b[^.;]*?\b(?:in|from) (?:my |the )?(?:note\s+["']([^"']+)["']|["']?([A-Z][\w ]+?)["']?\s+note)/.exec(t);
+  const m =
+    /\b(?:address|location)\b[^.;]*?\b(?:in|from) (?:my |the )?(?:note\s+["']([^"']+)["']|["']?([A-Z][\w ]+?)["']?\s+note)/.exec(t) ??
+    // "The delivery address is in my note called X", "Check my X note for where to deliver".
+    /\b(?:address|location|deliver)\w*\b[^.;]*?\bnote\s+(?:called|named|titled)\s+["']?([A-Z][\w ]*?)["']?(?=[.,;]|\s+(?:and|then|for)\b|$)/.exec(t) ??
+    /\bmy\s+["']?([A-Z][\w ]*?)["']?\s+note\s+for\s+(?:the\s+)?(?:address|where\s+to\s+deliver)/.exec(t);
   if (!m) return undefined;
   const note = (m[1] ?? m[2])!.trim();
   const rest = t
     .replace(/\bread the (?:delivery )?address in my note ["'][^"']+["'] and /i, '')
     .replace(/,?\s*delivered to the address in my [\w ]+ note/i, '')
     .replace(/\s*to that address\b/i, '')
+    .replace(/\s+(?:sent|delivered)\s+there\b/i, '')
+    // The sentence that only says where the address is, and "get" for what is delivered (an order).
+    .replace(/\s*[^.;]*\bnote\s+(?:called|named|titled)\s+[^.;]*[.;]?/i, '')
+    .trim()
+    .replace(/^get\b/i, 'Order')
+    .replace(/\ba single\b/i, '1')
     .replace(/\b(order|get|buy)\s+(?!\d|one\b|two\b|three\b|an?\b)/i, '$1 1 ');
   return { note, rest };
 }

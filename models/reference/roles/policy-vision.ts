@@ -75,3 +75,119 @@ export function detectSwitches(data: Uint8Array, width: number, height: number, 
   }
   return out;
 }
+
+/** A symbol glyph the OCR does not read ("+", "−" on a stepper or a floating button), as an OCR-like line. */
+export interface SymbolGlyph {
+  text: '+' | '−';
+  box: { x: number; y: number; w: number; h: number };
+  confidence: number;
+}
+
+/**
+ * Plus and minus glyphs, read off the pixels (the OCR stand-in reads words, not symbols). Ink is a pixel that stands
+ * out from the mean of its 9 × 9 neighbourhood by more than 48 in luminance (white on a red pill or dark on white
+ * alike); its connected components are classified by shape: a plus is about square with a full-length bar through
+ * the middle both ways and empty corners, a minus a short flat bar. `region` limits the search (default: all).
+ * Generic: nothing about any app; a VLM reads these glyphs directly.
+ */
+export function detectSymbols(
+  data: Uint8Array,
+  width: number,
+  height: number,
+  channels: number,
+  region: { x: number; y: number; w: number; h: number } = { x: 0, y: 0, w: width, h: height },
+): SymbolGlyph[] {
+  const rx0 = Math.max(0, Math.floor(region.x));
+  const ry0 = Math.max(0, Math.floor(region.y));
+  const rw = Math.min(width, Math.ceil(region.x + region.w)) - rx0;
+  const rh = Math.min(height, Math.ceil(region.y + region.h)) - ry0;
+  if (rw <= 0 || rh <= 0) return [];
+  const lum = new Float64Array(rw * rh);
+  for (let y = 0; y < rh; y++) {
+    for (let x = 0; x < rw; x++) {
+      const i = ((y + ry0) * width + (x + rx0)) * channels;
+      lum[y * rw + x] = 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
+    }
+  }
+  // Integral image for 9 × 9 box means.
+  const integ = new Float64Array((rw + 1) * (rh + 1));
+  for (let y = 0; y < rh; y++) {
+    let row = 0;
+    for (let x = 0; x < rw; x++) {
+      row += lum[y * rw + x]!;
+      integ[(y + 1) * (rw + 1) + (x + 1)] = integ[y * (rw + 1) + (x + 1)]! + row;
+    }
+  }
+  const R = 4;
+  const ink = new Uint8Array(rw * rh);
+  for (let y = 0; y < rh; y++) {
+    const y0 = Math.max(0, y - R);
+    const y1 = Math.min(rh, y + R + 1);
+    for (let x = 0; x < rw; x++) {
+      const x0 = Math.max(0, x - R);
+      const x1 = Math.min(rw, x + R + 1);
+      const sum = integ[y1 * (rw + 1) + x1]! - integ[y0 * (rw + 1) + x1]! - integ[y1 * (rw + 1) + x0]! + integ[y0 * (rw + 1) + x0]!;
+      if (Math.abs(lum[y * rw + x]! - sum / ((y1 - y0) * (x1 - x0))) > 48) ink[y * rw + x] = 1;
+    }
+  }
+  const scale = width / 412;
+  const seen = new Uint8Array(rw * rh);
+  const out: SymbolGlyph[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < ink.length; start++) {
+    if (!ink[start] || seen[start]) continue;
+    const pts: number[] = [];
+    stack.push(start);
+    seen[start] = 1;
+    while (stack.length) {
+      const p = stack.pop()!;
+      pts.push(p);
+      if (pts.length > 4000) continue;
+      const px = p % rw;
+      for (const q of [p - 1, p + 1, p - rw, p + rw]) {
+        if (q < 0 || q >= ink.length || seen[q] || !ink[q]) continue;
+        if ((q === p - 1 && px === 0) || (q === p + 1 && px === rw - 1)) continue;
+        seen[q] = 1;
+        stack.push(q);
+      }
+    }
+    if (pts.length > 4000 || pts.length < 8) continue;
+    let minX = Infinity;
+    let maxX = -1;
+    let minY = Infinity;
+    let maxY = -1;
+    for (const p of pts) {
+      const x = p % rw;
+      const y = (p - x) / rw;
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
+    }
+    const w = maxX - minX + 1;
+    const h = maxY - minY + 1;
+    const box = { x: minX + rx0, y: minY + ry0, w, h };
+    const at = (x: number, y: number): boolean => ink[(minY + y) * rw + (minX + x)] === 1 && seen[(minY + y) * rw + (minX + x)] === 1;
+    const filled = (x0: number, y0: number, x1: number, y1: number): number => {
+      let n = 0;
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (at(x, y)) n++;
+      return n / Math.max(1, (x1 - x0) * (y1 - y0));
+    };
+    const ratio = w / h;
+    if (w >= 8 * scale && w <= 40 * scale && ratio >= 0.75 && ratio <= 1.33) {
+      // Plus: the middle row and the middle column are ink end to end; the four corners are empty.
+      const cx = Math.floor(w / 2);
+      const cy = Math.floor(h / 2);
+      let row = 0;
+      let col = 0;
+      for (let x = 0; x < w; x++) if (at(x, cy) || (cy > 0 && at(x, cy - 1)) || at(x, Math.min(h - 1, cy + 1))) row++;
+      for (let y = 0; y < h; y++) if (at(cx, y) || (cx > 0 && at(cx - 1, y)) || at(Math.min(w - 1, cx + 1), y)) col++;
+      const c = Math.max(1, Math.floor(Math.min(w, h) * 0.3));
+      const corners = Math.max(filled(0, 0, c, c), filled(w - c, 0, w, c), filled(0, h - c, c, h), filled(w - c, h - c, w, h));
+      if (row >= w * 0.9 && col >= h * 0.9 && corners <= 0.12 && pts.length <= w * h * 0.6) out.push({ text: '+', box, confidence: 0.9 });
+    } else if (w >= 8 * scale && w <= 40 * scale && h <= 6 * scale && ratio >= 2.5 && pts.length >= w * h * 0.6) {
+      out.push({ text: '−', box, confidence: 0.9 });
+    }
+  }
+  return out;
+}

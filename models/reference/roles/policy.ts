@@ -7,11 +7,11 @@ import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { requestCore } from './intent.js';
 import { understandAction } from './policy-act.js';
 import { exploreStep, readExplore } from './policy-explore.js';
-import { detectSwitches, type SwitchBox } from './policy-vision.js';
-import { guidanceGoals } from './policy-guidance.js';
+import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.js';
+import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
-import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, pick, pointIn, prefixCandidates, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
+import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, pick, pointIn, prefixCandidates, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
 export type { BaseGoal, Goal } from './policy-tasks.js';
 
@@ -197,7 +197,18 @@ export const policyRole: RoleHandler = async (request, ctx) => {
   }
   const { width, height } = raw.info;
   if (!width || !height) throw new RoleInputError('the screenshot is not a decodable image', 'messages');
-  const lines = await ctx.ocr.recognize(bytes);
+  // Symbols the OCR does not read ("+", "−") are read off the pixels when the guidance names one to tap
+  // ("tap + next to Spring Rolls"): the policy reads the guidance as text and looks for that glyph on the screen.
+  const ocrLines = await ctx.ocr.recognize(bytes);
+  let symbols: OcrLine[] = [];
+  if (prompt.guidance.some((l) => SYMBOL_TAP.test(l))) {
+    try {
+      symbols = detectSymbols(raw.data, width, height, raw.info.channels);
+    } catch {
+      symbols = [];
+    }
+  }
+  const lines = symbols.length ? [...ocrLines, ...symbols] : ocrLines;
   // The one visual cue besides text: on/off switches (policy-vision.ts).
   let switches: SwitchBox[] = [];
   try {
@@ -295,7 +306,15 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   // the generic verb-and-thing reading (policy-act.ts).
   const act = understandAction(instruction);
   if (act) return { goals: act.goals, app: true, result: act.result };
-  return { goals: parseGoals(instruction), app: false };
+  const explicit = parseGoals(instruction);
+  // The step reader found no step, only the whole request as one label to tap ("Pay my X bill"): read it by its
+  // structure instead, even when its verb is one the step reader knows.
+  const only = explicit.length === 1 ? explicit[0] : undefined;
+  if (only?.kind === 'tap' && only.targets.length === 1 && only.targets[0]!.split(/\s+/).length >= 4) {
+    const loose = understandAction(instruction, { stepVerbs: true });
+    if (loose) return { goals: loose.goals, app: true, result: loose.result };
+  }
+  return { goals: explicit, app: false };
 }
 
 /**
@@ -322,6 +341,54 @@ function wordButtons(lines: OcrLine[], words: string[], screen: { width: number;
     // Not a status line that counts something ("1 refill left").
     return ws.length > 0 && ws.length <= 3 && !/\d/.test(l.text) && !/\?\s*$/.test(l.text) && !isHeader(l, screen) && ws.some((w) => wanted.has(w));
   });
+}
+
+/** The texts this episode typed that come from the request (the name or values of what it created). */
+function typedFromRequest(instruction: string, history: readonly string[]): string[] {
+  const req = normText(instruction);
+  return [...new Set(history.flatMap((c) => [...c.matchAll(/Typed "([^"]+)"/g)].map((m) => m[1]!.trim())))].filter((t) => normText(t).length >= 2 && req.includes(normText(t)));
+}
+const shownTyped = (typed: readonly string[], lines: readonly OcrLine[], screen: { width: number; height: number }): string | undefined =>
+  typed.find((t) => lines.some((l) => !isHeader(l, screen) && (matchScore(l.text, t) >= 0.9 || normText(l.text).includes(normText(t)))));
+
+/** After an outcome-reading scroll: the typed item the screen now shows (the task's result, found), else undefined. */
+export function revealedItem(instruction: string, history: readonly string[], lines: readonly OcrLine[], screen: { width: number; height: number }): string | undefined {
+  if (!history.some((c) => REVEAL.test(c))) return undefined;
+  return shownTyped(typedFromRequest(instruction, history), lines, screen);
+}
+
+const REVEAL = /\[all goals done: reveal (\d+) #([0-9a-z]+)\]\s*$/;
+/** How many outcome-reading scrolls an episode takes at most. */
+export const MAX_REVEAL_SCROLLS = 3;
+
+/** A short signature of what the screen shows outside its top bar (to notice that a scroll changed nothing). */
+function screenSig(lines: readonly OcrLine[], screen: { width: number; height: number }): string {
+  const text = lines.filter((l) => !isHeader(l, screen)).map((l) => normText(l.text)).join('|');
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+  return h.toString(36);
+}
+
+/**
+ * The outcome-reading step, taken after the last goal and before terminating: the texts this episode typed that come
+ * from the request ("Typed "Yoga" into …", the name of an item it created) should be visible on the result screen. When
+ * none is (a list appended the new item below the fold), swipe up to bring it into view — at most MAX_REVEAL_SCROLLS
+ * times, and no more once a scroll left the screen unchanged (the end of the list). Generic: only the history's typed
+ * texts, the instruction's words and the OCR'd screen; undefined when there is nothing to reveal.
+ */
+export function revealOutcome(instruction: string, history: readonly string[], lines: readonly OcrLine[], screen: { width: number; height: number }): Decision | undefined {
+  const typed = typedFromRequest(instruction, history);
+  if (typed.length === 0 || shownTyped(typed, lines, screen)) return undefined;
+  const last = [...history].reverse().map((c) => REVEAL.exec(c)).find((m) => m);
+  const done = last ? Number(last[1]) : 0;
+  const sig = screenSig(lines, screen);
+  if (done >= MAX_REVEAL_SCROLLS || (last && last[2] === sig)) return undefined;
+  const x = Math.round(screen.width / 2);
+  return {
+    thought: `All steps are done, but the screen does not show "${typed[0]}", which I entered; scrolling to bring the result into view before finishing.`,
+    conclusion: `Swiped up to read the outcome. [all goals done: reveal ${done + 1} #${sig}]`,
+    action: { action: 'swipe', coordinate: [x, Math.round(screen.height * 0.75)], coordinate2: [x, Math.round(screen.height * 0.3)] },
+  };
 }
 
 /** The pure decision procedure (exported for unit tests). */
@@ -383,6 +450,14 @@ export function decide(input: DecideInput): Decision {
     const last = goals[n - 1]!;
     if (plan.app && (last.kind === 'toggle' || last.kind === 'choose') && satisfiedOnScreen(goals, n - 1, lines, header, switches, history, screen)) {
       return { thought: `The screen shows that "${last.text}" is in effect: the task is done.`, conclusion: `Task complete: ${last.text}. [all goals done]`, action: { action: 'terminate', status: 'success' } };
+    }
+    // Read the outcome before terminating: an item this episode created from the request's own words must be visible
+    // where the outcome lives (a list may append it below the fold, under a "saved" toast). Scroll towards it, bounded.
+    const reveal = revealOutcome(input.instruction, history, lines, screen);
+    if (reveal) return reveal;
+    const shown = revealedItem(input.instruction, history, lines, screen);
+    if (shown) {
+      return { thought: `All ${n} steps are done and, scrolled into view, the screen shows "${shown}".`, conclusion: `Task complete: the screen shows "${shown}". [all goals done]`, action: { action: 'terminate', status: 'success' } };
     }
     const success = lines.find((l) => (plan.app ? [...SUCCESS, ...APP_RESULTS] : SUCCESS).some((s) => normText(l.text).includes(normText(s))) || (plan.result?.test(l.text) ?? false));
     if (success) {
@@ -522,6 +597,16 @@ export function decide(input: DecideInput): Decision {
         const top = cands[0]!.score;
         const tied = cands.filter((c) => c.score >= top - 0.001).sort((a, b) => b.line.box.y - a.line.box.y);
         cands.splice(0, cands.length, ...tied);
+      }
+      // A numbered option OCR did not read (a single digit beside a radio circle): its place in the column of the
+      // numbers that were read.
+      const numbered = cands.length === 0 && goal.targets.length === 1 ? numberPoint(lines, goal.targets[0]!, screen) : undefined;
+      if (numbered) {
+        return {
+          thought: `Step ${gi + 1} of ${n} ("${goal.text}"): "${goal.targets[0]}" is not legible, but it belongs in the column of numbered options that are; tapping its place.`,
+          conclusion: `Tapped "${goal.targets[0]}". ${tag('done')}`,
+          action: { action: 'click', coordinate: numbered },
+        };
       }
       const best = cands[0];
       if (best && best.score < 0.95 && temperature > 0) cands.push({ line: best.line, score: 0.5, scroll: true });

@@ -19,6 +19,23 @@ interface StepJudgement {
 }
 
 /** Whether (x, y) falls on (or within a few pixels of) a text line. */
+/**
+ * Did a tap on `target` open that control's own options over the same page: the page title (the top line below
+ * the status bar) is unchanged, and the tapped text now also shows elsewhere (as the heading of what opened).
+ */
+export function opensOwnOptions(target: string, before: readonly OcrLine[], after: readonly OcrLine[], scale: number): boolean {
+  const key = tokens(target).join(' ');
+  if (!key) return false;
+  const title = (ls: readonly OcrLine[]): string | undefined =>
+    [...ls].filter((l) => l.box.y > 20 * scale && tokens(l.text).length > 0).sort((a, b) => a.box.y - b.box.y)[0]?.text;
+  const t0 = title(before);
+  if (!t0 || tokens(t0).join(' ') !== tokens(title(after) ?? '').join(' ')) return false;
+  const same = (l: OcrLine): boolean => tokens(l.text).join(' ') === key;
+  const was = before.filter(same);
+  const moved = (l: OcrLine): boolean => was.every((b) => Math.hypot(b.box.x - l.box.x, b.box.y - l.box.y) > 8 * scale);
+  return was.length > 0 && after.some((l) => same(l) && moved(l));
+}
+
 function onText(lines: readonly OcrLine[], [x, y]: readonly [number, number], scale: number): boolean {
   const pad = 6 * scale;
   return lines.some((l) => x >= l.box.x - pad && x <= l.box.x + l.box.w + pad && y >= l.box.y - pad && y <= l.box.y + l.box.h + pad);
@@ -264,6 +281,10 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
       );
       // Only navigating away is off-task: a tap that leaves the offered item on screen (focusing a field on the
       // same form, opening a picker over it) has not passed it over.
+      // Nor is opening the tapped control's own options over the same page (a picker titled by the control: "Hour"
+      // → a list of hours over "Add alarm"): the offered item is covered, not left.
+      if (offered && !containsPhrase(after.text, offered) && opensOwnOptions(target, before.lines, after.lines, scale))
+        return { annotation: 'NEUTRAL', did, why: `the ${tapped} control opened its own options over the same page` };
       if (offered && !containsPhrase(after.text, offered))
         return {
           annotation: 'HARMFUL',

@@ -5,7 +5,7 @@ import type { ChatMessage } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
-import { namedItemsMissingFromResult, nearDuplicateOnResult, openConfirmation, quantityMismatch, screenChange, unitPriceForCount } from './evidence.js';
+import { namedItemsMissingFromResult, nearDuplicateOnResult, offeredAction, openConfirmation, quantityMismatch, screenChange, unitPriceForCount } from './evidence.js';
 import { reportedResult } from './reported-result.js';
 import { containsPhrase, contentTokens, IMPERATIVES, tokens } from './text-match.js';
 import { desktopCompletion, isDesktopSteps } from './desktop-evidence.js';
@@ -152,8 +152,15 @@ function withoutApps(entity: string, apps: readonly string[]): string {
 
 /** "Change my Font size to Large" → { setting: "Font size", value: "Large" }. */
 function settingRequest(instruction: string): { setting: string; value: string } | undefined {
-  const m = /\b(?:set|change|make|update|adjust|switch|turn)\s+(?:my\s+|the\s+|your\s+)?(.+?)\s+(?:to|for)\s+(.+?)\s*(?:,?\s*please)?[.!]?\s*$/i.exec(instruction.trim());
+  const t = instruction.trim();
+  // "Make X my preferred store": X is the value the setting named after it takes.
+  // (Case-sensitive: the value is a run of capitalised words, "Make Ana Lind one of my favourites" is no setting.)
+  const mk = /^[Mm]ake\s+([A-Z0-9][\w'’&-]*(?:\s+[A-Z0-9][\w'’&-]*)*)\s+(?:my|the)\s+([a-z][a-z ]*?)\s*[.!]?$/.exec(t);
+  if (mk) return { setting: mk[2]!, value: mk[1]! };
+  const m = /\b(?:set|change|make|update|adjust|switch|turn)\s+(?:my\s+|the\s+|your\s+)?(.+?)\s+(?:to|for)\s+(.+?)\s*(?:,?\s*please)?[.!]?\s*$/i.exec(t);
   if (!m) return undefined;
+  // "Turn the reminder for X On": a request that ends in a switch position is a switch, whatever it is for.
+  if (/\b(?:on|off)$/i.test((m[2] ?? '').trim())) return undefined;
   // The value ends at a function word ("Large in Settings" → "Large"), as in the policy.
   const value = entityEnd(m[2] ?? '');
   if (tokens(value).length === 0 || tokens(value).length > 4 || /^(on|off)$/i.test(value)) return undefined;
@@ -243,6 +250,9 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
     const asking = openConfirmation(lines);
     if (asking)
       return { complete: false, reason: `the final screen still asks ${quote(asking)}: the request awaits confirmation` };
+    // The page still offers the request's own action ("Pay $38.75" for "Pay my X bill"): it was not taken.
+    const offered = offeredAction(requestCore(ev.instruction), lines);
+    if (offered) return { complete: false, reason: `the final screen still offers ${quote(offered)}: the request's action was not taken` };
     return reached
       ? { complete: true, reason: 'the final screen shows the requested page, reached by acting on it' }
       : { complete: false, reason: 'the names are on the final screen but no step acted on them (the start page lists them)' };
