@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MobileAction } from '../../domain/action.js';
 import { FUNCTION_WORDS, instructionEntities, namesTheApp, requestCore } from './roles/intent.js';
-import { fillProcedureSlots, procedureOf, procedureSlots, SOURCE_LIMIT, valueAgreement, type ProcedureEntry, type ProcedureStep } from './procedure.js';
+import { fillProcedureSlots, procedureOf, procedureSlots, SOURCE_LIMIT, valueAgreement, withUnusedValues, type ProcedureEntry, type ProcedureStep } from './procedure.js';
 import type { OcrLine } from './types.js';
 
 /**
@@ -201,6 +201,15 @@ const hash = (s: string): string => createHash('sha256').update(s).digest('hex')
 /** Exact instruction key: lower-case, whitespace collapsed, trailing punctuation dropped. */
 export function instructionKey(instruction: string): string {
   return instruction.toLowerCase().replace(/\s+/g, ' ').replace(/[.!\s]+$/, '').trim();
+}
+
+/** Every number an action carries (its tapped label, its typed text, the quoted texts of its conclusion) is one of the request's. */
+export function numbersFit(a: { action: MobileAction; conclusion: string; anchor?: { text: string } }, instruction: string): boolean {
+  const wanted = new Set((instruction.match(/\d+/g) ?? []).map((n) => String(Number(n))));
+  const carried = [a.anchor?.text ?? '', 'text' in a.action && typeof a.action.text === 'string' ? a.action.text : '', ...[...a.conclusion.matchAll(/"([^"]*)"/g)].map((m) => m[1] ?? '')]
+    .join(' ')
+    .match(/\d+/g) ?? [];
+  return carried.every((n) => wanted.has(String(Number(n))));
 }
 
 /** Loose instruction key: the exact key with numbers masked. */
@@ -403,7 +412,7 @@ export class PolicyMemory {
       .filter((x) => x.sim >= GENERAL_MIN_SIMILARITY)
       .sort((a, b) => b.sim - a.sim || b.p.count - a.p.count || b.agree - a.agree || b.p.steps.length - a.p.steps.length);
     for (const { p, sim } of ranked) {
-      const steps = p.steps.map((t) => fillProcedureSlots(t, slots));
+      const steps = withUnusedValues(p.steps, p.sources ?? [], slots, instruction).map((t) => fillProcedureSlots(t, slots));
       if (steps.every((t): t is string => t !== undefined)) return { steps, count: p.count, similarity: sim };
     }
     return undefined;
@@ -444,6 +453,9 @@ export class PolicyMemory {
       // Actions whose remembered target is visible first (the more specific evidence: a list scrolled to the target
       // shares its signature with the unscrolled one, where the remembered action was the swipe), then by count.
       for (const a of [...entry.actions].sort((x, y) => Number(!!y.anchor) - Number(!!x.anchor) || y.count - x.count)) {
+        // The same request with other numbers: an action that carries one of the remembered request's numbers (tapped
+        // "12" of 12:45, typed "45") belongs to that request, not to this one.
+        if (match === 'loose' && !numbersFit(a, instruction)) continue;
         if (!a.anchor) return { action: a.action, conclusion: a.conclusion, thought: a.thought, count: a.count, match };
         const point = reground(a.anchor, lines, screen);
         if (point) return { action: { ...a.action, coordinate: point } as MobileAction, conclusion: a.conclusion, thought: a.thought, count: a.count, match };

@@ -107,6 +107,9 @@ export function fillProcedureSlots(text: string, slots: ReadonlyMap<string, stri
   return missing ? undefined : out;
 }
 
+const farApart = (p: readonly number[] | undefined, q: readonly number[] | undefined): boolean =>
+  !!p && !!q && Math.hypot((p[0] ?? 0) - (q[0] ?? 0), (p[1] ?? 0) - (q[1] ?? 0)) > 40;
+
 /** One executed step of an accepted episode, as the trainer reads it back. */
 export interface ProcedureStep {
   action: MobileAction;
@@ -122,14 +125,18 @@ export interface ProcedureStep {
 export function procedureOf(steps: readonly ProcedureStep[], slots: ReadonlyMap<string, string>): string[] | undefined {
   const out: string[] = [];
   let lastTap: string | undefined;
-  for (const s of steps) {
+  for (const [i, s] of steps.entries()) {
     const a = s.action;
     if (a.action === 'open') {
       out.push(`open ${a.text}`);
       lastTap = undefined;
     } else if (a.action === 'click' || a.action === 'long_press') {
       if (!s.label || !norm(s.label)) return undefined;
-      const arg = slotArgument(s.label.trim(), slots);
+      let arg = slotArgument(s.label.trim(), slots);
+      // The same label tapped twice in a row at clearly different places (a button showing the current value "7",
+      // then the option "7" of the picker it opened): the first is the control, not the request's value — kept verbatim.
+      const next = steps[i + 1];
+      if (a.action === 'click' && next?.action.action === 'click' && next.label && norm(next.label) === norm(s.label) && farApart(a.coordinate, next.action.coordinate)) arg = s.label.trim();
       out.push(`${a.action === 'click' ? 'tap' : 'long press'} ${arg}`);
       lastTap = a.action === 'click' ? arg : undefined;
     } else if (a.action === 'type') {
@@ -145,4 +152,49 @@ export function procedureOf(steps: readonly ProcedureStep[], slots: ReadonlyMap<
     if (out.length >= 2 && out[out.length - 1] === out[out.length - 2]) out.pop();
   }
   return out.length > 0 ? out : undefined;
+}
+
+/** The slot names a slotted step refers to (`{e1.0}` refers to e1.0 and to its entity e1). */
+function slotRefs(step: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of step.matchAll(/\{([ew]\d+)(\.\d+)?(?::\d+)?\}/g)) {
+    out.add(m[1]!);
+    if (m[2]) out.add(`${m[1]!}${m[2]}`);
+  }
+  return out;
+}
+
+/**
+ * A value the request sets that the learned steps never touch, because in the episode it was learned from the screen
+ * already showed it (a default: "AM" was selected, so no step chose it). When this request asks for another value in
+ * that slot — one no source request had — the value must be chosen: `tap {slot}` is inserted right after the last step
+ * that uses a value the request names before it (values are set in the order the request names them). Only
+ * one-word values (an entity of one token, a value word); nothing is inserted where no earlier value is used.
+ */
+export function withUnusedValues(steps: readonly string[], sources: readonly Record<string, string>[], slots: ReadonlyMap<string, string>, instruction: string): string[] {
+  if (sources.length === 0) return [...steps];
+  const refs = steps.map(slotRefs);
+  const used = new Set(refs.flatMap((r) => [...r]));
+  const lower = instruction.toLowerCase();
+  const posOf = (name: string): number => {
+    const v = slots.get(name);
+    return v === undefined ? -1 : lower.indexOf(v.toLowerCase());
+  };
+  const out = [...steps];
+  const outRefs = [...refs];
+  for (const [name, v] of slots) {
+    const single = /^w\d+$/.test(name) || (/^e\d+$/.test(name) && !slots.has(`${name}.1`));
+    if (!single || used.has(name) || used.has(`${name}.0`)) continue;
+    if (sources.some((src) => src[name] === undefined || norm(src[name]!) === norm(v))) continue;
+    const at = posOf(name);
+    if (at < 0) continue;
+    let after = -1;
+    outRefs.forEach((r, i) => {
+      if ([...r].some((n) => n !== name && posOf(n) >= 0 && posOf(n) < at)) after = i;
+    });
+    if (after < 0) continue;
+    out.splice(after + 1, 0, `tap {${name}}`);
+    outRefs.splice(after + 1, 0, new Set([name]));
+  }
+  return out;
 }

@@ -3,6 +3,7 @@ import type { MobileAction } from '../../domain/action.js';
 import type { BlobStore } from '../../domain/ports.js';
 import type { SftSample } from '../../export/gui-owl-sft.js';
 import { PolicyMemory, labelAt } from './memory.js';
+import { numberAt } from './roles/policy-screen.js';
 import type { ProcedureStep } from './procedure.js';
 import type { OcrEngine } from './types.js';
 
@@ -114,7 +115,9 @@ export async function trainMemory(opts: {
     if (rolloutId !== undefined) {
       const ep = episodes.get(rolloutId) ?? { instruction: prompt.instruction, steps: [] };
       const point = 'coordinate' in turn.action ? (turn.action as { coordinate: [number, number] }).coordinate : undefined;
-      const label = point && (turn.action.action === 'click' || turn.action.action === 'long_press') ? labelAt(point, lines) : undefined;
+      // The label a tap hit; in a column of numbered options, the option's number (OCR may misread "5" as "to").
+      const hit = point && (turn.action.action === 'click' || turn.action.action === 'long_press') ? labelAt(point, lines) : undefined;
+      const label = point && (hit === undefined || !/^\d+$/.test(hit.trim())) ? (numberAt(point, lines) ?? hit) : hit;
       ep.steps.push({ step: s.meta.step, s: { action: turn.action, ...(label !== undefined ? { label } : {}) } });
       episodes.set(rolloutId, ep);
     }

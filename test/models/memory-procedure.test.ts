@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../models/reference/roles/policy.js';
-import { PolicyMemory, slotEntities } from '../../models/reference/memory.js';
-import { fillProcedureSlots, procedureOf, procedureSlots, slotArgument, type ProcedureStep } from '../../models/reference/procedure.js';
+import { numbersFit, PolicyMemory, slotEntities } from '../../models/reference/memory.js';
+import { fillProcedureSlots, procedureOf, procedureSlots, slotArgument, withUnusedValues, type ProcedureStep } from '../../models/reference/procedure.js';
 import type { OcrLine } from '../../models/reference/types.js';
+import { numberAt, numberPoint } from '../../models/reference/roles/policy-screen.js';
 
 /** Learned procedures (models/reference/procedure.ts); their held-out measurement on the real apps is bench/cold-start.ts. */
 const slotsOf = (instruction: string): Map<string, string> => procedureSlots(instruction, slotEntities(instruction));
@@ -43,6 +44,88 @@ describe('learned procedures (unit)', () => {
     expect(filled).toEqual(['open Clock', 'tap + Add alarm', 'tap 7', 'tap 6', 'tap 00', 'tap 15', 'enter "Gym" into the Alarm name field', 'tap Fri', 'tap Save alarm']);
     // A tap that hit no label cannot be written down.
     expect(procedureOf([{ action: { action: 'click', coordinate: [1, 1] } }], new Map())).toBeUndefined();
+  });
+
+  it('a 7 o\'clock alarm keeps the picker-opening tap: the same label tapped twice at different places is the control, then the value', () => {
+    const at = (label: string, x: number, y: number): ProcedureStep => ({ action: { action: 'click', coordinate: [x, y] }, label });
+    const seven: ProcedureStep[] = [
+      { action: { action: 'open', text: 'Clock' } },
+      at('+ Add alarm', 300, 800),
+      at('7', 102, 161), // the Hour button showing its current value
+      at('7', 200, 420), // the option 7 in the picker it opened
+      at('00', 290, 161),
+      at('00', 200, 300),
+      at('Alarm name', 100, 395),
+      { action: { action: 'type', text: 'Gym' } },
+      at('Save alarm', 194, 663),
+    ];
+    const steps = procedureOf(seven, slotsOf('Set an alarm for 7:00 AM called Gym.'))!;
+    const filled = steps.map((t) => fillProcedureSlots(t, slotsOf('Set an alarm for 4:35 AM called Swim.')));
+    expect(filled).toEqual(['open Clock', 'tap + Add alarm', 'tap 7', 'tap 4', 'tap 00', 'tap 35', 'enter "Swim" into the Alarm name field', 'tap Save alarm']);
+  });
+
+  it('a numbered option OCR did not read is found from its column: the policy taps its place, the trainer names it', () => {
+    // The hour picker as PP-OCR read it (real lines from a run): 1, 3, 7 missing, 2 read as "?", 5 as "to".
+    const at = (text: string, x: number, y: number): OcrLine => ({ text, box: { x, y, w: 12, h: 22 }, confidence: 0.9 });
+    const HOURS = [at('Add alarm', 66, 45), at('Hour', 61, 137), at('?', 104, 236), at('4', 104, 332), at('to', 104, 378), at('6', 103, 425), at('8', 102, 521), at('9', 102, 569), at('10', 103, 616), at('11', 102, 664), at('12', 100, 710), at('Cancel', 277, 760)];
+    const screen = { width: 412, height: 915 };
+    const p5 = numberPoint(HOURS, '5', screen)!;
+    expect(Math.abs(p5[1] - (378 + 11))).toBeLessThan(8);
+    expect(Math.abs(numberPoint(HOURS, '1', screen)![1] - 194)).toBeLessThan(10);
+    expect(numberAt([108, 386], HOURS)).toBe('5');
+    expect(numberAt([108, 482], HOURS)).toBe('7');
+    // A demonstration taps the middle of the option's row, right of its number.
+    expect(numberAt([206, 482], HOURS)).toBe('7');
+    expect(numberPoint(HOURS, '30', screen)).toBeUndefined();
+    // Not a column: the form's "7" and "00" buttons.
+    expect(numberPoint([at('7', 102, 161), at('00', 281, 162), at('AM', 97, 271)], '5', screen)).toBeUndefined();
+    // Minutes, two digits, step 5; the radio circles read as a column of "0" are no column (not increasing).
+    const MINUTES = [at('00', 101, 183), at('0', 67, 231), at('05', 101, 231), at('0', 67, 279), at('10', 101, 279), at('20', 103, 376), at('0', 69, 377), at('25', 102, 423)];
+    expect(numberAt([113, 340], MINUTES)).toBe('15');
+    expect(numberPoint(MINUTES, '15', screen)![1]).toBeGreaterThan(320);
+    // The policy, following a step "tap 5" on that screen, taps the place of 5.
+    const d = decide({ instruction: 'Set an alarm for 5:00 PM called Yoga.', guidance: ['tap 5'], history: [], lines: HOURS, screen, temperature: 0, random: () => 0.5 });
+    expect(d.action).toMatchObject({ action: 'click' });
+    expect(Math.abs((d.action as { coordinate: [number, number] }).coordinate[1] - 389)).toBeLessThan(8);
+  });
+
+  it('a value the learned episode never chose (the screen\'s default) is chosen when this request asks for another one', () => {
+    const at = (label: string, x: number, y: number): ProcedureStep => ({ action: { action: 'click', coordinate: [x, y] }, label });
+    // Learned from a morning alarm: AM was already selected, so no step chose it.
+    const morning: ProcedureStep[] = [
+      { action: { action: 'open', text: 'Clock' } },
+      at('+ Add alarm', 300, 800),
+      at('Hour', 114, 152),
+      at('4', 104, 343),
+      at('Minute', 299, 152),
+      at('55', 113, 722),
+      at('Alarm name', 92, 397),
+      { action: { action: 'type', text: 'Dentist' } },
+      at('Fri', 336, 503),
+      at('Save alarm', 207, 664),
+    ];
+    const m = new PolicyMemory('0.1.1');
+    m.addProcedure('Wake me at 4:55 AM on Fris; label it Dentist.', morning);
+    const pm = m.recallProcedure('Wake me at 3:35 PM on Mons; label it Yoga.')!.steps;
+    expect(pm).toEqual(['open Clock', 'tap + Add alarm', 'tap Hour', 'tap 3', 'tap Minute', 'tap 35', 'tap PM', 'enter "Yoga" into the Alarm name field', 'tap Mon', 'tap Save alarm']);
+    // The same value as the source's: nothing to choose.
+    expect(m.recallProcedure('Wake me at 6:10 AM on Tues; label it Gym.')!.steps).not.toContain('tap AM');
+    expect(withUnusedValues(['tap {e1.0}'], [], slotsOf('Wake me at 3:35 PM on Mons; label it Yoga.'), 'Wake me at 3:35 PM on Mons; label it Yoga.')).toEqual(['tap {e1.0}']);
+  });
+
+  it('the same request with other numbers (a loose match) does not replay the remembered request\'s numbers', () => {
+    const m = new PolicyMemory('0.1.1');
+    const line = (text: string, x: number, y: number): OcrLine => ({ text, box: { x, y, w: 30, h: 22 }, confidence: 0.9 });
+    const HOURS = [line('Add alarm', 66, 45), line('Hour', 61, 137), line('9', 102, 569), line('12', 100, 710), line('Cancel', 277, 760)];
+    const screen = { width: 412, height: 915 };
+    m.add({ instruction: 'Set an alarm for 12:45 AM every Mon called Gym.', lines: HOURS, screen, action: { action: 'click', coordinate: [110, 720] }, conclusion: 'Tapped "12". [goal 4/9 done]' });
+    expect(m.lookup('Set an alarm for 12:45 AM every Mon called Gym.', HOURS, screen)?.conclusion).toBe('Tapped "12". [goal 4/9 done]');
+    expect(m.lookup('Set an alarm for 9:10 AM every Mon called Gym.', HOURS, screen)).toBeUndefined();
+    expect(numbersFit({ action: { action: 'click', coordinate: [1, 1] }, conclusion: 'Tapped "+ Add alarm". [goal 2/9 done]' }, 'Set an alarm for 9:10 AM')).toBe(true);
+  });
+
+  it('a label introduced by "label it" is one entity, words and all (its slot fills the whole typed name)', () => {
+    expect(slotEntities('Wake me at 8:05 AM on Tues; label it Pick up kids.')).toContain('Pick up kids');
   });
 
   it('recalls the closest procedure for an unseen request of the same kind, survives JSON, and misses other kinds', () => {
