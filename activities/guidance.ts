@@ -71,9 +71,10 @@ export function createGuidanceActivities(deps: ActivityDeps) {
       const lib = deps.demonstrations;
       if (!lib || platformOf(config) !== 'phone') return null;
       const query = await loadQuery(input.queryId);
-      const recorded = lib.recorded(query);
+      const recorded = await lib.recorded(query);
       if (recorded) return recorded;
-      if (lib.kindFor(query) !== 'scripted') return null;
+      // No recording (read just above): only the family's script is left.
+      if (!lib.hasScript(query)) return null;
       const id = `${input.cycleId}/${input.queryId}/d0`;
       const appTitle = deps.dags.find((d) => d.app === query.app)?.title;
       if (!appTitle) throw invalid(`query ${query.id}: app "${query.app}" is not a built-in phone app`);

@@ -4,6 +4,7 @@
  *   npx tsx bench/guidance.ts [--queries 6] [--k 4] [--seeds 1,2,3] [--apps clock,contacts,settings]
  *                             [--families create_alarm,…] [--ref-sources scripted,mobile-agent-v3,explore]
  *                             [--ref-attempts 1] [--max-steps 15] [--sessions 2] [--probe] [--probe-pool 20]
+ *                             [--no-screen] [--min-quantity N]
  *
  * Per seed: `generateQueries` draws the tasks (with --families: only those families); every query gets up to K
  * unguided attempts (attempt 0 at T=0, the rest at T=0.7, as a cycle does; the first checker success ends its
@@ -17,6 +18,11 @@
  * FRESH seeds (not the ones that selected the query as hard, so regression to the mean does not pass for uplift),
  * every hard query with guidance gets K unguided and K guided attempts on the same seeds. The policy reads the
  * guidance only as text in its prompt (models/reference/roles/policy-guidance.ts).
+ *
+ * `--no-screen` skips the hardness screen: every drawn query goes on to reference → guidance → K unguided and K guided
+ * attempts (for measuring whether guidance is followable on queries the policy may solve anyway, e.g. Foodie orders
+ * with a quantity above 1, whose "+" taps the OCR cannot read). `--min-quantity N` keeps only queries whose task asks
+ * for at least N items (a slot of the query's spec; the bench reads it, the agents never do).
  *
  * Output: per app and overall, per seed and mean ± sd over seeds: hard queries, references found, success rates on
  * the fresh seeds without and with guidance, and the uplift. Unguided success on hard queries is ~0, so a plain
@@ -53,6 +59,8 @@ const { values } = parseArgs({
     sessions: { type: 'string', default: '2' },
     probe: { type: 'boolean', default: false },
     'probe-pool': { type: 'string', default: '20' },
+    'no-screen': { type: 'boolean', default: false },
+    'min-quantity': { type: 'string', default: '0' },
   },
 });
 const N = Number(values.queries);
@@ -66,6 +74,10 @@ const FAMILIES = values.families.split(',').map((s) => s.trim()).filter(Boolean)
 const SOURCES = values['ref-sources'].split(',').map((s) => s.trim()).filter(Boolean);
 const PROBE = values.probe;
 const POOL = Number(values['probe-pool']);
+const NO_SCREEN = values['no-screen'];
+const MIN_QTY = Number(values['min-quantity']);
+/** The bench's own filter on the spec's quantity slot (measurement only). */
+const enough = (q: Query): boolean => MIN_QTY <= 0 || Number(q.checker.params.quantity ?? '1') >= MIN_QTY;
 if (!(N > 0) || !(K >= 1) || SEEDS.length === 0 || !(POOL > 0)) {
   console.error('usage: npx tsx bench/guidance.ts [--queries N] [--k K] [--seeds 1,2,3] [--apps a,b] [--probe] [--probe-pool M]');
   process.exit(2);
@@ -192,6 +204,10 @@ async function main(): Promise<void> {
       Promise.all(fresh.map((s, j) => episode(q, 'gui-owl', s, j === 0 ? 0 : 0.7))),
       Promise.all(fresh.map((s, j) => episode(q, 'gui-owl', s, j === 0 ? 0 : 0.7, g.text))),
     ]);
+    // Why a guided attempt failed: its last conclusion (the policy's own words), for the log.
+    gd.forEach((x, j) => {
+      if (!x.ok) console.log(`  guided attempt failed: seed ${seed} ${q.id} env seed ${fresh[j]} after ${x.result.steps.length} steps: ${JSON.stringify(x.result.steps.at(-1)?.conclusion ?? x.result.status)}`);
+    });
     row.unguided = un.filter((x) => x.ok).length;
     row.guided = gd.filter((x) => x.ok).length;
     console.log(`HARD seed ${seed} ${q.app.padEnd(9)} ${q.family.padEnd(16)} ${JSON.stringify(q.instruction)}: guided ${row.guided}/${K} vs unguided ${row.unguided}/${K} (reference: ${reference.source}); guidance: ${g.steps.join(' | ')}`);
@@ -211,10 +227,10 @@ async function main(): Promise<void> {
             .slice(0, POOL),
         );
       } else {
-        const drawn = generateQueries({ dags: loadDags(), count: FAMILIES.length ? N * 12 : N, seed, apps: APPS }).queries;
-        pool = (FAMILIES.length ? drawn.filter((q) => FAMILIES.includes(q.family) && q.feasible !== false) : drawn).slice(0, N);
+        const drawn = generateQueries({ dags: loadDags(), count: FAMILIES.length || MIN_QTY > 0 ? N * 40 : N, seed, apps: APPS }).queries;
+        pool = (FAMILIES.length ? drawn.filter((q) => FAMILIES.includes(q.family) && q.feasible !== false) : drawn).filter(enough).slice(0, N);
       }
-      const hardness = await Promise.all(pool.map((q, i) => screen(q, seed * 100_000 + i * 100)));
+      const hardness = NO_SCREEN ? pool.map(() => true) : await Promise.all(pool.map((q, i) => screen(q, seed * 100_000 + i * 100)));
       const chosen: { q: Query; row: Row; base: number }[] = [];
       pool.forEach((q, i) => {
         const key = `${q.app}/${q.family}`;
@@ -227,7 +243,7 @@ async function main(): Promise<void> {
         rows.push(row);
         if (row.hard) chosen.push({ q, row, base: seed * 100_000 + i * 100 });
       });
-      console.log(`seed ${seed}: ${pool.length} queries screened, ${hardness.filter(Boolean).length} hard (0/${K}), ${chosen.length} taken on`);
+      console.log(NO_SCREEN ? `seed ${seed}: ${pool.length} queries, not screened (--no-screen), ${chosen.length} taken on` : `seed ${seed}: ${pool.length} queries screened, ${hardness.filter(Boolean).length} hard (0/${K}), ${chosen.length} taken on`);
       await Promise.all(chosen.map((c) => guide(c.q, c.row, seed, c.base)));
     }
   } finally {

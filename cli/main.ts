@@ -19,6 +19,7 @@ import { REVIEW_USAGE, reviewCommand } from './review.js';
 import { LINE_USAGE, lineCommand } from './line.js';
 import { MODELS_USAGE, modelsCommand } from './models.js';
 import { REPORT_USAGE, reportCommand } from './report.js';
+import { DEMOS_USAGE, demosCommand } from './demos.js';
 import { guidanceLines, reasoningLines, stageOverrides, STAGE_OPTIONS } from './guidance.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
@@ -60,6 +61,7 @@ ${REVIEW_USAGE}
 ${LINE_USAGE}
 ${MODELS_USAGE}
 ${REPORT_USAGE}
+${DEMOS_USAGE}
   trajforge reference-server [--port P]
                                  serve the built-in reference model (OpenAI-compatible) until interrupted
 Configuration is read from the environment; see README.md.`;
@@ -286,6 +288,8 @@ async function main(argv: string[]): Promise<void> {
       return modelsCommand(rest);
     case 'report':
       return reportCommand(rest);
+    case 'demos':
+      return demosCommand(rest);
     default:
       out(USAGE);
       if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;

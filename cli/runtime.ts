@@ -1,4 +1,4 @@
-import { createDemonstrationLibrary, loadRecordedDemonstrations } from '../environments/demonstrations/library.js';
+import { createDemonstrationLibrary } from '../environments/demonstrations/library.js';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -270,8 +270,9 @@ export async function startWorkers(
     desktop: { envPool: desktopPool, dags: loadDesktopDags() },
     ocr,
     policyFor: registryPolicyClient(rt),
-    // Recordings saved under $TRAJFORGE_HOME/demonstrations, then the scripted demonstrations per family.
-    demonstrations: createDemonstrationLibrary({ recorded: await loadRecordedDemonstrations(resolve(rt.config.home, 'demonstrations')) }),
+    // Recordings saved under $TRAJFORGE_HOME/demonstrations (read at every lookup: `trajforge demos record` while the
+    // worker runs is picked up without a restart), then the scripted demonstrations per family.
+    demonstrations: createDemonstrationLibrary({ dir: resolve(rt.config.home, 'demonstrations') }),
   }));
   const q = queueNames(prefix);
   const connection = await NativeConnection.connect({ address: rt.temporal.address });

@@ -30,6 +30,8 @@ export interface ChromiumEnvOptions {
   /** A browser to share; otherwise one is launched (and closed by `close()`). */
   browser?: Browser;
   executablePath?: string;
+  /** Launch with a window (a person demonstrating: `trajforge demos record` on a display). Default false (headless). */
+  headed?: boolean;
   /** Store a reduced accessibility tree per observation (`uiTreeKey`). Default true (~5 ms a step). */
   uiTree?: boolean;
   /** Upper bound on waiting for the page to settle after an action. Default 1500 ms. */
@@ -439,6 +441,7 @@ export async function createChromiumEnv(opts: ChromiumEnvOptions): Promise<Chrom
     const debug = opts.debugPort !== undefined ? [`--remote-debugging-port=${opts.debugPort}`, '--remote-debugging-address=127.0.0.1'] : [];
     const launched = await chromium.launch({
       executablePath: opts.executablePath ?? '/usr/bin/chromium',
+      ...(opts.headed ? { headless: false } : {}),
       args: [...CHROMIUM_ARGS, ...debug, marker],
       timeout: Math.max(30_000, actionTimeoutMs),
     });

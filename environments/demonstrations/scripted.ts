@@ -159,6 +159,9 @@ export const DEMOS: Readonly<Record<string, (r: DemoRecorder, p: Params) => Prom
     await foodAddDish(r, { ...p, quantity: '1' });
     await foodCheckout(r, address, undefined);
   },
+  // --- issue 18 (brief 18): families the probe found hard on the other apps ---
+  'pharmacy/transfer_prescription': (r, p) => pharmacyTransfer(r, p),
+  'pharmacy/choose_store': (r, p) => pharmacyChooseStore(r, p),
   'shop/view_product': (r, p) => shopOpenProduct(r, p),
   'shop/add_to_wishlist': async (r, p) => {
     await shopOpenProduct(r, p);
@@ -202,6 +205,25 @@ async function foodCheckout(r: DemoRecorder, address: string, payment: string | 
   await r.tap(payment ? page.locator(`[data-pay="${payment}"]`) : page.locator('[data-pay]'));
   await r.tap(page.locator('#place'));
   await r.tap(page.locator('#confirmbtn'));
+}
+
+/** Pharmacy: Transfer a prescription → the form's three fields by their labels → Submit transfer. */
+async function pharmacyTransfer(r: DemoRecorder, p: Params): Promise<void> {
+  const page = r.s.page;
+  await r.tap(page.locator('a.primary', { hasText: 'Transfer a prescription' }));
+  await r.typeInto(page.getByLabel('Medication', { exact: true }), p.drug ?? '');
+  await r.typeInto(page.getByLabel('Prescription number', { exact: true }), p.rx_number ?? '');
+  await r.typeInto(page.getByLabel('Current pharmacy', { exact: true }), p.pharmacy ?? '');
+  await r.tap(page.locator('button.primary', { hasText: 'Submit transfer' }));
+}
+
+/** Pharmacy: the My store tab → the Preferred store picker → the store (unless it is already the preferred one). */
+async function pharmacyChooseStore(r: DemoRecorder, p: Params): Promise<void> {
+  const page = r.s.page;
+  await r.tap(page.locator('nav.tabs a', { hasText: 'My store' }));
+  if ((await page.locator('#store-v').innerText()).trim() === p.store) return;
+  await r.tap(page.locator('button.pick'));
+  await r.tap(page.locator('#store .opt', { has: r.byText('*', p.store ?? '') }).or(page.locator(`#store .opt[data-v="${p.store}"]`)));
 }
 
 /** ShopMart: the category tile, then the product's card. */

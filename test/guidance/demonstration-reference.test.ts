@@ -109,7 +109,7 @@ describe('demonstration references in the guidance stage', () => {
     const human = await acts.demonstrateQuery({ cycleId: 'cycle-1', queryId: alarm.id, config: {} });
     expect(human).toMatchObject({ id: 'recording:alarm-by-a-person', source: 'human' });
     expect(human!.steps).toHaveLength(scripted!.steps.length);
-    expect(library.kindFor(unscripted)).toBeUndefined();
+    expect(await library.kindFor(unscripted)).toBeUndefined();
     expect(await acts.demonstrateQuery({ cycleId: 'cycle-1', queryId: unscripted.id, config: {} })).toBeNull();
     // Without a library (a worker built without one) or on a desktop cycle: no demonstration.
     expect(await activitiesWith(undefined).demonstrateQuery({ cycleId: 'cycle-1', queryId: alarm.id, config: {} })).toBeNull();

@@ -123,3 +123,25 @@ describe('policy: reading these lines', () => {
     expect((d.action as { coordinate: [number, number] }).coordinate[1]).toBeGreaterThan(330);
   });
 });
+
+describe('policy: a field named by a placeholder with a comma', () => {
+  it('"enter "V" into the 7 digits, on the label field" is one typing step into that field, not two steps', () => {
+    const goals = guidanceGoals(['enter "6648320" into the 7 digits, on the label field', 'tap Submit transfer'], parseGoals);
+    expect(goals.map((g) => g.kind)).toEqual(['type', 'tap']);
+    expect(goals[0]).toMatchObject({ kind: 'type', value: '6648320', words: ['7 digits, on the label'] });
+  });
+});
+
+describe('policy: a guidance tap keeps the whole label', () => {
+  it('"tap The Waffle Spot" looks for "The Waffle Spot" first (the step parser drops the article)', () => {
+    const [g] = guidanceGoals(['tap The Waffle Spot'], parseGoals);
+    expect(g).toMatchObject({ kind: 'tap', min: 0.9 });
+    expect((g as { targets: string[] }).targets[0]).toBe('The Waffle Spot');
+    const lines = [line('Foodie', 60, 60), line('Burger Palace', 200), line('The Waffle Spot', 320)];
+    const out = decide({ instruction: 'Order a waffle', guidance: ['open Foodie', 'tap The Waffle Spot'], history: ['Opened the Foodie app. [goal 1/2 done]'], lines, screen: SCREEN, temperature: 0, random: Math.random });
+    expect(out.action).toMatchObject({ action: 'click' });
+    const [, y] = (out.action as { coordinate: [number, number] }).coordinate;
+    expect(y).toBeGreaterThanOrEqual(320);
+    expect(y).toBeLessThanOrEqual(340);
+  });
+});

@@ -2,6 +2,8 @@ import sharp from 'sharp';
 import { messageImages, messageText } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
+import { numberAt } from './policy-screen.js';
+import { detectSymbols } from './policy-vision.js';
 
 /**
  * Reference guidance describer (GUI-Owl §6.4 "action description"), a CPU stand-in for a VLM. It reads the action
@@ -53,8 +55,9 @@ export function findMarks(img: Raw): { centres: [number, number][]; mask: Uint8A
  * Share of pixels (outside the mark) that differ by more than 24 in any channel, and the bounding box of those pixels
  * (empty when none differ).
  */
-function changedShare(a: Raw, b: Raw, mask: Uint8Array): { share: number; box: { w: number; h: number } } {
+function changedShare(a: Raw, b: Raw, mask: Uint8Array): { share: number; box: { w: number; h: number }; diff?: Uint8Array } {
   if (a.width !== b.width || a.height !== b.height) return { share: 1, box: { w: a.width, h: a.height } };
+  const map = new Uint8Array(a.width * a.height);
   let diff = 0;
   let n = 0;
   let x0 = Infinity;
@@ -68,6 +71,7 @@ function changedShare(a: Raw, b: Raw, mask: Uint8Array): { share: number; box: {
     const j = p * b.channels;
     if (Math.abs(a.data[i]! - b.data[j]!) > 24 || Math.abs(a.data[i + 1]! - b.data[j + 1]!) > 24 || Math.abs(a.data[i + 2]! - b.data[j + 2]!) > 24) {
       diff++;
+      map[p] = 1;
       const x = p % a.width;
       const y = (p - x) / a.width;
       x0 = Math.min(x0, x);
@@ -76,7 +80,16 @@ function changedShare(a: Raw, b: Raw, mask: Uint8Array): { share: number; box: {
       y1 = Math.max(y1, y);
     }
   }
-  return { share: n ? diff / n : 0, box: diff ? { w: x1 - x0 + 1, h: y1 - y0 + 1 } : { w: 0, h: 0 } };
+  return { share: n ? diff / n : 0, box: diff ? { w: x1 - x0 + 1, h: y1 - y0 + 1 } : { w: 0, h: 0 }, diff: map };
+}
+
+/** Changed pixels inside a box (of the diff map `changedShare` returns). */
+function changedIn(diff: Uint8Array | undefined, width: number, box: { x: number; y: number; w: number; h: number }): number {
+  if (!diff) return 0;
+  let n = 0;
+  const height = diff.length / width;
+  for (let y = Math.max(0, box.y); y < Math.min(height, box.y + box.h); y++) for (let x = Math.max(0, box.x); x < Math.min(width, box.x + box.w); x++) n += diff[y * width + x]!;
+  return n;
 }
 
 /**
@@ -114,6 +127,20 @@ export function lineAt(lines: OcrLine[], [x, y]: [number, number]): OcrLine | un
   return best;
 }
 
+/** The OCR line whose box (padded 8 px) contains the point, if any. */
+function lineInside(lines: OcrLine[], [x, y]: [number, number]): OcrLine | undefined {
+  return lines.find((l) => x >= l.box.x - 8 && x <= l.box.x + l.box.w + 8 && y >= l.box.y - 8 && y <= l.box.y + l.box.h + 8);
+}
+
+/** A plus or minus glyph within 24 px of the point (policy-vision.ts `detectSymbols`), as an OCR line. */
+function symbolAt(img: Raw, [x, y]: [number, number]): OcrLine | undefined {
+  const found = detectSymbols(img.data, img.width, img.height, img.channels, { x: x - 40, y: y - 40, w: 80, h: 80 })
+    .map((g) => ({ g, d: Math.hypot(g.box.x + g.box.w / 2 - x, g.box.y + g.box.h / 2 - y) }))
+    .filter((c) => c.d <= 24)
+    .sort((a, b) => a.d - b.d)[0];
+  return found ? { text: found.g.text, box: found.g.box, confidence: found.g.confidence } : undefined;
+}
+
 const normLabel = (t: string): string => t.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /**
@@ -144,8 +171,8 @@ export function titleOf(lines: OcrLine[], hit: OcrLine): OcrLine {
  * For a label that appears more than once on the screen (an "Add" on every menu row), the title of the row the touched
  * one is on: the nearest line to its left at about its height (a row's name sits a little above its buttons' centre).
  */
-export function rowTitle(lines: OcrLine[], hit: OcrLine): string | undefined {
-  if (lines.filter((l) => normLabel(l.text) === normLabel(hit.text)).length < 2) return undefined;
+export function rowTitle(lines: OcrLine[], hit: OcrLine, opts: { always?: boolean } = {}): string | undefined {
+  if (!opts.always && lines.filter((l) => normLabel(l.text) === normLabel(hit.text)).length < 2) return undefined;
   const cy = hit.box.y + hit.box.h / 2;
   const left = lines
     .filter((l) => l !== hit && l.box.x + l.box.w <= hit.box.x + 4 && normLabel(l.text) !== normLabel(hit.text) && /\p{L}{2}/u.test(l.text))
@@ -181,7 +208,13 @@ export const guideDescriberRole: RoleHandler = async (request, ctx) => {
   const appeared = afterLines.map((l) => l.text.trim()).filter((t) => t && !beforeTexts.has(t));
   // Typing a short value changes few pixels: the typed text appearing on the after screen is a visible change too.
   const typedText = /^type "(.*)"$/.exec(action)?.[1]?.trim().toLowerCase();
-  const changed = visiblyChanged(diff, beforeRaw.width * beforeRaw.height) || (!!typedText && appeared.some((t) => t.toLowerCase().includes(typedText)));
+  // Text that appeared where pixels changed is a visible change too, however small and far apart the changes are (a
+  // stepper's count and the cart total: together neither 0.2 % of the screen nor one glyph-sized box).
+  const appearedLines = afterLines.filter((l) => l.text.trim() && !beforeTexts.has(l.text.trim()));
+  const changed =
+    visiblyChanged(diff, beforeRaw.width * beforeRaw.height) ||
+    (!!typedText && appeared.some((t) => t.toLowerCase().includes(typedText))) ||
+    appearedLines.some((l) => changedIn(diff.diff, beforeRaw.width, l.box) >= 20);
   const shows = appeared.length ? `; the screen now shows ${appeared.slice(0, 3).map((t) => `"${t}"`).join(', ')}` : changed ? '; the screen changed' : '; nothing visibly changed';
 
   let target = '';
@@ -193,10 +226,18 @@ export const guideDescriberRole: RoleHandler = async (request, ctx) => {
     const centre = centres[0];
     if (!centre) description = `${action}, but no circle is visible${shows}`;
     else {
-      const hit = lineAt(beforeLines, centre);
-      row = hit ? rowTitle(beforeLines, hit) : undefined;
+      // A symbol the OCR does not read (a stepper's "+", a "−") under the ring is named by its glyph and its row.
+      const glyph = lineInside(beforeLines, centre) ? undefined : symbolAt(beforeRaw, centre);
+      const hit = glyph ?? lineAt(beforeLines, centre);
+      row = glyph ? rowTitle(beforeLines, glyph, { always: true }) : hit ? rowTitle(beforeLines, hit) : undefined;
       // A label repeated on screen keeps its own text (and names its row); anything else is named by its card's title.
-      target = (hit ? (row ? hit : titleOf(beforeLines, hit)).text.trim() : '') ?? '';
+      target = (hit ? (row || glyph ? hit : titleOf(beforeLines, hit)).text.trim() : '') ?? '';
+      // In a column of numbered options, the option's number, read from its neighbours where OCR missed or misread it.
+      const numbered = !glyph && !/^\d+$/.test(target) ? numberAt(centre, beforeLines) : undefined;
+      if (numbered) {
+        target = numbered;
+        row = undefined;
+      }
       const verb = action.startsWith('long press') ? 'long-pressed' : action.startsWith('swipe') ? 'swiped from' : 'tapped';
       description = target ? `${verb} "${target}"${row ? ` on the row of "${row}"` : ''}${shows}` : `${verb} an unlabelled control${shows}`;
     }
