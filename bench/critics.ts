@@ -190,7 +190,7 @@ async function main(): Promise<void> {
     if (blobDir) await rm(blobDir, { recursive: true, force: true });
   }
   console.log('\nside by side (policy success = checker successes; critics = pipeline default rule, votes majority, consensus both):');
-  console.log(`  ${'arm'.padEnd(26)} ${'n'.padStart(4)}  success     prec%  rec%   channels disagree   text right  mm right`);
+  console.log(`  ${'arm'.padEnd(26)} ${'n'.padStart(4)}  success   succ%  prec%   rec%   channels disagree   text right  mm right`);
   for (const a of summaries) {
     const m = a.consensus;
     console.log(

@@ -339,10 +339,14 @@ export function selectRule(rows: readonly CalibrationRow[], opts: SelectionOptio
     metricsOf(confusionOf(set.map((r) => ({ predicted: decide(r, rule), actual: r.groundTruth }))));
   const scored = candidates.map((rule) => ({ rule, metrics: score(validation, rule) }));
   const feasible = scored.filter((s) => s.metrics.precision !== null && s.metrics.precision >= target);
+  // With no success in the validation split no rule can be precise: one that accepts nothing (precision
+  // undefined) makes no false accept and ranks above any that accepts something (precision 0).
+  const noSuccess = validation.every((r) => !r.groundTruth);
+  const undefinedAs = (k: 'precision' | 'recall'): number => (k === 'precision' && noSuccess ? 1 : -1);
   const better = (a: RuleScore, b: RuleScore, keys: ('precision' | 'recall')[]): boolean => {
     for (const k of keys) {
-      const x = a.metrics[k] ?? -1;
-      const y = b.metrics[k] ?? -1;
+      const x = a.metrics[k] ?? undefinedAs(k);
+      const y = b.metrics[k] ?? undefinedAs(k);
       if (x !== y) return x > y;
     }
     return false;

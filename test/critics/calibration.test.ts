@@ -220,6 +220,15 @@ describe('selectRule', () => {
     expect(s.rule).toEqual({ voteRule: 'majority', consensus: 'both', tauC: 0 });
   });
 
+  it('with no success on validation, prefers a rule that accepts nothing over one that accepts failures', () => {
+    // Every rollout failed; the multimodal channel accepts a third of them, the text channel none.
+    const rows = Array.from({ length: 60 }, (_, i) => row(String(i), 'food', false, false, i % 3 === 0));
+    const s = selectRule(rows);
+    expect(s.meetsTarget).toBe(false);
+    expect(s.validation.fp).toBe(0);
+    expect(['both', 'text']).toContain(s.rule.consensus);
+  });
+
   it('never reads report-split rows: poisoning their labels and verdicts leaves the choice unchanged', () => {
     const rows = world();
     const clean = selectRule(rows);
