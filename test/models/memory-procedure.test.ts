@@ -38,6 +38,17 @@ describe('learned procedures (unit)', () => {
     expect(fillProcedureSlots('tap {e3}', slotsOf('Wake me at 4:40 PM'))).toBeUndefined();
   });
 
+  it('value words are counted in the request itself, whatever frames it (a sentence\'s first word and "I" are no values)', () => {
+    const learned = slotsOf('Wake me at 7:55 AM on Fris; label it Dentist.');
+    const day = slotArgument('Fri', learned);
+    expect(day).toMatch(/^\{w\d+:3\}$/);
+    // "Wake" starts a sentence after a preamble; "I" is a pronoun; "Thanks" starts a closing sentence.
+    expect(fillProcedureSlots(day, slotsOf("I'm in a bit of a rush. Wake me at 4:20 AM on Sats; label it Laundry, please."))).toBe('Sat');
+    expect(fillProcedureSlots(day, slotsOf('Can I ask you to wake me at 5:00 AM on Weds; label it Pick up kids?'))).toBe('Wed');
+    expect(fillProcedureSlots(day, slotsOf('Wake me at 11:10 PM on Mons; label it Yoga, please. Thanks a lot.'))).toBe('Mon');
+    expect([...slotsOf('Hi there. Please wake me at 6:10 AM on Tues; label it Gym.').values()]).not.toContain('Hi');
+  });
+
   it('writes an accepted episode down as slotted steps (field taps merged into the typing, swipes and terminate left out)', () => {
     const steps = procedureOf(ALARM_10_05, slotsOf('Set an alarm for 10:05 AM every Tue called Yoga.'));
     const filled = steps!.map((s) => fillProcedureSlots(s, slotsOf('Set an alarm for 6:15 AM every Fri called Gym.')));
