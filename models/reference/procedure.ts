@@ -144,6 +144,7 @@ export interface ProcedureStep {
 export function procedureOf(steps: readonly ProcedureStep[], slots: ReadonlyMap<string, string>): string[] | undefined {
   const out: string[] = [];
   let lastTap: string | undefined;
+  let lastLabel: string | undefined;
   for (const [i, s] of steps.entries()) {
     const a = s.action;
     if (a.action === 'open') {
@@ -158,12 +159,15 @@ export function procedureOf(steps: readonly ProcedureStep[], slots: ReadonlyMap<
       if (a.action === 'click' && next?.action.action === 'click' && next.label && norm(next.label) === norm(s.label) && farApart(a.coordinate, next.action.coordinate)) arg = s.label.trim();
       out.push(`${a.action === 'click' ? 'tap' : 'long press'} ${arg}`);
       lastTap = a.action === 'click' ? arg : undefined;
+      lastLabel = s.label.trim();
     } else if (a.action === 'type') {
       const text = slotArgument(a.text, slots);
       // The field tapped just before is where the text goes: one step, found by its label (policy-guidance.ts).
+      // The field keeps its label verbatim: a field's label or placeholder is the screen's own text, even when it
+      // shows an example that happens to be this request's value ("e.g. Losartan 50 mg" for the drug Losartan 50 mg).
       if (lastTap !== undefined && out[out.length - 1] === `tap ${lastTap}`) {
         out.pop();
-        out.push(`enter "${text}" into the ${lastTap} field`);
+        out.push(`enter "${text}" into the ${lastLabel ?? lastTap} field`);
       } else out.push(`type "${text}"`);
       lastTap = undefined;
     }

@@ -57,6 +57,28 @@ describe('learned procedures (unit)', () => {
     expect(procedureOf([{ action: { action: 'click', coordinate: [1, 1] } }], new Map())).toBeUndefined();
   });
 
+  it('a field keeps its label verbatim even when its example text is this request\'s value (a placeholder is screen text)', () => {
+    const learned = 'Transfer my Losartan 50 mg prescription, number 7315508, from CityCare Drugs.';
+    const steps = procedureOf(
+      [
+        { action: { action: 'open', text: 'Pharmacy' } },
+        click('Transfer a prescription'),
+        click('e.g. Losartan 50 mg'),
+        { action: { action: 'type', text: 'Losartan 50 mg' } },
+        click('Pharmacy name'),
+        { action: { action: 'type', text: 'CityCare Drugs' } },
+      ],
+      slotsOf(learned),
+    )!;
+    const next = slotsOf('Transfer my Simvastatin 40 mg prescription, number 5190736, from Budget Rx.');
+    expect(steps.map((t) => fillProcedureSlots(t, next))).toEqual([
+      'open Pharmacy',
+      'tap Transfer a prescription',
+      'enter "Simvastatin 40 mg" into the e.g. Losartan 50 mg field',
+      'enter "Budget Rx" into the Pharmacy name field',
+    ]);
+  });
+
   it('a 7 o\'clock alarm keeps the picker-opening tap: the same label tapped twice at different places is the control, then the value', () => {
     const at = (label: string, x: number, y: number): ProcedureStep => ({ action: { action: 'click', coordinate: [x, y] }, label });
     const seven: ProcedureStep[] = [
