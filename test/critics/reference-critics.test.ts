@@ -377,6 +377,23 @@ describe('reference trajectory critics: what a completed final screen looks like
     expect(wrong.reason).toMatch(/does not show "Font size" set to "Large"/);
   });
 
+  it('set: a value OCR clipped by its last letter still shows it; a shorter or other value does not', async () => {
+    const instruction = 'Set my pickup store to Riverside Mall.';
+    const steps: [JudgeStepInput['action'], string][] = [
+      [tap, 'Tapped "My store"; the screen now shows "Preferred store".'],
+      [tap, 'Tapped "Main Street"; the screen now shows "Riverside Mall".'],
+      [tap, 'Tapped "Riverside Mal"; the screen now shows "Preferred store updated".'],
+    ];
+    const start = 'Pharmacy | My store | Prescriptions';
+    const picker = 'Preferred store | Main Street | Harbor Point | Riverside Mall';
+    const final = (v: string): string => `My store | Preferred store | ${v} | Preferred store updated`;
+    expect(await textVerdict(instruction, steps, [start, 'My store | Preferred store | Main Street', picker, final('Riverside Mal')])).toMatchObject({ correct: true });
+    for (const v of ['Riverside Ma', 'Riverside Park']) {
+      expect(await textVerdict(instruction, steps, [start, 'My store | Preferred store | Main Street', picker, final(v)])).toMatchObject({ correct: false });
+    }
+  });
+
+
   it('create: the saved item shown after Save (no toast) → Correct; the form still open → Incorrect', async () => {
     const instruction = 'Make a note called Birthday party that says Call back on Monday at 10.';
     const steps: [JudgeStepInput['action'], string][] = [
