@@ -94,12 +94,18 @@ export function procedureSlots(instruction: string, entities: readonly string[])
   return slots;
 }
 
-/** An argument (a tapped label, a typed text) as a slot reference when it comes from the request, else verbatim. */
+/** OCR clipped the last glyph of a long label drawn against a control's edge ("Riverside Mal" for "Riverside Mall"). */
+const clippedBy1 = (label: string, value: string): boolean => label.length >= 7 && value.length === label.length + 1 && value.startsWith(label);
+
+/**
+ * An argument (a tapped label, a typed text) as a slot reference when it comes from the request (a whole entity also
+ * when OCR clipped its last letter), else verbatim.
+ */
 export function slotArgument(arg: string, slots: ReadonlyMap<string, string>): string {
   const a = norm(arg);
   if (!a) return arg;
   // Whole entities first, then entity tokens, then value words (whole, then a prefix of ≥ 3 letters).
-  for (const [name, v] of slots) if (name.startsWith('e') && !name.includes('.') && norm(v) === a) return `{${name}}`;
+  for (const [name, v] of slots) if (name.startsWith('e') && !name.includes('.') && (norm(v) === a || clippedBy1(a, norm(v)))) return `{${name}}`;
   for (const [name, v] of slots) if (name.includes('.') && norm(v) === a) return `{${name}}`;
   for (const [name, v] of slots) if (name.startsWith('w') && norm(v) === a) return `{${name}}`;
   for (const [name, v] of slots) {

@@ -79,6 +79,15 @@ describe('learned procedures (unit)', () => {
     ]);
   });
 
+  it('a tapped option whose last letter OCR clipped is still the request\'s value (its slot transfers)', () => {
+    const slots = slotsOf('Set my pickup store to Riverside Mall.');
+    expect(slotArgument('Riverside Mal', slots)).toMatch(/^\{e\d+\}$/);
+    expect(fillProcedureSlots(slotArgument('Riverside Mal', slots), slotsOf('Set my pickup store to Oak Park Plaza.'))).toBe('Oak Park Plaza');
+    // Two letters short, or a short value: another label, kept verbatim.
+    expect(slotArgument('Riverside Ma', slots)).toBe('Riverside Ma');
+    expect(slotArgument('Gy', slotsOf('Wake me at 7:55 AM; label it Gym.'))).toBe('Gy');
+  });
+
   it('a 7 o\'clock alarm keeps the picker-opening tap: the same label tapped twice at different places is the control, then the value', () => {
     const at = (label: string, x: number, y: number): ProcedureStep => ({ action: { action: 'click', coordinate: [x, y] }, label });
     const seven: ProcedureStep[] = [
