@@ -183,6 +183,27 @@ describe('learned procedures (unit)', () => {
     expect(again.recallProcedure('Delete the note Gift ideas.')).toBeUndefined();
   });
 
+  it('a candidate retrained on top of the served memory keeps every earlier procedure and its recalls', () => {
+    const served = new PolicyMemory('0.1.1');
+    served.addProcedure('Set an alarm for 10:05 AM every Tue called Yoga.', ALARM_10_05);
+    served.addProcedure('Set an alarm for 10:05 AM every Tue called Yoga.', ALARM_10_05);
+    const before = served.recallProcedure('Set an alarm for 9:45 PM every Wed called Swim.');
+    // The next generation: the served memory (as the trainer copies it) plus a procedure of another kind, and a
+    // worse one of the same kind learned once (no picker steps).
+    const candidate = PolicyMemory.fromJSON({ ...served.toJSON(), version: '0.1.2' });
+    candidate.addProcedure('Transfer my Losartan 50 mg prescription, number 7315508, from CityCare Drugs.', [
+      { action: { action: 'open', text: 'Pharmacy' } },
+      click('Transfer a prescription'),
+      click('Pharmacy name'),
+      { action: { action: 'type', text: 'CityCare Drugs' } },
+    ]);
+    candidate.addProcedure('Set an alarm for 6:30 AM every Mon called Gym.', [{ action: { action: 'open', text: 'Clock' } }, click('+ Add alarm'), click('Alarm name'), { action: { action: 'type', text: 'Gym' } }, click('Save alarm')]);
+    const kept = new Set(candidate.toJSON().procedures!.map((p) => p.steps.join(' | ')));
+    for (const p of served.toJSON().procedures!) expect(kept.has(p.steps.join(' | '))).toBe(true);
+    expect(candidate.procedureCount).toBe(3);
+    expect(candidate.recallProcedure('Set an alarm for 9:45 PM every Wed called Swim.')).toEqual(before);
+  });
+
   it('among procedures of the same intent and as often learned, the one learned from agreeing values wins (an afternoon step only for PM)', () => {
     const m = new PolicyMemory('0.1.2');
     m.addProcedure('Set an alarm for 10:05 PM every Tue called Yoga.', [...ALARM_10_05.slice(0, 7), click('PM'), ...ALARM_10_05.slice(7)]);
