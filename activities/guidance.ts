@@ -4,7 +4,7 @@ import { platformOf, type Role } from '../domain/config.js';
 import type { Rollout, Step } from '../domain/entities.js';
 import type { Queryable } from '../storage/db.js';
 import { many } from '../storage/db.js';
-import { activeGuidance, getGuidance, refreshUplift, upsertGuidance } from '../storage/guidance-repo.js';
+import { activeGuidance, getGuidance, guidedFamilies, refreshUplift, upsertGuidance } from '../storage/guidance-repo.js';
 import { listHardQueries, refreshQueryStats } from '../storage/query-stats-repo.js';
 import { synthesizeGuidance, type ReferenceStep } from '../synthesis/guidance.js';
 import type { ChromiumSession } from '../environments/chromium.js';
@@ -41,6 +41,29 @@ export function referenceSteps(rollout: Rollout): ReferenceStep[] {
     .map((s) => ({ index: s.index, before: s.before, ...(s.after ? { after: s.after } : {}), action: s.action, intent: intentOf(s) }));
 }
 
+/**
+ * Which hard queries get this cycle's few guided slots: one at a time, a query of the family with the fewest guided
+ * queries (earlier cycles' and the ones picked here), ties by query id. A line whose guidance is capped (`--guidance
+ * 1`) then learns another family each cycle instead of whichever family's query ids sort first; families are the
+ * query generator's labels (no app or family is named here).
+ */
+export function spreadOverFamilies(candidates: readonly { queryId: string; family: string; guided: number }[], max: number): string[] {
+  const load = new Map<string, number>();
+  for (const c of candidates) load.set(c.family, c.guided);
+  const left = [...candidates].sort((a, b) => (a.queryId < b.queryId ? -1 : a.queryId > b.queryId ? 1 : 0));
+  const out: string[] = [];
+  while (out.length < max && left.length > 0) {
+    let best = 0;
+    left.forEach((c, i) => {
+      if ((load.get(c.family) ?? 0) < (load.get(left[best]!.family) ?? 0)) best = i;
+    });
+    const [pick] = left.splice(best, 1);
+    out.push(pick!.queryId);
+    load.set(pick!.family, (load.get(pick!.family) ?? 0) + 1);
+  }
+  return out;
+}
+
 /** Guidance stage activities (workflows/guidance.ts): hard-query detection, synthesis, uplift bookkeeping. */
 export function createGuidanceActivities(deps: ActivityDeps) {
   const { loadQuery, loadRollout } = loaders(deps);
@@ -49,15 +72,16 @@ export function createGuidanceActivities(deps: ActivityDeps) {
     /**
      * Refreshes this cycle's per-query statistics (idempotent; finishCycle refreshes them again) and returns the
      * queries of this cycle that are hard — ≥ minAttempts judged attempts, none accepted — and have no active
-     * guidance yet, at most maxQueries, lowest p_succ history first (ties: query id).
+     * guidance yet, at most maxQueries, spread over task families (spreadOverFamilies: the family with the fewest
+     * guided queries so far first; ties: query id).
      */
     async findHardQueries(input: { cycleId: string; config: unknown }): Promise<{ hard: number; queryIds: string[] }> {
       const config = parseConfig(input.config);
       await refreshQueryStats(deps.db, input.cycleId);
       const hard = (await listHardQueries(deps.db, { minAttempts: config.guidance.minAttempts })).filter((s) => s.lastCycleId === input.cycleId);
       const guided = new Set((await activeGuidance(deps.db, hard.map((h) => h.queryId))).map((g) => g.queryId));
-      const candidates = hard.filter((h) => !guided.has(h.queryId)).map((h) => h.queryId).sort();
-      return { hard: hard.length, queryIds: candidates.slice(0, config.guidance.maxQueries) };
+      const candidates = hard.filter((h) => !guided.has(h.queryId)).map((h) => h.queryId);
+      return { hard: hard.length, queryIds: spreadOverFamilies(await guidedFamilies(deps.db, candidates), config.guidance.maxQueries) };
     },
 
     /**

@@ -209,3 +209,21 @@ export async function reasoningSamplesOf(db: Queryable, rolloutIds: readonly str
   }
   return out;
 }
+
+/**
+ * For each of these queries: its task family (`app/family`) and how many queries of that family have had guidance
+ * (any version, any status) — what the guidance stage needs to spread its few guided queries over families.
+ */
+export async function guidedFamilies(db: Queryable, queryIds: readonly string[]): Promise<{ queryId: string; family: string; guided: number }[]> {
+  if (queryIds.length === 0) return [];
+  const rows = await many(
+    db,
+    `select q.id as query_id, q.app || '/' || q.family as family,
+            (select count(distinct g.query_id) from query_guidance g join queries o on o.id = g.query_id
+              where o.app = q.app and o.family = q.family)::int as guided
+     from queries q where q.id = any($1::text[])`,
+    [queryIds],
+    z.object({ query_id: z.string(), family: z.string(), guided: z.number().int() }),
+  );
+  return rows.map((r) => ({ queryId: r.query_id, family: r.family, guided: r.guided }));
+}

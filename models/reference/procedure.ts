@@ -1,4 +1,5 @@
 import type { MobileAction } from '../../domain/action.js';
+import { requestCore } from './roles/intent.js';
 
 /**
  * LEARNED PROCEDURES — the part of the reference policy's memory that transfers a whole task to new slot values.
@@ -12,8 +13,8 @@ import type { MobileAction } from '../../domain/action.js';
  * - `{e<i>}`: the request's entity i (slotEntities: quoted texts, names, times …), matched whole;
  * - `{e<i>.<j>}`: token j of entity i ("10:05" → `{e1.0}` = "10", `{e1.1}` = "05");
  * - `{w<k>}` / `{w<k>:<n>}`: the request's k-th value word outside the entities (a capitalised word or a number,
- *   not the sentence's first word, not an app the request names "in"/"using"), whole or its first n letters ("Fri"
- *   from "on Fris"). The app a step opens is never a slot (a request need not name it).
+ *   not a sentence's first word, not a one-letter word, not an app the request names "in"/"using"; counted in the
+ *   request's core, without its social framing), whole or its first n letters ("Fri" from "on Fris"). The app a step opens is never a slot (a request need not name it).
  *
  * Recall fills the slots with the new request's values; a slot the new request lacks means no recall. The policy
  * then follows the filled steps exactly as it follows guidance (policy-guidance.ts): as text, grounded on the OCR'd
@@ -55,6 +56,25 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /** "in Notes", "using the Mail app": the app the request works in, not a value of the task. */
 const isAppName = (instruction: string, w: string): boolean => new RegExp(`\\b(?:in|using)\\s+(?:the\\s+)?${escapeRe(w)}\\s+app\\b|\\b(?:in|using)\\s+(?:the\\s+)?${escapeRe(w)}\\s*[.,;!?]?$`, 'i').test(instruction);
 
+/**
+ * The request's value words, read from its core (roles/intent.ts requestCore: greetings, "Can I ask you to …",
+ * "I'm in a bit of a rush." and "Thanks a lot." dropped): capitalised words and numbers, minus the first word of
+ * each sentence (capitalised because it starts one: "Wake" after "I'm in a bit of a rush.") and one-letter words
+ * ("I", "A"). Counting from the core keeps `{w<k>}` pointing at the same value whatever wording frames the request.
+ */
+function valueWords(instruction: string): string[] {
+  const text = requestCore(instruction) || instruction;
+  const out: string[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const w = m[0];
+    const before = text.slice(0, m.index).replace(/["'“”‘’(\s]+$/u, '');
+    if (before === '' || /[.!?]$/.test(before)) continue;
+    if (/^\p{L}$/u.test(w)) continue;
+    out.push(w);
+  }
+  return out;
+}
+
 /** The request's slot values by name (see the module comment), in a stable order. */
 export function procedureSlots(instruction: string, entities: readonly string[]): Map<string, string> {
   const slots = new Map<string, string>();
@@ -66,21 +86,26 @@ export function procedureSlots(instruction: string, entities: readonly string[])
       inEntity.add(t.toLowerCase());
     });
   });
-  const words = tokensOf(instruction);
   let k = 0;
-  for (const [wi, w] of words.entries()) {
-    if (wi === 0 || inEntity.has(w.toLowerCase()) || !/^[\p{Lu}\p{N}]/u.test(w) || isAppName(instruction, w)) continue;
+  for (const w of valueWords(instruction)) {
+    if (inEntity.has(w.toLowerCase()) || !/^[\p{Lu}\p{N}]/u.test(w) || isAppName(instruction, w)) continue;
     slots.set(`w${k++}`, w);
   }
   return slots;
 }
 
-/** An argument (a tapped label, a typed text) as a slot reference when it comes from the request, else verbatim. */
+/** OCR clipped the last glyph of a long label drawn against a control's edge ("Riverside Mal" for "Riverside Mall"). */
+const clippedBy1 = (label: string, value: string): boolean => label.length >= 7 && value.length === label.length + 1 && value.startsWith(label);
+
+/**
+ * An argument (a tapped label, a typed text) as a slot reference when it comes from the request (a whole entity also
+ * when OCR clipped its last letter), else verbatim.
+ */
 export function slotArgument(arg: string, slots: ReadonlyMap<string, string>): string {
   const a = norm(arg);
   if (!a) return arg;
   // Whole entities first, then entity tokens, then value words (whole, then a prefix of ≥ 3 letters).
-  for (const [name, v] of slots) if (name.startsWith('e') && !name.includes('.') && norm(v) === a) return `{${name}}`;
+  for (const [name, v] of slots) if (name.startsWith('e') && !name.includes('.') && (norm(v) === a || clippedBy1(a, norm(v)))) return `{${name}}`;
   for (const [name, v] of slots) if (name.includes('.') && norm(v) === a) return `{${name}}`;
   for (const [name, v] of slots) if (name.startsWith('w') && norm(v) === a) return `{${name}}`;
   for (const [name, v] of slots) {
@@ -125,6 +150,7 @@ export interface ProcedureStep {
 export function procedureOf(steps: readonly ProcedureStep[], slots: ReadonlyMap<string, string>): string[] | undefined {
   const out: string[] = [];
   let lastTap: string | undefined;
+  let lastLabel: string | undefined;
   for (const [i, s] of steps.entries()) {
     const a = s.action;
     if (a.action === 'open') {
@@ -139,12 +165,15 @@ export function procedureOf(steps: readonly ProcedureStep[], slots: ReadonlyMap<
       if (a.action === 'click' && next?.action.action === 'click' && next.label && norm(next.label) === norm(s.label) && farApart(a.coordinate, next.action.coordinate)) arg = s.label.trim();
       out.push(`${a.action === 'click' ? 'tap' : 'long press'} ${arg}`);
       lastTap = a.action === 'click' ? arg : undefined;
+      lastLabel = s.label.trim();
     } else if (a.action === 'type') {
       const text = slotArgument(a.text, slots);
       // The field tapped just before is where the text goes: one step, found by its label (policy-guidance.ts).
+      // The field keeps its label verbatim: a field's label or placeholder is the screen's own text, even when it
+      // shows an example that happens to be this request's value ("e.g. Losartan 50 mg" for the drug Losartan 50 mg).
       if (lastTap !== undefined && out[out.length - 1] === `tap ${lastTap}`) {
         out.pop();
-        out.push(`enter "${text}" into the ${lastTap} field`);
+        out.push(`enter "${text}" into the ${lastLabel ?? lastTap} field`);
       } else out.push(`type "${text}"`);
       lastTap = undefined;
     }

@@ -15,6 +15,10 @@ describe('an action still offered on the final screen', () => {
     expect(offeredAction('Open the Harbor Gas invoice', ['Harbor Gas', 'Open in browser'])).toBeUndefined();
     // A question that repeats the verb is a dialog (another rule's evidence), and a long sentence is no button.
     expect(offeredAction('Settle my Harbor Gas invoice', ['Settle this invoice?', 'Cancel'])).toBeUndefined();
+    // The page of submitted requests, titled like the list it shows, offers nothing; the same page with the button does.
+    const listed = ['Settle requests', 'SETTLE REQUESTS (1)', 'Harbor Gas', 'Pending', 'Settle requested'];
+    expect(offeredAction('Settle my Harbor Gas invoice', listed)).toBeUndefined();
+    expect(offeredAction('Settle my Harbor Gas invoice', [...listed, 'Settle now'])).toBe('Settle now');
     expect(offeredAction('Settle my Harbor Gas invoice', ['Settle invoices on time to avoid a late fee'])).toBeUndefined();
   });
 });

@@ -377,6 +377,47 @@ describe('reference trajectory critics: what a completed final screen looks like
     expect(wrong.reason).toMatch(/does not show "Font size" set to "Large"/);
   });
 
+  it('a submitted form whose result page is titled like its list ("Transfer requests") is done, not an offered action', async () => {
+    const instruction = 'Can you transfer my Pantoprazole 40 mg prescription, number 5190736, from Greenleaf Pharmacy?';
+    const steps: [JudgeStepInput['action'], string][] = [
+      [open('Pharmacy'), 'Opened the Pharmacy app.'],
+      [tap, 'Tapped "Transfer a prescription".'],
+      [tap, 'Tapped the mg field "e.g. Losartan 50 mg".'],
+      [typeText('Pantoprazole 40 mg'), 'Typed "Pantoprazole 40 mg" into the mg field.'],
+      [tap, 'Tapped the label field "7 digits, on the label".'],
+      [typeText('5190736'), 'Typed "5190736" into the label field.'],
+      [tap, 'Tapped the name field "Pharmacy name".'],
+      [typeText('Greenleaf Pharmacy'), 'Typed "Greenleaf Pharmacy" into the name field.'],
+      [tap, 'Tapped "Submit transfer".'],
+    ];
+    const form = 'Transfer a prescription | Medication | e.g. Losartan 50 mg | Prescription number | 7 digits, on the label | Current pharmacy | Pharmacy name | Submit transfer';
+    const screens = [
+      'Pharmacy | Prescriptions | Transfer a prescription',
+      form, form, form, form, form, form, form, form,
+      'Transfer requests | TRANSFER REQUESTS (1) | Pantoprazole 40 mg | Pending | Rx 5190736 from Greenleaf Pharmacy | Transfer requested',
+    ];
+    expect(await textVerdict(instruction, steps, screens)).toMatchObject({ correct: true });
+    // Still on the form with its button: not done.
+    expect(await textVerdict(instruction, steps.slice(0, -1), screens.slice(0, -1))).toMatchObject({ correct: false });
+  });
+
+  it('set: a value OCR clipped by its last letter still shows it; a shorter or other value does not', async () => {
+    const instruction = 'Set my pickup store to Riverside Mall.';
+    const steps: [JudgeStepInput['action'], string][] = [
+      [tap, 'Tapped "My store"; the screen now shows "Preferred store".'],
+      [tap, 'Tapped "Main Street"; the screen now shows "Riverside Mall".'],
+      [tap, 'Tapped "Riverside Mal"; the screen now shows "Preferred store updated".'],
+    ];
+    const start = 'Pharmacy | My store | Prescriptions';
+    const picker = 'Preferred store | Main Street | Harbor Point | Riverside Mall';
+    const final = (v: string): string => `My store | Preferred store | ${v} | Preferred store updated`;
+    expect(await textVerdict(instruction, steps, [start, 'My store | Preferred store | Main Street', picker, final('Riverside Mal')])).toMatchObject({ correct: true });
+    for (const v of ['Riverside Ma', 'Riverside Park']) {
+      expect(await textVerdict(instruction, steps, [start, 'My store | Preferred store | Main Street', picker, final(v)])).toMatchObject({ correct: false });
+    }
+  });
+
+
   it('create: the saved item shown after Save (no toast) → Correct; the form still open → Incorrect', async () => {
     const instruction = 'Make a note called Birthday party that says Call back on Monday at 10.';
     const steps: [JudgeStepInput['action'], string][] = [

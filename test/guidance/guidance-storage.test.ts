@@ -10,6 +10,7 @@ import { buildSamples } from '../../export/gui-owl-sft.js';
 import { many } from '../../storage/db.js';
 import {
   activeGuidance,
+  guidedFamilies,
   recordFilterDecisions,
   refreshUplift,
   RETIRE_AFTER_ATTEMPTS,
@@ -22,6 +23,7 @@ import {
 import * as repo from '../../storage/repos.js';
 import { criticGate } from '../../synthesis/filters.js';
 import { formatGuidance } from '../../synthesis/guidance.js';
+import { spreadOverFamilies } from '../../activities/guidance.js';
 import { testDatabase, type TestDatabase } from '../helpers/services.js';
 
 let db: TestDatabase;
@@ -112,6 +114,27 @@ describe('guidance storage', () => {
     expect(retired).toMatchObject({ status: 'retired', guidedAttempts: 4, guidedSuccesses: 1, unguidedAttempts: 2, unguidedSuccesses: 1 });
     expect(retired!.retiredReason).toBe('no uplift: 1/4 guided vs 1/2 unguided');
     expect(await activeGuidance(db.pool, ['q2'])).toEqual([]);
+  });
+
+  it('a capped guidance stage spreads its queries over task families: the least guided family first', async () => {
+    // q1 and q2 (food/order) have guidance from the test above; q3 is another family with none.
+    await repo.upsertQueries(db.pool, 'cycle-1', [{ ...query('q3'), family: 'track', checker: { app: 'food', family: 'track', params: {} } }, query('q4')]);
+    const rows = await guidedFamilies(db.pool, ['q4', 'q3']);
+    expect(rows.sort((a, b) => (a.queryId < b.queryId ? -1 : 1))).toEqual([
+      { queryId: 'q3', family: 'food/track', guided: 0 },
+      { queryId: 'q4', family: 'food/order', guided: 2 },
+    ]);
+    expect(spreadOverFamilies(rows, 1)).toEqual(['q3']);
+    expect(spreadOverFamilies(rows, 2)).toEqual(['q3', 'q4']);
+    // Within one selection too: a second query of a family waits for the other families.
+    const c = [
+      { queryId: 'a1', family: 'x/a', guided: 0 },
+      { queryId: 'a2', family: 'x/a', guided: 0 },
+      { queryId: 'b1', family: 'x/b', guided: 0 },
+    ];
+    expect(spreadOverFamilies(c, 2)).toEqual(['a1', 'b1']);
+    expect(spreadOverFamilies(c, 5)).toEqual(['a1', 'b1', 'a2']);
+    expect(spreadOverFamilies([], 2)).toEqual([]);
   });
 
   it('filter decisions and reasoning samples upsert on their natural keys', async () => {

@@ -38,12 +38,54 @@ describe('learned procedures (unit)', () => {
     expect(fillProcedureSlots('tap {e3}', slotsOf('Wake me at 4:40 PM'))).toBeUndefined();
   });
 
+  it('value words are counted in the request itself, whatever frames it (a sentence\'s first word and "I" are no values)', () => {
+    const learned = slotsOf('Wake me at 7:55 AM on Fris; label it Dentist.');
+    const day = slotArgument('Fri', learned);
+    expect(day).toMatch(/^\{w\d+:3\}$/);
+    // "Wake" starts a sentence after a preamble; "I" is a pronoun; "Thanks" starts a closing sentence.
+    expect(fillProcedureSlots(day, slotsOf("I'm in a bit of a rush. Wake me at 4:20 AM on Sats; label it Laundry, please."))).toBe('Sat');
+    expect(fillProcedureSlots(day, slotsOf('Can I ask you to wake me at 5:00 AM on Weds; label it Pick up kids?'))).toBe('Wed');
+    expect(fillProcedureSlots(day, slotsOf('Wake me at 11:10 PM on Mons; label it Yoga, please. Thanks a lot.'))).toBe('Mon');
+    expect([...slotsOf('Hi there. Please wake me at 6:10 AM on Tues; label it Gym.').values()]).not.toContain('Hi');
+  });
+
   it('writes an accepted episode down as slotted steps (field taps merged into the typing, swipes and terminate left out)', () => {
     const steps = procedureOf(ALARM_10_05, slotsOf('Set an alarm for 10:05 AM every Tue called Yoga.'));
     const filled = steps!.map((s) => fillProcedureSlots(s, slotsOf('Set an alarm for 6:15 AM every Fri called Gym.')));
     expect(filled).toEqual(['open Clock', 'tap + Add alarm', 'tap 7', 'tap 6', 'tap 00', 'tap 15', 'enter "Gym" into the Alarm name field', 'tap Fri', 'tap Save alarm']);
     // A tap that hit no label cannot be written down.
     expect(procedureOf([{ action: { action: 'click', coordinate: [1, 1] } }], new Map())).toBeUndefined();
+  });
+
+  it('a field keeps its label verbatim even when its example text is this request\'s value (a placeholder is screen text)', () => {
+    const learned = 'Transfer my Losartan 50 mg prescription, number 7315508, from CityCare Drugs.';
+    const steps = procedureOf(
+      [
+        { action: { action: 'open', text: 'Pharmacy' } },
+        click('Transfer a prescription'),
+        click('e.g. Losartan 50 mg'),
+        { action: { action: 'type', text: 'Losartan 50 mg' } },
+        click('Pharmacy name'),
+        { action: { action: 'type', text: 'CityCare Drugs' } },
+      ],
+      slotsOf(learned),
+    )!;
+    const next = slotsOf('Transfer my Simvastatin 40 mg prescription, number 5190736, from Budget Rx.');
+    expect(steps.map((t) => fillProcedureSlots(t, next))).toEqual([
+      'open Pharmacy',
+      'tap Transfer a prescription',
+      'enter "Simvastatin 40 mg" into the e.g. Losartan 50 mg field',
+      'enter "Budget Rx" into the Pharmacy name field',
+    ]);
+  });
+
+  it('a tapped option whose last letter OCR clipped is still the request\'s value (its slot transfers)', () => {
+    const slots = slotsOf('Set my pickup store to Riverside Mall.');
+    expect(slotArgument('Riverside Mal', slots)).toMatch(/^\{e\d+\}$/);
+    expect(fillProcedureSlots(slotArgument('Riverside Mal', slots), slotsOf('Set my pickup store to Oak Park Plaza.'))).toBe('Oak Park Plaza');
+    // Two letters short, or a short value: another label, kept verbatim.
+    expect(slotArgument('Riverside Ma', slots)).toBe('Riverside Ma');
+    expect(slotArgument('Gy', slotsOf('Wake me at 7:55 AM; label it Gym.'))).toBe('Gy');
   });
 
   it('a 7 o\'clock alarm keeps the picker-opening tap: the same label tapped twice at different places is the control, then the value', () => {
@@ -139,6 +181,27 @@ describe('learned procedures (unit)', () => {
     expect(r!.steps).toContain('tap 9');
     expect(r!.steps).toContain('enter "Swim" into the Alarm name field');
     expect(again.recallProcedure('Delete the note Gift ideas.')).toBeUndefined();
+  });
+
+  it('a candidate retrained on top of the served memory keeps every earlier procedure and its recalls', () => {
+    const served = new PolicyMemory('0.1.1');
+    served.addProcedure('Set an alarm for 10:05 AM every Tue called Yoga.', ALARM_10_05);
+    served.addProcedure('Set an alarm for 10:05 AM every Tue called Yoga.', ALARM_10_05);
+    const before = served.recallProcedure('Set an alarm for 9:45 PM every Wed called Swim.');
+    // The next generation: the served memory (as the trainer copies it) plus a procedure of another kind, and a
+    // worse one of the same kind learned once (no picker steps).
+    const candidate = PolicyMemory.fromJSON({ ...served.toJSON(), version: '0.1.2' });
+    candidate.addProcedure('Transfer my Losartan 50 mg prescription, number 7315508, from CityCare Drugs.', [
+      { action: { action: 'open', text: 'Pharmacy' } },
+      click('Transfer a prescription'),
+      click('Pharmacy name'),
+      { action: { action: 'type', text: 'CityCare Drugs' } },
+    ]);
+    candidate.addProcedure('Set an alarm for 6:30 AM every Mon called Gym.', [{ action: { action: 'open', text: 'Clock' } }, click('+ Add alarm'), click('Alarm name'), { action: { action: 'type', text: 'Gym' } }, click('Save alarm')]);
+    const kept = new Set(candidate.toJSON().procedures!.map((p) => p.steps.join(' | ')));
+    for (const p of served.toJSON().procedures!) expect(kept.has(p.steps.join(' | '))).toBe(true);
+    expect(candidate.procedureCount).toBe(3);
+    expect(candidate.recallProcedure('Set an alarm for 9:45 PM every Wed called Swim.')).toEqual(before);
   });
 
   it('among procedures of the same intent and as often learned, the one learned from agreeing values wins (an afternoon step only for PM)', () => {

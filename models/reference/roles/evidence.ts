@@ -140,14 +140,21 @@ const LOOK_VERBS = new Set('open show view see display find look search check go
 /**
  * A button on the final screen that still offers the request's own action ("Pay $38.75" for "Pay my X bill",
  * "Send now" for "Send …"): its first word is the request's verb (not a look-only verb), a short label that asks
- * nothing. The action was offered, not taken. `request` is the request core (courtesy frames removed).
+ * nothing and names no counted list. The action was offered, not taken. `request` is the request core (courtesy
+ * frames removed).
  */
 export function offeredAction(request: string, finalLines: readonly string[]): string | undefined {
   const verb = tokens(request)[0];
   if (!verb || LOOK_VERBS.has(verb)) return undefined;
+  // A counted heading ("TRANSFER REQUESTS (1)") heads a list, and a line with its words (the page title "Transfer
+  // requests") names that list: neither offers an action; nor does a line ending in a past participle, which reports
+  // ("Transfer requested").
+  const COUNTED = /\(\d+\)\s*$/;
+  const lists = new Set(finalLines.filter((l) => COUNTED.test(l.trim())).map((l) => tokens(l.trim().replace(COUNTED, '')).join(' ')));
   return finalLines.find((l) => {
     const t = tokens(l);
-    return t[0] === verb && t.length <= 3 && !/\?\s*$/.test(l.trim());
+    const reports = t.length >= 2 && /^[a-z]{2,}ed$/.test(l.trim().toLowerCase().split(/\s+/).pop() ?? '');
+    return t[0] === verb && t.length <= 3 && !/\?\s*$/.test(l.trim()) && !COUNTED.test(l.trim()) && !lists.has(t.join(' ')) && !reports;
   })?.trim();
 }
 

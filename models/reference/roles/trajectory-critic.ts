@@ -228,7 +228,10 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
     const hit = lines.findIndex((l, i) => {
       if (best === 0 || share(l) < best) return false;
       const next = tokens(lines[i + 1] ?? '').join(' ');
-      return next === value || tokens(l).join(' ').endsWith(` ${value}`);
+      // OCR clips the last glyph of a value drawn against a control's edge ("Riverside Mal"): one letter short of a
+      // value of ≥ 8 characters still names it.
+      const clipped = next.length >= 8 && next.length === value.length - 1 && value.startsWith(next);
+      return next === value || clipped || tokens(l).join(' ').endsWith(` ${value}`);
     });
     return hit >= 0
       ? { complete: true, reason: `the final screen shows ${quote(lines[hit] ?? '')} set to ${quote(setting.value)}` }
