@@ -26,19 +26,21 @@ describe.each(['v1', 'v2', 'v3'])('paraphrase set %s', (name) => {
 });
 
 describe('paraphrase set v2', () => {
-  it('covers every family of the apps that existed when it was written (all but the Pharmacy and Bank apps, added after it)', async () => {
+  it('covers every family of the apps that existed when it was written (all but the Pharmacy, Bank and Transit apps, added after it)', async () => {
     const set = await loadParaphrases('bench/paraphrases/v2.json');
     const expected = loadDags()
-      .filter((d) => d.app !== 'pharmacy' && d.app !== 'bank')
+      .filter((d) => d.app !== 'pharmacy' && d.app !== 'bank' && d.app !== 'transit')
       .flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
     expect(Object.keys(set).sort()).toEqual(expected.sort());
   });
 });
 
 describe('paraphrase set v3', () => {
-  it('covers every family of every app, the Pharmacy and Bank apps included (written after the third freeze)', async () => {
+  it('covers every family of the apps that existed when it was written, the Pharmacy and Bank apps included (written after the third freeze; the Transit app came later)', async () => {
     const set = await loadParaphrases('bench/paraphrases/v3.json');
-    const expected = loadDags().flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
+    const expected = loadDags()
+      .filter((d) => d.app !== 'transit')
+      .flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
     expect(expected).toContain('bank/send_money');
     expect(Object.keys(set).sort()).toEqual(expected.sort());
   });
