@@ -5,11 +5,14 @@
  *
  *   npx tsx bench/cold-start.ts [--app clock] [--family create_alarm] [--queries 3] [--k 2] [--generations 3]
  *                               [--eval-queries 6] [--eval-seeds 1,2,3] [--eval-temperature 0.3] [--seed 1]
- *                               [--max-steps 15] [--sessions 2] [--corrupt]
+ *                               [--max-steps 15] [--sessions 2] [--corrupt] [--held-out slots|instruction] [--draws 3]
  *
- * One draw (`--seed`) of the family's feasible queries is split into a frozen EVAL set (`--eval-queries`, never
- * demonstrated, never guided, never trained on; its instructions are excluded from every production draw) and fresh
- * PRODUCTION queries (`--queries` new ones per generation: different slot values). Generation 0 is the base policy
+ * `--draws` draws (seeds `--seed`, `--seed`+1, …; a draw holds one phrasing per slot-value tuple) of the family's
+ * feasible queries are split (query-gen/heldout.ts) into a frozen EVAL set (`--eval-queries`, never demonstrated,
+ * never guided, never trained on) and fresh PRODUCTION queries (`--queries` new ones per generation). Held out by
+ * slot values (`--held-out slots`, default): no production query has the slot values of an eval query (a family with
+ * five cards is evaluated on cards it never trained on); `--held-out instruction`: only the instructions differ (the
+ * earlier clock runs, `--draws 1`). Any app and family with a scripted demonstration works (`--app`, `--family`). Generation 0 is the base policy
  * (no memory), evaluated on the eval set. Each generation g ≥ 1 then:
  *   - production: for each new query one scripted demonstration (the demonstration library, a stand-in for a person in the
  *     browser, checker-verified) becomes guidance through the gateway roles (describer → QC → synthesiser); K guided
@@ -45,6 +48,7 @@ import type { PolicyMemory } from '../models/reference/memory.js';
 import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
 import { startReferenceServer, type ReferenceServer } from '../models/reference/server.js';
 import { trainMemory } from '../models/reference/trainer.js';
+import { splitHeldOut, type HeldOutBy } from '../query-gen/heldout.js';
 import { generateQueries } from '../query-gen/sample.js';
 import { createLocalBlobStore } from '../storage/blob-local.js';
 import { synthesizeGuidance } from '../synthesis/guidance.js';
@@ -64,6 +68,8 @@ const { values } = parseArgs({
     'max-steps': { type: 'string', default: '15' },
     sessions: { type: 'string', default: '2' },
     corrupt: { type: 'boolean', default: false },
+    'held-out': { type: 'string', default: 'slots' },
+    draws: { type: 'string', default: '3' },
   },
 });
 const N = Number(values.queries);
@@ -75,7 +81,13 @@ const EVAL_T = Number(values['eval-temperature']);
 const SEED = Number(values.seed);
 const MAX_STEPS = Number(values['max-steps']);
 const SESSIONS = Math.max(1, Number(values.sessions));
-if (!(N >= 1 && K >= 1 && GENS >= 1 && E >= 1 && EVAL_SEEDS.length >= 3 && EVAL_T >= 0)) {
+const HELD_OUT = values['held-out'] as HeldOutBy;
+const DRAWS = Number(values.draws);
+if (HELD_OUT !== 'slots' && HELD_OUT !== 'instruction') {
+  console.error(`--held-out must be slots or instruction, got ${JSON.stringify(values['held-out'])}`);
+  process.exit(2);
+}
+if (!(N >= 1 && K >= 1 && GENS >= 1 && E >= 1 && EVAL_SEEDS.length >= 3 && EVAL_T >= 0 && Number.isInteger(DRAWS) && DRAWS >= 1)) {
   console.error('usage: npx tsx bench/cold-start.ts [--queries N≥1] [--k K≥1] [--generations G≥1] [--eval-queries E≥1] [--eval-seeds ≥ 3 seeds]');
   process.exit(2);
 }
@@ -138,14 +150,18 @@ async function main(): Promise<void> {
   const train = async (samples: SftSample[], base: PolicyMemory | undefined, version: string): Promise<PolicyMemory> =>
     (await trainMemory({ samples, blobs, ocr, version, dataset: `cold-start-${version}@1`, trainedAt: new Date(0).toISOString(), parsePrompt: parsePolicyPrompt, ...(base ? { base } : {}) })).memory;
   try {
-    // One draw, split: the frozen eval set first, then fresh production queries per generation (no shared instruction).
-    const all = generateQueries({ dags: loadDags(), count: (E + N * GENS) * 30, seed: SEED, apps: [values.app] }).queries.filter((q) => q.family === values.family && q.feasible !== false);
-    const seen = new Set<string>();
-    const distinct = all.filter((q) => !seen.has(q.instruction.toLowerCase()) && seen.add(q.instruction.toLowerCase()));
-    const evalSet = distinct.slice(0, E);
-    const production = distinct.slice(E);
-    if (evalSet.length < E || production.length < N * GENS) throw new Error(`only ${distinct.length} distinct ${values.app}/${values.family} queries drawn; need ${E + N * GENS}`);
+    // Draws (seed, seed+1, …: a draw holds one phrasing per slot-value tuple, so further draws add the family's other
+    // phrasings), split: the frozen eval set first, then fresh production queries per generation. `--held-out slots`
+    // (default): production never has an eval query's slot values; `instruction`: only never its instruction.
+    if (!loadDags().some((d) => d.app === values.app && d.tasks.some((t) => t.id === values.family))) throw new Error(`--app ${values.app} --family ${values.family}: no such task family`);
+    const all: Query[] = [];
+    for (let d = 0; d < DRAWS; d++) all.push(...generateQueries({ dags: loadDags(), count: (E + N * GENS) * 30, seed: SEED + d, apps: [values.app] }).queries.filter((q) => q.family === values.family && q.feasible !== false));
+    const { evalSet, production } = splitHeldOut(all, E, HELD_OUT);
+    if (evalSet.length < E || production.length < N * GENS) {
+      throw new Error(`${values.app}/${values.family}: ${evalSet.length} eval + ${production.length} production queries held out by ${HELD_OUT} from ${DRAWS} draws; need ${E} + ${N * GENS} (lower --eval-queries, --queries or --generations)`);
+    }
     for (const q of evalSet) console.log(`eval   ${JSON.stringify(q.instruction)}`);
+    for (const q of production.slice(0, N * GENS)) console.log(`prod   ${JSON.stringify(q.instruction)}`);
     let served: PolicyMemory | undefined;
     let servedModels = await modelsFor(undefined);
     let g0 = performance.now();
