@@ -192,6 +192,9 @@ async function main(): Promise<void> {
       const attempt = async (q: Query, j: number, guided: boolean): Promise<boolean> => {
         const text = guided ? guidance.get(q.id) : undefined;
         const { r, ok } = await episode(servedModels, q, SEED * 100_000 + gen * 1000 + j * 10 + (guided ? 1 : 0), j === 0 ? 0 : 0.7, text);
+        // One line per attempt (what the served policy did), for reading why an arm fails.
+        const did = r.steps.map((x) => (x.conclusion || JSON.stringify(x.action)).replace(/\s+/g, ' ').slice(0, 90)).join(' › ');
+        console.log(`  g${gen} ${guided ? 'guided  ' : 'unguided'} ${ok ? '✓' : '✗'} ${JSON.stringify(q.instruction)} (${r.steps.length} steps, ${r.status}): ${did}`);
         if (ok) successes.push({ q, guided, rollout: { id: `g${gen}/${q.id}/${guided ? 'g' : 'a'}${j}`, cycleId: `cold-${gen}`, queryId: q.id, attempt: j, agentMode: 'gui-owl', actionSpace: 'mobile', model: { name: 'ref-policy', version: served?.version ?? '0.1.0' }, status: r.status, steps: r.steps } });
         return ok;
       };
