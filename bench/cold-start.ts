@@ -117,7 +117,21 @@ async function main(): Promise<void> {
   const pool: ChromiumSession[] = await Promise.all(Array.from({ length: SESSIONS }, () => env.newSession()));
   const free = [...pool];
   const waiters: ((s: ChromiumSession) => void)[] = [];
-  const lease = (): Promise<ChromiumSession> => (free.length ? Promise.resolve(free.pop()!) : new Promise((r) => waiters.push(r)));
+  const take = (): Promise<ChromiumSession> => (free.length ? Promise.resolve(free.pop()!) : new Promise((r) => waiters.push(r)));
+  const envStats = { replaced: 0, rerolled: 0 };
+  /**
+   * A healthy session: under load the environment's watchdog kills a hung browser or page, which breaks the sessions
+   * on it for good (every later episode on them ends at once, `degraded`, 0 steps) — a broken one is replaced.
+   */
+  const lease = async (): Promise<ChromiumSession> => {
+    const s = await take();
+    if (await s.healthy()) return s;
+    await s.close().catch(() => undefined);
+    envStats.replaced++;
+    const fresh = await env.newSession();
+    pool[pool.indexOf(s)] = fresh;
+    return fresh;
+  };
   const release = (s: ChromiumSession): void => (waiters.length ? waiters.shift()!(s) : void free.push(s));
   const title = loadDags().find((d) => d.app === values.app)?.title ?? values.app;
   const rows: GenRow[] = [];
@@ -132,13 +146,21 @@ async function main(): Promise<void> {
     return Object.fromEntries((['policy', 'guideDescriber', 'guideQc', 'guideSynth'] as Role[]).map((r) => [r, model(r)]));
   };
   const episode = async (models: Partial<Record<Role, ChatModel>>, q: Query, seed: number, temperature: number, guidance?: string) => {
-    const s = await lease();
-    try {
-      const r = await runAgentEpisode('gui-owl', { env: s, models, blobs, app: q.app, instruction: q.instruction, seed, maxSteps: MAX_STEPS, historyImages: 1, temperature, ...(guidance ? { guidance } : {}) });
-      const ok = !r.environmentFailure && (await s.check(q.checker).catch(() => ({ success: false }))).success;
-      return { r, ok };
-    } finally {
-      release(s);
+    // An environment failure is not an outcome of the policy: the episode is rolled again (at most twice), as a cycle
+    // re-rolls it; one that still fails counts as a failure.
+    for (let tries = 0; ; tries++) {
+      const s = await lease();
+      try {
+        const r = await runAgentEpisode('gui-owl', { env: s, models, blobs, app: q.app, instruction: q.instruction, seed, maxSteps: MAX_STEPS, historyImages: 1, temperature, ...(guidance ? { guidance } : {}) });
+        if (r.environmentFailure && tries < 2) {
+          envStats.rerolled++;
+          continue;
+        }
+        const ok = !r.environmentFailure && (await s.check(q.checker).catch(() => ({ success: false }))).success;
+        return { r, ok };
+      } finally {
+        release(s);
+      }
     }
   };
   /** Unguided checker success on the frozen eval set, one rate per eval seed (and which queries succeeded, printed). */
@@ -194,7 +216,7 @@ async function main(): Promise<void> {
         const { r, ok } = await episode(servedModels, q, SEED * 100_000 + gen * 1000 + j * 10 + (guided ? 1 : 0), j === 0 ? 0 : 0.7, text);
         // One line per attempt (what the served policy did), for reading why an arm fails.
         const did = r.steps.map((x) => (x.conclusion || JSON.stringify(x.action)).replace(/\s+/g, ' ').slice(0, 90)).join(' › ');
-        console.log(`  g${gen} ${guided ? 'guided  ' : 'unguided'} ${ok ? '✓' : '✗'} ${JSON.stringify(q.instruction)} (${r.steps.length} steps, ${r.status}): ${did}`);
+        console.log(`  g${gen} ${guided ? 'guided  ' : 'unguided'} ${ok ? '✓' : '✗'} ${JSON.stringify(q.instruction)} (${r.steps.length} steps, ${r.status}${r.environmentFailure ? `: ${r.environmentFailure}` : ''}): ${did}`);
         if (ok) successes.push({ q, guided, rollout: { id: `g${gen}/${q.id}/${guided ? 'g' : 'a'}${j}`, cycleId: `cold-${gen}`, queryId: q.id, attempt: j, agentMode: 'gui-owl', actionSpace: 'mobile', model: { name: 'ref-policy', version: served?.version ?? '0.1.0' }, status: r.status, steps: r.steps } });
         return ok;
       };
@@ -261,12 +283,12 @@ async function main(): Promise<void> {
     }
   } finally {
     await Promise.all(servers.map((s) => s.close().catch(() => undefined)));
-    await Promise.all(pool.map((s) => s.close()));
+    await Promise.all(pool.map((s) => s.close().catch(() => undefined)));
     await env.close();
     await appServer.close();
     await rm(blobDir, { recursive: true, force: true });
   }
-  console.log(`\ncold start → self-evolution: ${values.app}/${values.family}, ${N} new production queries × K=${K} per generation, eval ${E} held-out queries × seeds ${EVAL_SEEDS.join(',')} at T=${EVAL_T}, ${((performance.now() - t0) / 1000).toFixed(0)} s, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(`\ncold start → self-evolution: ${values.app}/${values.family}, ${N} new production queries × K=${K} per generation, eval ${E} held-out queries × seeds ${EVAL_SEEDS.join(',')} at T=${EVAL_T}, ${((performance.now() - t0) / 1000).toFixed(0)} s, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}; environment: ${envStats.rerolled} episodes re-rolled after an environment failure, ${envStats.replaced} broken sessions replaced, watchdog hangs ${JSON.stringify(env.hangs)}`);
   console.log('| generation | candidate | success with guidance (production) | unguided success, served policy (production) | samples added | eval success per seed (unguided, held-out) | mean ± sd | gate | served after | wall |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
