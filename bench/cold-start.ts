@@ -5,11 +5,14 @@
  *
  *   npx tsx bench/cold-start.ts [--app clock] [--family create_alarm] [--queries 3] [--k 2] [--generations 3]
  *                               [--eval-queries 6] [--eval-seeds 1,2,3] [--eval-temperature 0.3] [--seed 1]
- *                               [--max-steps 15] [--sessions 2] [--corrupt]
+ *                               [--max-steps 15] [--sessions 2] [--corrupt] [--held-out slots|instruction] [--draws 3]
  *
- * One draw (`--seed`) of the family's feasible queries is split into a frozen EVAL set (`--eval-queries`, never
- * demonstrated, never guided, never trained on; its instructions are excluded from every production draw) and fresh
- * PRODUCTION queries (`--queries` new ones per generation: different slot values). Generation 0 is the base policy
+ * `--draws` draws (seeds `--seed`, `--seed`+1, …; a draw holds one phrasing per slot-value tuple) of the family's
+ * feasible queries are split (query-gen/heldout.ts) into a frozen EVAL set (`--eval-queries`, never demonstrated,
+ * never guided, never trained on) and fresh PRODUCTION queries (`--queries` new ones per generation). Held out by
+ * slot values (`--held-out slots`, default): no production query has the slot values of an eval query (a family with
+ * five cards is evaluated on cards it never trained on); `--held-out instruction`: only the instructions differ (the
+ * earlier clock runs, `--draws 1`). Any app and family with a scripted demonstration works (`--app`, `--family`). Generation 0 is the base policy
  * (no memory), evaluated on the eval set. Each generation g ≥ 1 then:
  *   - production: for each new query one scripted demonstration (the demonstration library, a stand-in for a person in the
  *     browser, checker-verified) becomes guidance through the gateway roles (describer → QC → synthesiser); K guided
@@ -45,6 +48,7 @@ import type { PolicyMemory } from '../models/reference/memory.js';
 import { REFERENCE_MODELS, referenceRoles } from '../models/reference/roles.js';
 import { startReferenceServer, type ReferenceServer } from '../models/reference/server.js';
 import { trainMemory } from '../models/reference/trainer.js';
+import { splitHeldOut, type HeldOutBy } from '../query-gen/heldout.js';
 import { generateQueries } from '../query-gen/sample.js';
 import { createLocalBlobStore } from '../storage/blob-local.js';
 import { synthesizeGuidance } from '../synthesis/guidance.js';
@@ -64,6 +68,8 @@ const { values } = parseArgs({
     'max-steps': { type: 'string', default: '15' },
     sessions: { type: 'string', default: '2' },
     corrupt: { type: 'boolean', default: false },
+    'held-out': { type: 'string', default: 'slots' },
+    draws: { type: 'string', default: '3' },
   },
 });
 const N = Number(values.queries);
@@ -75,7 +81,13 @@ const EVAL_T = Number(values['eval-temperature']);
 const SEED = Number(values.seed);
 const MAX_STEPS = Number(values['max-steps']);
 const SESSIONS = Math.max(1, Number(values.sessions));
-if (!(N >= 1 && K >= 1 && GENS >= 1 && E >= 1 && EVAL_SEEDS.length >= 3 && EVAL_T >= 0)) {
+const HELD_OUT = values['held-out'] as HeldOutBy;
+const DRAWS = Number(values.draws);
+if (HELD_OUT !== 'slots' && HELD_OUT !== 'instruction') {
+  console.error(`--held-out must be slots or instruction, got ${JSON.stringify(values['held-out'])}`);
+  process.exit(2);
+}
+if (!(N >= 1 && K >= 1 && GENS >= 1 && E >= 1 && EVAL_SEEDS.length >= 3 && EVAL_T >= 0 && Number.isInteger(DRAWS) && DRAWS >= 1)) {
   console.error('usage: npx tsx bench/cold-start.ts [--queries N≥1] [--k K≥1] [--generations G≥1] [--eval-queries E≥1] [--eval-seeds ≥ 3 seeds]');
   process.exit(2);
 }
@@ -105,7 +117,21 @@ async function main(): Promise<void> {
   const pool: ChromiumSession[] = await Promise.all(Array.from({ length: SESSIONS }, () => env.newSession()));
   const free = [...pool];
   const waiters: ((s: ChromiumSession) => void)[] = [];
-  const lease = (): Promise<ChromiumSession> => (free.length ? Promise.resolve(free.pop()!) : new Promise((r) => waiters.push(r)));
+  const take = (): Promise<ChromiumSession> => (free.length ? Promise.resolve(free.pop()!) : new Promise((r) => waiters.push(r)));
+  const envStats = { replaced: 0, rerolled: 0 };
+  /**
+   * A healthy session: under load the environment's watchdog kills a hung browser or page, which breaks the sessions
+   * on it for good (every later episode on them ends at once, `degraded`, 0 steps) — a broken one is replaced.
+   */
+  const lease = async (): Promise<ChromiumSession> => {
+    const s = await take();
+    if (await s.healthy()) return s;
+    await s.close().catch(() => undefined);
+    envStats.replaced++;
+    const fresh = await env.newSession();
+    pool[pool.indexOf(s)] = fresh;
+    return fresh;
+  };
   const release = (s: ChromiumSession): void => (waiters.length ? waiters.shift()!(s) : void free.push(s));
   const title = loadDags().find((d) => d.app === values.app)?.title ?? values.app;
   const rows: GenRow[] = [];
@@ -120,13 +146,21 @@ async function main(): Promise<void> {
     return Object.fromEntries((['policy', 'guideDescriber', 'guideQc', 'guideSynth'] as Role[]).map((r) => [r, model(r)]));
   };
   const episode = async (models: Partial<Record<Role, ChatModel>>, q: Query, seed: number, temperature: number, guidance?: string) => {
-    const s = await lease();
-    try {
-      const r = await runAgentEpisode('gui-owl', { env: s, models, blobs, app: q.app, instruction: q.instruction, seed, maxSteps: MAX_STEPS, historyImages: 1, temperature, ...(guidance ? { guidance } : {}) });
-      const ok = !r.environmentFailure && (await s.check(q.checker).catch(() => ({ success: false }))).success;
-      return { r, ok };
-    } finally {
-      release(s);
+    // An environment failure is not an outcome of the policy: the episode is rolled again (at most twice), as a cycle
+    // re-rolls it; one that still fails counts as a failure.
+    for (let tries = 0; ; tries++) {
+      const s = await lease();
+      try {
+        const r = await runAgentEpisode('gui-owl', { env: s, models, blobs, app: q.app, instruction: q.instruction, seed, maxSteps: MAX_STEPS, historyImages: 1, temperature, ...(guidance ? { guidance } : {}) });
+        if (r.environmentFailure && tries < 2) {
+          envStats.rerolled++;
+          continue;
+        }
+        const ok = !r.environmentFailure && (await s.check(q.checker).catch(() => ({ success: false }))).success;
+        return { r, ok };
+      } finally {
+        release(s);
+      }
     }
   };
   /** Unguided checker success on the frozen eval set, one rate per eval seed (and which queries succeeded, printed). */
@@ -138,14 +172,18 @@ async function main(): Promise<void> {
   const train = async (samples: SftSample[], base: PolicyMemory | undefined, version: string): Promise<PolicyMemory> =>
     (await trainMemory({ samples, blobs, ocr, version, dataset: `cold-start-${version}@1`, trainedAt: new Date(0).toISOString(), parsePrompt: parsePolicyPrompt, ...(base ? { base } : {}) })).memory;
   try {
-    // One draw, split: the frozen eval set first, then fresh production queries per generation (no shared instruction).
-    const all = generateQueries({ dags: loadDags(), count: (E + N * GENS) * 30, seed: SEED, apps: [values.app] }).queries.filter((q) => q.family === values.family && q.feasible !== false);
-    const seen = new Set<string>();
-    const distinct = all.filter((q) => !seen.has(q.instruction.toLowerCase()) && seen.add(q.instruction.toLowerCase()));
-    const evalSet = distinct.slice(0, E);
-    const production = distinct.slice(E);
-    if (evalSet.length < E || production.length < N * GENS) throw new Error(`only ${distinct.length} distinct ${values.app}/${values.family} queries drawn; need ${E + N * GENS}`);
+    // Draws (seed, seed+1, …: a draw holds one phrasing per slot-value tuple, so further draws add the family's other
+    // phrasings), split: the frozen eval set first, then fresh production queries per generation. `--held-out slots`
+    // (default): production never has an eval query's slot values; `instruction`: only never its instruction.
+    if (!loadDags().some((d) => d.app === values.app && d.tasks.some((t) => t.id === values.family))) throw new Error(`--app ${values.app} --family ${values.family}: no such task family`);
+    const all: Query[] = [];
+    for (let d = 0; d < DRAWS; d++) all.push(...generateQueries({ dags: loadDags(), count: (E + N * GENS) * 30, seed: SEED + d, apps: [values.app] }).queries.filter((q) => q.family === values.family && q.feasible !== false));
+    const { evalSet, production } = splitHeldOut(all, E, HELD_OUT);
+    if (evalSet.length < E || production.length < N * GENS) {
+      throw new Error(`${values.app}/${values.family}: ${evalSet.length} eval + ${production.length} production queries held out by ${HELD_OUT} from ${DRAWS} draws; need ${E} + ${N * GENS} (lower --eval-queries, --queries or --generations)`);
+    }
     for (const q of evalSet) console.log(`eval   ${JSON.stringify(q.instruction)}`);
+    for (const q of production.slice(0, N * GENS)) console.log(`prod   ${JSON.stringify(q.instruction)}`);
     let served: PolicyMemory | undefined;
     let servedModels = await modelsFor(undefined);
     let g0 = performance.now();
@@ -176,6 +214,9 @@ async function main(): Promise<void> {
       const attempt = async (q: Query, j: number, guided: boolean): Promise<boolean> => {
         const text = guided ? guidance.get(q.id) : undefined;
         const { r, ok } = await episode(servedModels, q, SEED * 100_000 + gen * 1000 + j * 10 + (guided ? 1 : 0), j === 0 ? 0 : 0.7, text);
+        // One line per attempt (what the served policy did), for reading why an arm fails.
+        const did = r.steps.map((x) => (x.conclusion || JSON.stringify(x.action)).replace(/\s+/g, ' ').slice(0, 90)).join(' › ');
+        console.log(`  g${gen} ${guided ? 'guided  ' : 'unguided'} ${ok ? '✓' : '✗'} ${JSON.stringify(q.instruction)} (${r.steps.length} steps, ${r.status}${r.environmentFailure ? `: ${r.environmentFailure}` : ''}): ${did}`);
         if (ok) successes.push({ q, guided, rollout: { id: `g${gen}/${q.id}/${guided ? 'g' : 'a'}${j}`, cycleId: `cold-${gen}`, queryId: q.id, attempt: j, agentMode: 'gui-owl', actionSpace: 'mobile', model: { name: 'ref-policy', version: served?.version ?? '0.1.0' }, status: r.status, steps: r.steps } });
         return ok;
       };
@@ -242,12 +283,12 @@ async function main(): Promise<void> {
     }
   } finally {
     await Promise.all(servers.map((s) => s.close().catch(() => undefined)));
-    await Promise.all(pool.map((s) => s.close()));
+    await Promise.all(pool.map((s) => s.close().catch(() => undefined)));
     await env.close();
     await appServer.close();
     await rm(blobDir, { recursive: true, force: true });
   }
-  console.log(`\ncold start → self-evolution: ${values.app}/${values.family}, ${N} new production queries × K=${K} per generation, eval ${E} held-out queries × seeds ${EVAL_SEEDS.join(',')} at T=${EVAL_T}, ${((performance.now() - t0) / 1000).toFixed(0)} s, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(`\ncold start → self-evolution: ${values.app}/${values.family}, ${N} new production queries × K=${K} per generation, eval ${E} held-out queries × seeds ${EVAL_SEEDS.join(',')} at T=${EVAL_T}, ${((performance.now() - t0) / 1000).toFixed(0)} s, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}; environment: ${envStats.rerolled} episodes re-rolled after an environment failure, ${envStats.replaced} broken sessions replaced, watchdog hangs ${JSON.stringify(env.hangs)}`);
   console.log('| generation | candidate | success with guidance (production) | unguided success, served policy (production) | samples added | eval success per seed (unguided, held-out) | mean ± sd | gate | served after | wall |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {

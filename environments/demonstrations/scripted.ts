@@ -182,6 +182,39 @@ export const DEMOS: Readonly<Record<string, (r: DemoRecorder, p: Params) => Prom
     await r.tap(page.locator('button.primary', { hasText: 'Place order' }));
     await r.tap(page.locator('#confirm-ok'));
   },
+  // --- issue 18 (brief D): Bank, the app added after a freeze (cold start on a new app) ---
+  'bank/freeze_card': async (r, p) => {
+    const page = r.s.page;
+    await r.tap(r.byText('.tabs a', 'Cards'));
+    await r.tap(page.locator('a.row', { has: r.byText('.t', p.card ?? '') }));
+    const sw = page.getByRole('switch', { name: 'Freeze card' });
+    if (((await sw.first().getAttribute('aria-checked')) === 'true') === (p.action === 'freeze')) return;
+    await r.tap(sw);
+    await r.tap(page.locator('#freeze-ok'));
+  },
+  'bank/send_money': async (r, p) => {
+    const page = r.s.page;
+    await r.tap(r.byText('a.primary', 'Send money'));
+    await r.tap(page.locator('#f-payee button.pick'));
+    await r.tap(page.locator(`#payees .opt[data-v="${p.payee}"]`));
+    await r.typeInto(page.locator('#amount'), p.amount ?? '');
+    if (p.note) await r.typeInto(page.locator('#note'), p.note);
+    await r.tap(r.byText('button.primary', 'Review'));
+    await r.tap(r.byText('button.primary', 'Confirm'));
+  },
+  'bank/pay_bill': async (r, p) => {
+    const page = r.s.page;
+    await r.tap(r.byText('.tabs a', 'Bills'));
+    await r.tap(page.locator('a.row', { has: r.byText('.t', p.biller ?? '') }));
+    await r.tap(page.locator('button.primary', { hasText: /^\s*Pay \$/ }));
+    await r.tap(page.locator('#pay-ok'));
+  },
+  'bank/set_balance_alert': async (r, p) => {
+    const page = r.s.page;
+    await r.tap(r.byText('.tabs a', 'More'));
+    await r.tap(page.locator('button.pick', { has: page.locator('#alert-v') }));
+    await r.tap(page.locator(`#alert .opt[data-v="${p.threshold}"]`));
+  },
 };
 
 /** Foodie: the restaurant's card on the home list (scrolling to it like a person). */

@@ -132,6 +132,19 @@ export function fillProcedureSlots(text: string, slots: ReadonlyMap<string, stri
   return missing ? undefined : out;
 }
 
+/**
+ * A tapped label that ends in a value read off the screen, not asked for — an amount or a count after a separator or
+ * dollar sign ("Pay $142.10", "View cart · 1 item"): its stem ("Pay", "View cart"). The value changes with the item
+ * (another bill's button says "Pay $48.20"), so the written step names the stem; the policy follows a procedure step
+ * like guidance, where a tap also takes a line that starts with the label followed by such a value. A stem needs three
+ * letters; a label whose tail has letters but no digit ("Sam (work)") stays whole.
+ */
+export function labelStem(label: string): string {
+  const m = /^(\p{L}[^·•|([$]*?)\s*[·•|([$](.*)$/u.exec(label.trim());
+  if (!m || (m[1]!.match(/\p{L}/gu) ?? []).length < 3) return label.trim();
+  return /\d/.test(m[2]!) || !/\p{L}/u.test(m[2]!) ? m[1]!.trim() : label.trim();
+}
+
 const farApart = (p: readonly number[] | undefined, q: readonly number[] | undefined): boolean =>
   !!p && !!q && Math.hypot((p[0] ?? 0) - (q[0] ?? 0), (p[1] ?? 0) - (q[1] ?? 0)) > 40;
 
@@ -159,6 +172,8 @@ export function procedureOf(steps: readonly ProcedureStep[], slots: ReadonlyMap<
     } else if (a.action === 'click' || a.action === 'long_press') {
       if (!s.label || !norm(s.label)) return undefined;
       let arg = slotArgument(s.label.trim(), slots);
+      // A value the request does not give, read off the screen at the end of the label, is not part of the step.
+      if (arg === s.label.trim()) arg = labelStem(arg);
       // The same label tapped twice in a row at clearly different places (a button showing the current value "7",
       // then the option "7" of the picker it opened): the first is the control, not the request's value — kept verbatim.
       const next = steps[i + 1];
