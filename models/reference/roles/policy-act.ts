@@ -136,6 +136,23 @@ export function understandThreshold(text: string): ActPlan | undefined {
   return { goals, result: /\b(?:updated|saved|changed|set)\b/i };
 }
 
+/**
+ * A request in the plain imperative, when its wording hides the verb: a need or wish ("I need to unfreeze X right now" →
+ * "Unfreeze X"), a topic before a colon with a pronoun after it ("X: please unfreeze it" → "Unfreeze X"), a time
+ * word at the end. Undefined when nothing changes. Generic English only.
+ */
+export function plainImperative(text: string): string | undefined {
+  let t = text.replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
+  const topic = /^([A-Z][^:]{1,60}):\s*(?:please\s+|can you\s+|could you\s+)?([a-z]+(?:\s+(?:out|up|off|back|in))?)\s+(?:it|this|that|them)\b\s*(.*)$/i.exec(t);
+  if (topic) t = `${topic[2]} ${topic[1]}${topic[3] ? ` ${topic[3]}` : ''}`;
+  t = t
+    .replace(/^(?:i\s+(?:really\s+)?(?:need|want|have|would like|'d like|got)\s+(?:you\s+)?to|i'd\s+like\s+(?:you\s+)?to|i\s+must|let's|please)\s+/i, '')
+    .replace(/,?\s+(?:right now|right away|now|today|asap|immediately|for me|please)$/i, '')
+    .trim();
+  if (!t || t === text.replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '')) return undefined;
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
 /** The generic "<verb> <thing>" plan, or undefined when the request does not read as one. */
 export function understandAction(request: string, opts: { stepVerbs?: boolean } = {}): ActPlan | undefined {
   const text = request.replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');

@@ -331,7 +331,8 @@ export function understandForm(request: string): ActPlan | undefined {
   // Not the values, nor the words that name their fields ("note", "memo"): those name no app.
   const label = new Set(Object.values(KIND_WORDS).flat());
   const cueWords = contentWords(text).filter((w) => !label.has(w) && !values.some((v) => normText(v.value).includes(normText(w))));
-  const open = appGoal(named, { words: [...cueWords, ...values.filter((v) => v.kind === 'name').flatMap((v) => contentWords(v.value))], verbs, names: values.filter((v) => v.kind === 'name').map((v) => v.value), request: text });
+  // (The request without its field words, so that an app known by such a word — notes for "note" — is not looked into first.)
+  const open = appGoal(named, { words: [...cueWords, ...values.filter((v) => v.kind === 'name').flatMap((v) => contentWords(v.value))], verbs, names: values.filter((v) => v.kind === 'name').map((v) => v.value), request: [verb, ...cueWords].join(' ') });
   // A launcher label that is one of the request's own words (not a field's: "note" is no Notes app here).
   if (open.kind === 'open' && open.topic) open.topic = new RegExp(`^(?:${cueWords.filter((w) => w.length >= 4).join('|') || '(?!)'})s?$`, 'i');
   const goals: Goal[] = [

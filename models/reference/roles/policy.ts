@@ -6,7 +6,7 @@ import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { requestCore } from './intent.js';
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
-import { contentWords, understandAction } from './policy-act.js';
+import { contentWords, plainImperative, understandAction } from './policy-act.js';
 import { exploreStep, readExplore } from './policy-explore.js';
 import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
@@ -292,6 +292,11 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   if (guided.length > 0) return { goals: guided, app: false };
   // The request without courtesy frames and context sentences (intent.ts), so the wording does not change the plan.
   const instruction = requestCore(raw);
+  // A topic before a colon with a pronoun after it ("X: please unfreeze it"): the plain imperative ("Unfreeze X").
+  if (/^[A-Z][^:]{1,60}:\s*(?:please\s+|can you\s+|could you\s+)?[a-z]+\s+(?:it|this|that|them)\b/i.test(instruction)) {
+    const plain = plainImperative(instruction);
+    if (plain) return planTask(plain, guidance);
+  }
   const viaNote = noteSource(instruction);
   if (viaNote) {
     const spec = understandTask(viaNote.rest);
@@ -320,9 +325,17 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   // The step reader found no step, only the whole request as one label to tap ("Pay my X bill"): read it by its
   // structure instead, even when its verb is one the step reader knows.
   const only = explicit.length === 1 ? explicit[0] : undefined;
-  if (only?.kind === 'tap' && only.targets.length === 1 && only.targets[0]!.split(/\s+/).length >= 4) {
+  // (Also a three-word request the step reader kept whole: "Pay City Water".)
+  const whole = only?.kind === 'tap' && only.targets.length === 1 && normText(only.targets[0]!) === normText(instruction);
+  if (only?.kind === 'tap' && only.targets.length === 1 && (only.targets[0]!.split(/\s+/).length >= 4 || whole)) {
     const loose = understandAction(instruction, { stepVerbs: true });
     if (loose) return { goals: loose.goals, app: true, result: loose.result };
+    // A need or a topic hiding the verb ("I need to unfreeze X right now", "X: please unfreeze it"): read its plain imperative.
+    const plain = plainImperative(instruction);
+    if (plain && plain !== raw) {
+      const again = planTask(plain, guidance);
+      if (again.app || again.spec) return again;
+    }
   }
   return { goals: explicit, app: false };
 }
@@ -621,6 +634,8 @@ export function decide(input: DecideInput): Decision {
       const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, targets, min), ...(min >= 0.95 ? tokenCandidates(lines, targets) : []), ...(goal.stable ? prefixCandidates(lines, targets) : [])]
         .filter((c) => !((goal.nav || spec || goal.entity || goal.notTitle) && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)))
         .filter((c) => !goal.row || onRowOf(c.line, lines, goal.row))
+        // A verb's button, not a field label that starts with the verb ("Pay from", "Send to": a preposition ends it).
+        .filter((c) => !(goal.words && /\s(?:from|to|for|with|at|on|by|via|into)$/i.test(c.line.text.trim())))
         .filter((c) => !(justTapped && normText(c.line.text) === normText(justTapped)))
         .sort((a, b) => b.score - a.score);
       if (cands.length === 0 && goal.words?.length) cands.push(...wordButtons(lines, goal.words, screen).map((line) => ({ line, score: min })));
