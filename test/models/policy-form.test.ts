@@ -175,3 +175,16 @@ describe('policy: an alert threshold is an in-app preference, not a phone settin
     expect(s.conclusion).toMatch(new RegExp(`^Opened "More" to look for .*\\[goal ${fi}/${n}: via 1\\]`));
   });
 });
+
+describe('policy: the verb\'s button on a page that also shows a field label starting with the verb', () => {
+  it('taps "Renew $12.00", not the label "Renew from" above the account it names', () => {
+    const req = 'Renew my Harbor Pass membership.';
+    const plan = planTask(req, []);
+    const n = plan.goals.length;
+    const gi = plan.goals.findIndex((g) => g.kind === 'tap' && (g as { words?: string[] }).words) + 1;
+    const page = [line('9:41', 10, 6, 40, 16), line('Membership', 20, 44, 120, 24), line('Harbor Pass', 20, 110), line('Renew from', 20, 300, 100), line('Main wallet', 20, 330, 120), line('Renew $12.00', 140, 420, 120)];
+    const hist = Array.from({ length: gi - 1 }, (_, k) => `Done. [goal ${k + 1}/${n} done]`);
+    const s = step(req, hist, page);
+    expect(s.conclusion).toMatch(/^Tapped "Renew \$12\.00"/);
+  });
+});

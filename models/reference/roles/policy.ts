@@ -370,7 +370,10 @@ function wordButtons(lines: OcrLine[], words: string[], screen: { width: number;
   return lines.filter((l) => {
     const ws = l.text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
     // Not a status line that counts something ("1 refill left").
-    return ws.length > 0 && ws.length <= 3 && !/\d/.test(l.text) && !/\?\s*$/.test(l.text) && !isHeader(l, screen) && ws.some((w) => wanted.has(w));
+    // A button may carry the amount it acts on when it starts with the word ("Pay $38.75"); a field label ends in a
+    // preposition ("Pay from").
+    const lead = wanted.has(ws[0] ?? '') && /^[a-z]/i.test(l.text.trim());
+    return ws.length > 0 && ws.length <= 3 && (!/\d/.test(l.text) || lead) && !/\?\s*$/.test(l.text) && !/\s(?:from|to|for|with|at|on|by|via|into)$/i.test(l.text.trim()) && !isHeader(l, screen) && ws.some((w) => wanted.has(w));
   });
 }
 
