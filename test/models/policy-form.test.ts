@@ -188,3 +188,16 @@ describe('policy: the verb\'s button on a page that also shows a field label sta
     expect(s.conclusion).toMatch(/^Tapped "Renew \$12\.00"/);
   });
 });
+
+describe('policy: a confirmation dialog whose button is "<Verb> now"', () => {
+  it('taps "Renew now" in the dialog after the verb\'s button, instead of assuming success', () => {
+    const req = 'Renew my Harbor Pass membership.';
+    const plan = planTask(req, []);
+    const n = plan.goals.length;
+    const hist = Array.from({ length: n - 1 }, (_, k) => `Done. [goal ${k + 1}/${n} done]`);
+    hist[n - 2] = `Tapped "Renew $12.00". [goal ${n - 1}/${n} done]`;
+    const dialog = [line('9:41', 10, 6, 40, 16), line('Membership', 20, 44, 120, 24), line('Harbor Pass', 20, 110), line('Renew $12.00', 140, 420, 120), line('Renew this pass?', 40, 500, 200), line('Cancel', 150, 580, 60), line('Renew now', 260, 580, 90)];
+    const s = step(req, hist, dialog);
+    expect(s.conclusion).toMatch(/^Tapped "Renew now"/);
+  });
+});

@@ -207,7 +207,8 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
     ...values.map((v): Goal => ({ kind: 'fill', value: v, hints: [...all, ...contentWords(v)], text: `fill in ${v}`, avoid: [thing] })),
     {
       kind: 'tap',
-      targets: ['Confirm', 'OK', 'Yes', 'Done', 'Save', 'Submit', ...actionTargets],
+      // A dialog's button often says the verb and "now" ("Pay now", "Renew now").
+      targets: ['Confirm', 'OK', 'Yes', 'Done', 'Save', 'Submit', ...actionTargets, `${verbLabel} now`],
       text: 'confirm',
       min: 0.7,
       optional: true,
