@@ -39,6 +39,9 @@ describe('policy: a request with several values fills a form field by field', ()
       expect.objectContaining({ value: '$30', input: '30', kind: 'amount' }),
       expect.objectContaining({ value: 'Noor Haddad', kind: 'name', cues: expect.arrayContaining(['to']) }),
     ]));
+    // A sentence's first word is no name ("Put "X" as the note.").
+    expect(formValues('$12 to Noor Haddad. Put "Lunch" as the note.').map((v) => v.value)).toEqual(expect.arrayContaining(['Lunch', '$12', 'Noor Haddad']));
+    expect(formValues('$12 to Noor Haddad. Put "Lunch" as the note.').map((v) => v.value)).not.toContain('Put');
     // A purpose ("for bike repairs") is a text; a reference number is a number; "from X" cues a source field.
     const ship = formValues('parcel 88213 for bike repairs from Lindqvist Depot');
     expect(ship).toEqual(expect.arrayContaining([

@@ -155,6 +155,8 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
       if (/^\d/.test(e) || normText(e.replace(/^(?:the|my)\s+/i, '')).length < 3 || exclude.some((x) => normText(x) === normText(e)) || /^(?:I|I'm|I'd|I've|The|My|Please|Can|Could|Would)$/.test(e)) continue;
       const at = text.indexOf(e, offset);
       if (at < 0) continue;
+      // A single capitalised word that opens a sentence is its first word ("Put "X" as the note."), not a name.
+      if (!/\s/.test(e) && (at === 0 || /[.;!?]\s*$/.test(text.slice(0, at)))) continue;
       // "my X prescription": the kind word after a name is a cue too; "for X" with a capital is a name.
       const pre = before(text, at, 2);
       const cues = [...pre, ...after(text, at + e.length, 1)];
