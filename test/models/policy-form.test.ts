@@ -91,6 +91,24 @@ describe('policy: a request with several values fills a form field by field', ()
     expect(by('Monstera Deliciosa')).toBe('Plant');
   });
 
+  it('a name the form has no field for is skipped once the form shows (not looked for until the steps run out)', () => {
+    const req = 'Move tag 5512093 (Monstera Deliciosa) over from Greenway Nursery to Plantly.';
+    const plan = understandForm(req)!;
+    const values = (plan.goals[2] as { values: ReturnType<typeof formValues> }).values;
+    expect(values.map((v) => v.value)).toContain('Plantly');
+    const n = plan.goals.length;
+    const form = [
+      line('Register a plant', 20, 44, 160, 24),
+      line('Plant', 20, 110, 60), line('Monstera Deliciosa', 24, 140, 170),
+      line('Tag number', 20, 200, 90), line('5512093', 24, 230, 80),
+      line('Previous owner', 20, 290, 120), line('Greenway Nursery', 24, 320, 130),
+      line('Save plant', 150, 400, 120),
+    ];
+    const hist = ['Opened Plantly. [goal 1/' + n + ' done]', 'Tapped "Move tag". [goal 2/' + n + ' done]'];
+    const s = step(req, hist, form);
+    expect(s.conclusion).toMatch(/^Tapped "Save plant"/);
+  });
+
   it('steps: taps the field; a picker that opens offers the value (exact name, not its near-duplicate)', () => {
     const order = (understandForm(req)!.goals[2] as { values: { value: string }[] }).values.map((v) => v.value);
     const k = order.indexOf('Noor Haddad');

@@ -254,6 +254,8 @@ export function assignFields(values: readonly FormValue[], fields: readonly Form
 export function filledOnScreen(values: readonly FormValue[], index: number, lines: readonly OcrLine[], screen: { width: number; height: number }): boolean {
   if (dialogOpen(lines)) return false;
   const f = assignFields(values, formFields(lines, screen)).get(index);
+  // A name the form has no field for ("… to Pharmacy": the app itself) is nothing to fill once the form shows.
+  if (!f && values[index]!.kind === 'name' && formVisible(values, lines, screen)) return true;
   return !!f?.input && matchScore(f.input.text, values[index]!.input) >= 0.95;
 }
 
