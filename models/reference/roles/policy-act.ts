@@ -71,7 +71,7 @@ export function contentWords(text: string): string[] {
 }
 
 /** The app goal of a request that names no generic app: the one named ("in/on/using X"), else a launcher label that is a word of it, else look inside the apps. */
-function appGoal(named: string | undefined, cue: ExploreCue): Goal {
+export function appGoal(named: string | undefined, cue: ExploreCue): Goal {
   if (named) return { kind: 'open', target: named, text: `open ${named}` };
   const appWords = contentWords(cue.request).filter((w) => w.length >= 4);
   return {
@@ -92,7 +92,7 @@ const mineTabs = (words: string): string[] => contentWords(words).reverse().map(
  * store". The setting's words name the field ("Preferred store"); the value is picked in it (fieldOf).
  */
 export function understandPreference(text: string): ActPlan | undefined {
-  const m = /^(?:[Ss]et|[Cc]hange|[Uu]pdate|[Ss]witch)\s+(?:my|the)\s+([a-z][a-z ]*?)\s+to\s+([A-Z0-9].*)$/.exec(text) ?? null;
+  const m = /^(?:[Ss]et|[Cc]hange|[Uu]pdate|[Ss]witch)\s+(?:my|the)\s+([a-z][a-z ]*?)\s+to\s+([A-Z0-9$€£].*)$/.exec(text) ?? null;
   const k = m ? undefined : /^[Mm]ake\s+([A-Z0-9].*?)\s+(?:my|the)\s+([a-z][a-z ]*)$/.exec(text);
   const setting = m?.[1] ?? k?.[2];
   const raw = m?.[2] ?? k?.[1];
@@ -105,17 +105,59 @@ export function understandPreference(text: string): ActPlan | undefined {
     // The cue leaves the verb out ("Set …" and "Change …" read alike).
     appGoal(named, { words: [...hints, ...contentWords(value)], verbs: [], names: [value], request: `${setting} ${value}` }),
     { kind: 'tap', targets: mineTabs(setting), text: `open ${mineTabs(setting)[0]}`, min: 0.8, optional: true, notTitle: true },
-    { kind: 'fill', value, hints, text: `set ${setting} to ${value}` },
+    { kind: 'fill', value, hints, text: `set ${setting} to ${value}`, via: PREFERENCE_PLACES, minShared: hints.length >= 3 ? 2 : 1 },
     { kind: 'tap', targets: ['Save', 'Done', 'OK', 'Apply', 'Confirm'], text: 'save', min: 0.9, optional: true, notTitle: true, lowest: true },
   ];
   return { goals, result: /\b(?:updated|saved|changed|set)\b/i };
+}
+
+/** Where apps keep their own preferences and alerts (generic): looked into when the setting's field is not on screen. */
+export const PREFERENCE_PLACES = ['Alerts', 'Notifications', 'Settings', 'Preferences', 'More', 'Profile', 'Menu'];
+
+/**
+ * A threshold alert: "Alert me when my checking drops below $50", "Let me know when my balance goes under $25", "I want
+ * a warning if X falls below V". The app's low (or high) alert setting takes the amount: the field labelled with the
+ * request's words (alert, low, balance …) in the app's alert or settings section.
+ */
+export function understandThreshold(text: string): ActPlan | undefined {
+  if (!/\b(?:alert|notify|notification|warn|warning|let me know|tell me|remind|ping)\b/i.test(text)) return undefined;
+  const m = /\b(drops?|dips?|falls?|goes|gets|is|sinks?|rises?|climbs?|exceeds?)?\s*(below|under|less than|lower than|above|over|more than|higher than)\s+([$€£]\s?\d[\d,]*(?:\.\d{1,2})?)/i.exec(text);
+  if (!m) return undefined;
+  const low = /below|under|less|lower/i.test(m[2]!);
+  const value = m[3]!.replace(/\s/g, '');
+  const named = /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
+  const words = contentWords(text.replace(m[0], ' ')).filter((w) => !/^(?:alert|notify|notification|warn|warning|know|tell|remind|ping|when|want|need|like)$/.test(w));
+  const hints = [low ? 'low' : 'high', 'alert', ...words];
+  const goals: Goal[] = [
+    appGoal(named, { words, verbs: ['alert'], names: [], request: text }),
+    { kind: 'fill', value, hints, text: `set the ${low ? 'low' : 'high'} alert to ${value}`, via: PREFERENCE_PLACES, minShared: 2 },
+    { kind: 'tap', targets: ['Save', 'Done', 'OK', 'Apply', 'Confirm'], text: 'save', min: 0.9, optional: true, notTitle: true, lowest: true },
+  ];
+  return { goals, result: /\b(?:updated|saved|changed|set)\b/i };
+}
+
+/**
+ * A request in the plain imperative, when its wording hides the verb: a need or wish ("I need to unfreeze X right now" →
+ * "Unfreeze X"), a topic before a colon with a pronoun after it ("X: please unfreeze it" → "Unfreeze X"), a time
+ * word at the end. Undefined when nothing changes. Generic English only.
+ */
+export function plainImperative(text: string): string | undefined {
+  let t = text.replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
+  const topic = /^([A-Z][^:]{1,60}):\s*(?:please\s+|can you\s+|could you\s+)?([a-z]+(?:\s+(?:out|up|off|back|in))?)\s+(?:it|this|that|them)\b\s*(.*)$/i.exec(t);
+  if (topic) t = `${topic[2]} ${topic[1]}${topic[3] ? ` ${topic[3]}` : ''}`;
+  t = t
+    .replace(/^(?:i\s+(?:really\s+)?(?:need|want|have|would like|'d like|got)\s+(?:you\s+)?to|i'd\s+like\s+(?:you\s+)?to|i\s+must|let's|please)\s+/i, '')
+    .replace(/,?\s+(?:right now|right away|now|today|asap|immediately|for me|please)$/i, '')
+    .trim();
+  if (!t || t === text.replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '')) return undefined;
+  return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
 /** The generic "<verb> <thing>" plan, or undefined when the request does not read as one. */
 export function understandAction(request: string, opts: { stepVerbs?: boolean } = {}): ActPlan | undefined {
   const text = request.replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
   if (!text || /[.;?]\s/.test(text)) return undefined;
-  const preference = understandPreference(text);
+  const preference = understandPreference(text) ?? understandThreshold(text);
   if (preference) return preference;
   const words = text.split(' ');
   const first = words[0]!.replace(/[^A-Za-z'-]/g, '');
@@ -165,7 +207,8 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
     ...values.map((v): Goal => ({ kind: 'fill', value: v, hints: [...all, ...contentWords(v)], text: `fill in ${v}`, avoid: [thing] })),
     {
       kind: 'tap',
-      targets: ['Confirm', 'OK', 'Yes', 'Done', 'Save', 'Submit', ...actionTargets],
+      // A dialog's button often says the verb and "now" ("Pay now", "Renew now").
+      targets: ['Confirm', 'OK', 'Yes', 'Done', 'Save', 'Submit', ...actionTargets, `${verbLabel} now`],
       text: 'confirm',
       min: 0.7,
       optional: true,

@@ -87,7 +87,12 @@ export function screenFit(lines: OcrLine[], cue: ExploreCue): { score: number; m
   }
   const verb = cue.verbs.flatMap((v) => contentWords(v)).find(has);
   if (verb) {
-    score += 0.5;
+    // A button that starts with the verb ("Send money" for "Send $20 to …") says the app does it: a whole point.
+    const button = lines.some((l) => {
+      const ws = contentWords(l.text);
+      return ws.length > 0 && ws.length <= 3 && !/\d/.test(l.text) && stemEq(ws[0]!, verb) && l.text.trim().toLowerCase().startsWith(verb.slice(0, 3));
+    });
+    score += button ? 1 : 0.5;
     matched.push(verb);
   }
   for (const n of cue.names) {

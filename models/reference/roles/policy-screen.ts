@@ -1,6 +1,7 @@
 import type { OcrLine } from '../types.js';
 import type { Goal } from './policy-tasks.js';
 import type { SwitchBox } from './policy-vision.js';
+import { filledOnScreen, formVisible } from './policy-form.js';
 import { FOOD_APP, FOOD_TOPIC, NOT_NAMES, STREET_WORDS, readNotes, type TaskSpec } from './policy-intent.js';
 
 /**
@@ -310,10 +311,15 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
       return v !== undefined && normText(v) === normText(g.value);
     }
     case 'fill': {
-      const f = fieldOf(lines, g.hints, g.value, screen, g.avoid);
+      const f = fieldOf(lines, g.hints, g.value, screen, g.avoid, g.minShared);
       return !!f?.value && matchScore(f.value.text, g.value) >= 0.95;
     }
+    case 'field':
+      return filledOnScreen(g.values, g.index, lines, screen);
+    case 'submit':
+      return false;
     case 'tap':
+      if (g.form && formVisible(g.form, lines, screen)) return true;
       if (g.doneWhen && lines.some((l) => g.doneWhen!.test(l.text))) return true;
       if (g.already && lines.some((l) => g.already!.some((a) => normText(l.text) === normText(a)))) return true;
       if (g.optional && candidates(lines, tapTargets(g, history), g.min ?? 0.6).length === 0) return true;
@@ -337,7 +343,7 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
  * A form field for a value: a short label line (not the title bar, not the value itself) that shares a content
  * word with `hints`, and the line right under it (the field's current value, or the control that opens its picker).
  */
-export function fieldOf(lines: OcrLine[], hints: string[], value: string, screen: { height: number }, avoid: readonly string[] = []): { label: OcrLine; value?: OcrLine } | undefined {
+export function fieldOf(lines: OcrLine[], hints: string[], value: string, screen: { height: number }, avoid: readonly string[] = [], minShared = 1): { label: OcrLine; value?: OcrLine } | undefined {
   const stem = (w: string): string => w.toLowerCase().replace(/(?<=[^s])s$/, '');
   const want = new Set(hints.map(stem));
   let best: { label: OcrLine; score: number } | undefined;
@@ -347,7 +353,7 @@ export function fieldOf(lines: OcrLine[], hints: string[], value: string, screen
     const ws = (l.text.match(/[A-Za-z][A-Za-z'-]+/g) ?? []).map(stem);
     if (ws.length === 0 || ws.length > 4) continue;
     const shared = ws.filter((w) => w.length > 2 && want.has(w)).length;
-    if (shared > 0 && (!best || shared > best.score)) best = { label: l, score: shared };
+    if (shared >= minShared && (!best || shared > best.score)) best = { label: l, score: shared };
   }
   if (!best) return undefined;
   const label = best.label;
@@ -470,4 +476,23 @@ export function numberAt(point: readonly [number, number], lines: readonly OcrLi
     return String(v).padStart(c.width, '0');
   }
   return undefined;
+}
+
+/**
+ * An app's tab bar: a row of three or more short capitalised labels (one or two words, no digits) across most of the
+ * screen's width, in its top fifth (under the title) or bottom sixth. Not the home screen's icon rows. Generic.
+ */
+export function tabRow(lines: readonly OcrLine[], screen: { width: number; height: number }): OcrLine[] {
+  if (looksLikeLauncher([...lines], screen)) return [];
+  const cands = lines.filter((l) => !isHeader(l, screen) && l.box.h < 32 && /^[A-Z][A-Za-z&'-]+(?: [A-Za-z&'-]+)?$/.test(l.text.trim()) && (l.box.y < screen.height * 0.2 || l.box.y > screen.height * 0.84) && l.box.y > screen.height * 0.05);
+  const rows = new Map<number, OcrLine[]>();
+  for (const l of cands) {
+    const key = [...rows.keys()].find((k) => Math.abs(k - (l.box.y + l.box.h / 2)) < 10) ?? l.box.y + l.box.h / 2;
+    rows.set(key, [...(rows.get(key) ?? []), l]);
+  }
+  const row = [...rows.values()].filter((r) => r.length >= 3 && r.length <= 6).sort((a, b) => b.length - a.length)[0];
+  if (!row) return [];
+  const xs = row.map((l) => l.box.x).sort((a, b) => a - b);
+  const span = xs[xs.length - 1]! + row.find((l) => l.box.x === xs[xs.length - 1])!.box.w - xs[0]!;
+  return span >= screen.width * 0.6 ? row.sort((a, b) => a.box.x - b.box.x) : [];
 }

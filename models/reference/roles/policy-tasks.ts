@@ -17,6 +17,7 @@
 import { entityEnd, instructionEntities } from './intent.js';
 import { contentWords } from './policy-act.js';
 import type { ExploreCue } from './policy-explore.js';
+import type { FormValue } from './policy-form.js';
 import { FOOD_APP, FOOD_TOPIC } from './policy-intent.js';
 
 /** The step kinds of food orders and explicit step lists (what planGoals/parseGoals produce). */
@@ -59,6 +60,8 @@ export type BaseGoal =
       words?: string[];
       /** Also accept the first word of the label tapped just before (a dialog's button repeats it: "Request refill" → "Request"). */
       repeatLast?: boolean;
+      /** The button that opens a form for these values: skipped when the form already shows (policy-form.ts). */
+      form?: FormValue[];
     }
   | { kind: 'add'; target: string; qty: number; text: string }
   | {
@@ -87,7 +90,12 @@ export type Goal =
   | { kind: 'read'; what: 'code' | 'address'; source: string; text: string }
   | { kind: 'menu'; text: string }
   /** A value for a form field whose label shares a word with `hints`: opens the field (or its picker) and picks the value. */
-  | { kind: 'fill'; value: string; hints: string[]; text: string; avoid?: string[] };
+  /** `minShared`: how many of `hints` a label must carry (default 1). `via`: sections to look in when no such label shows. */
+  | { kind: 'fill'; value: string; hints: string[]; text: string; avoid?: string[]; via?: string[]; minShared?: number }
+  /** Value `index` of a form's `values` into the field whose label fits it: picked when offered, else typed (policy-form.ts). */
+  | { kind: 'field'; index: number; values: FormValue[]; text: string }
+  /** The form's own submit button below its fields. */
+  | { kind: 'submit'; verbs: string[]; text: string };
 
 /** Launcher names of common apps (generic), and the topic words that point to them. */
 const APPS: { name: string; topic: RegExp }[] = [
@@ -537,6 +545,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     // A value ends at a function word: "Set Font size to Large in Settings" asks for "Large".
     const value = clean(entityEnd(m[2]!));
     if (sectionsFor(setting).length < 2 && !/\d|%|small|large|default|normal|high|low/i.test(value)) return undefined;
+    // A money amount is no phone setting: a value inside an app ("Set my low balance alert to $50", policy-act.ts).
+    if (sectionsFor(setting).length < 2 && /^[$€£]\s?\d/.test(value)) return undefined;
     return [
       { kind: 'open', target: topicApp(text) === 'Clock' ? 'Clock' : 'Settings', text: 'open Settings' },
       { kind: 'choose', setting, value, text: `set ${setting} to ${value}`, via: sectionsFor(setting) },

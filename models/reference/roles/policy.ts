@@ -5,13 +5,14 @@ import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { requestCore } from './intent.js';
-import { understandAction } from './policy-act.js';
+import { fieldStep, submitButton, understandForm } from './policy-form.js';
+import { contentWords, plainImperative, understandAction } from './policy-act.js';
 import { exploreStep, readExplore } from './policy-explore.js';
 import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
-import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, pick, pointIn, prefixCandidates, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
+import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, pick, pointIn, prefixCandidates, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
 export type { BaseGoal, Goal } from './policy-tasks.js';
 
@@ -112,6 +113,8 @@ interface SubState {
   pages: number;
   steps: number;
   more: number;
+  /** Tabs of the app's tab bar looked through for this goal. */
+  tabs: string[];
 }
 
 const TAG = /\[goal (\d+)\/(\d+)(?: (done)|: ([^\]]*))?\]\s*$/;
@@ -128,7 +131,7 @@ function readProgress(history: string[]): Progress {
 }
 
 function readSubState(history: string[], goal: number): SubState {
-  const p: SubState = { added: 0, focused: false, cleared: false, typed: false, opened: false, scrolls: 0, backs: 0, reopened: 0, via: 0, top: false, pages: 0, steps: 0, more: 0 };
+  const p: SubState = { added: 0, focused: false, cleared: false, typed: false, opened: false, scrolls: 0, backs: 0, reopened: 0, via: 0, top: false, pages: 0, steps: 0, more: 0, tabs: [] };
   for (const c of history) {
     const m = TAG.exec(c);
     if (!m || Number(m[1]) - 1 !== goal || m[3] === 'done') continue;
@@ -161,6 +164,10 @@ function readSubState(history: string[], goal: number): SubState {
       p.top = true;
     } else if ((s = /^step (\d+)/.exec(state))) p.steps = Number(s[1]);
     else if ((s = /^more (\d+)/.exec(state))) p.more = Number(s[1]);
+    else if ((s = /^tab (.+)$/.exec(state))) {
+      p.tabs.push(s[1]!);
+      p.scrolls = 0;
+    }
     else if ((s = /^reopen (\d+)/.exec(state))) {
       p.reopened = Number(s[1]);
       p.scrolls = 0;
@@ -285,6 +292,11 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   if (guided.length > 0) return { goals: guided, app: false };
   // The request without courtesy frames and context sentences (intent.ts), so the wording does not change the plan.
   const instruction = requestCore(raw);
+  // A topic before a colon with a pronoun after it ("X: please unfreeze it"): the plain imperative ("Unfreeze X").
+  if (/^[A-Z][^:]{1,60}:\s*(?:please\s+|can you\s+|could you\s+)?[a-z]+\s+(?:it|this|that|them)\b/i.test(instruction)) {
+    const plain = plainImperative(instruction);
+    if (plain) return planTask(plain, guidance);
+  }
   const viaNote = noteSource(instruction);
   if (viaNote) {
     const spec = understandTask(viaNote.rest);
@@ -302,6 +314,9 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   if (appGoals) return { goals: appGoals, app: true };
   const spec = understandTask(instruction);
   if (spec) return { goals: planGoals(spec), spec, app: false };
+  // Several values, one of them typed (an amount, a number, a note): a form the verb's button opens (policy-form.ts).
+  const form = understandForm(instruction);
+  if (form) return { goals: form.goals, app: true, result: form.result };
   // A request that is one clause with a verb the step reader does not know ("Borrow X", "Place a hold on X …"):
   // the generic verb-and-thing reading (policy-act.ts).
   const act = understandAction(instruction);
@@ -310,9 +325,17 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   // The step reader found no step, only the whole request as one label to tap ("Pay my X bill"): read it by its
   // structure instead, even when its verb is one the step reader knows.
   const only = explicit.length === 1 ? explicit[0] : undefined;
-  if (only?.kind === 'tap' && only.targets.length === 1 && only.targets[0]!.split(/\s+/).length >= 4) {
+  // (Also a three-word request the step reader kept whole: "Pay City Water".)
+  const whole = only?.kind === 'tap' && only.targets.length === 1 && normText(only.targets[0]!) === normText(instruction);
+  if (only?.kind === 'tap' && only.targets.length === 1 && (only.targets[0]!.split(/\s+/).length >= 4 || whole)) {
     const loose = understandAction(instruction, { stepVerbs: true });
     if (loose) return { goals: loose.goals, app: true, result: loose.result };
+    // A need or a topic hiding the verb ("I need to unfreeze X right now", "X: please unfreeze it"): read its plain imperative.
+    const plain = plainImperative(instruction);
+    if (plain && plain !== raw) {
+      const again = planTask(plain, guidance);
+      if (again.app || again.spec) return again;
+    }
   }
   return { goals: explicit, app: false };
 }
@@ -330,6 +353,14 @@ function onRowOf(l: OcrLine, lines: OcrLine[], row: string): boolean {
   });
 }
 
+/** The next tab to look through: one not tried yet, those whose label shares a word with the request first. */
+function nextTab(tabs: OcrLine[], tried: readonly string[], instruction: string): OcrLine | undefined {
+  const words = new Set(contentWords(instruction));
+  const left = tabs.filter((t) => !tried.includes(t.text.trim()));
+  const fits = (t: OcrLine): number => contentWords(t.text).filter((w) => words.has(w)).length;
+  return left.sort((a, b) => fits(b) - fits(a))[0];
+}
+
 /** Deletes a text field's content from the caret's field end: MOVE_END, then DEL as often as a field's text runs long. */
 export const CLEAR_FIELD_KEYS = ['KEYCODE_MOVE_END', ...Array.from({ length: 40 }, () => 'KEYCODE_DEL')].join(' ');
 
@@ -339,7 +370,10 @@ function wordButtons(lines: OcrLine[], words: string[], screen: { width: number;
   return lines.filter((l) => {
     const ws = l.text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
     // Not a status line that counts something ("1 refill left").
-    return ws.length > 0 && ws.length <= 3 && !/\d/.test(l.text) && !/\?\s*$/.test(l.text) && !isHeader(l, screen) && ws.some((w) => wanted.has(w));
+    // A button may carry the amount it acts on when it starts with the word ("Pay $38.75"); a field label ends in a
+    // preposition ("Pay from").
+    const lead = wanted.has(ws[0] ?? '') && /^[a-z]/i.test(l.text.trim());
+    return ws.length > 0 && ws.length <= 3 && (!/\d/.test(l.text) || lead) && !/\?\s*$/.test(l.text) && !/\s(?:from|to|for|with|at|on|by|via|into)$/i.test(l.text.trim()) && !isHeader(l, screen) && ws.some((w) => wanted.has(w));
   });
 }
 
@@ -517,6 +551,19 @@ export function decide(input: DecideInput): Decision {
     if (more && sub.scrolls >= 1 && sub.more < 3) {
       return clickOn(more, `Step ${gi + 1} of ${n}: ${what} is not listed yet; tapping "${more.text}".`, `Tapped "${more.text}" to look for ${what}. ${tag(`more ${sub.more + 1}`)}`);
     }
+    // An app with a tab bar: look through its other tabs (those sharing a word with the request first) before going back.
+    const tab = sub.scrolls >= (sub.tabs.length ? 2 : 1) && sub.backs === 0 ? nextTab(tabRow(lines, screen), sub.tabs, input.instruction) : undefined;
+    if (tab) {
+      return clickOn(tab, `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not on this tab; looking in the "${tab.text}" tab.`, `Opened the "${tab.text}" tab to look for ${what}. ${tag(`tab ${tab.text.trim()}`)}`);
+    }
+    if (sub.tabs.length > 0 && sub.scrolls < 2) {
+      const x = Math.round(screen.width / 2);
+      return {
+        thought: `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not in view on the "${sub.tabs[sub.tabs.length - 1]}" tab; scrolling it.`,
+        conclusion: `Swiped up to look for ${what}. ${tag(`scroll ${sub.scrolls + 1}`)}`,
+        action: { action: 'swipe', coordinate: [x, Math.round(screen.height * 0.75)], coordinate2: [x, Math.round(screen.height * 0.3)] },
+      };
+    }
     if (sub.backs >= 2) return fail(`Step ${gi + 1} of ${n}: ${what} is nowhere to be found, even after going back twice.`, `Gave up: could not find ${what}.`);
     if (sub.scrolls < 3) {
       const x = Math.round(screen.width / 2);
@@ -590,6 +637,8 @@ export function decide(input: DecideInput): Decision {
       const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, targets, min), ...(min >= 0.95 ? tokenCandidates(lines, targets) : []), ...(goal.stable ? prefixCandidates(lines, targets) : [])]
         .filter((c) => !((goal.nav || spec || goal.entity || goal.notTitle) && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)))
         .filter((c) => !goal.row || onRowOf(c.line, lines, goal.row))
+        // A verb's button, not a field label that starts with the verb ("Pay from", "Send to": a preposition ends it).
+        .filter((c) => !(goal.words && /\s(?:from|to|for|with|at|on|by|via|into)$/i.test(c.line.text.trim())))
         .filter((c) => !(justTapped && normText(c.line.text) === normText(justTapped)))
         .sort((a, b) => b.score - a.score);
       if (cands.length === 0 && goal.words?.length) cands.push(...wordButtons(lines, goal.words, screen).map((line) => ({ line, score: min })));
@@ -706,6 +755,25 @@ export function decide(input: DecideInput): Decision {
         `Tapped the ${field} field "${chosen.line.text}". ${tag('focused')}`,
       );
     }
+    case 'field': {
+      // A form's value into the field that fits it (policy-form.ts): tap it, then pick the value or type it.
+      const lm = TAG.exec(history[history.length - 1] ?? '');
+      const st = fieldStep(goal.values, goal.index, lines, screen, lm && Number(lm[1]) - 1 === gi ? lm[4] : undefined);
+      const head = `Step ${gi + 1} of ${n} ("${goal.text}"): `;
+      if (st.do === 'notFound') return notFound(st.what);
+      if (st.do === 'type') return { thought: head + st.thought, conclusion: `${st.conclusion} ${tag('done')}`, action: { action: 'type', text: st.text } };
+      if (st.do === 'swipe') {
+        const x = Math.round(screen.width / 2);
+        return { thought: head + st.thought, conclusion: `${st.conclusion} ${tag(st.state)}`, action: { action: 'swipe', coordinate: [x, Math.round(screen.height * 0.7)], coordinate2: [x, Math.round(screen.height * 0.4)] } };
+      }
+      const at = st.line ? pointIn(st.line, screen, temperature, random) : st.point!;
+      return { thought: head + st.thought, conclusion: `${st.conclusion} ${tag(st.state)}`, action: { action: 'click', coordinate: at } };
+    }
+    case 'submit': {
+      const b = submitButton(lines, screen, goal.verbs);
+      if (!b) return notFound("the form's submit button");
+      return clickOn(b, `Step ${gi + 1} of ${n}: every value is in its field; submitting the form with "${b.text}".`, `Tapped "${b.text}". ${tag('done')}`);
+    }
     case 'menu':
       return {
         thought: `Step ${gi + 1} of ${n} ("${goal.text}"): app options usually sit in the overflow menu; opening it.`,
@@ -763,7 +831,7 @@ export function decide(input: DecideInput): Decision {
       };
     }
     case 'fill': {
-      const f = fieldOf(lines, goal.hints, goal.value, screen, goal.avoid);
+      const f = fieldOf(lines, goal.hints, goal.value, screen, goal.avoid, goal.minShared);
       const options = lines.filter((l) => !isHeader(l, screen) && l !== f?.value && matchScore(l.text, goal.value) >= 0.95);
       // Once the picker is open, OCR may drop a letter of the option ("Riverside Mal"): the one clearly best near match.
       const near = sub.opened && options.length === 0 ? candidates(lines, [goal.value], 0.85).filter((c) => !isHeader(c.line, screen) && c.line !== f?.value).sort((a, b) => b.score - a.score) : [];

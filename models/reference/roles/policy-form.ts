@@ -1,0 +1,417 @@
+/**
+ * Reference policy — filling a form field by field (issue 17). A request that carries several values, at least one of
+ * them a typed value (a money amount, a reference number, a date or time, a quoted or labelled text), is not a thing
+ * to look for in a list: the button its verb names opens a form ("Send money", "Transfer a prescription"), and each
+ * value goes into the field whose label fits it.
+ *
+ * Generic only — no app's names, labels or data. What it knows is how English requests name values and how phone
+ * forms label fields:
+ * - values and their kinds: a money amount ("$25", "40 dollars") → Amount/Total/Sum; a number or code of four digits
+ *   or more → …number/ID/code/reference; a date or a time → Date/Time; a quoted or labelled text ("note: X",
+ *   "with the note X", "as the memo") and a purpose ("for concert tickets") → Note/Memo/Message/What's it for;
+ *   a name → the field named by the word before it ("to X" → To/Recipient/Payee, "from X" → From/Current/Source)
+ *   or by the kind word after it ("my X prescription"), or the picker whose options contain it;
+ * - fields on screen: a short label line with the field's placeholder, value or picker right under it;
+ * - matching: each value's cue words against the field's label and placeholder words (and a value shaped like the
+ *   placeholder's example: "e.g. Losartan 50 mg" takes "Lisinopril 10 mg"); what is left pairs up in screen order;
+ * - filling: tap the field; if the screen changed and offers the value as an option (a picker), tap it, otherwise
+ *   type it (a text input) — so one step kind serves pickers, dropdowns and text inputs alike;
+ * - submitting: the form's own button below its fields (Review, Continue, Next, Submit …, or the verb's), then any
+ *   confirmation that follows (Confirm, the verb again, OK …) until the screen reports the verb done.
+ */
+import type { OcrLine } from '../types.js';
+import { contentWords, SYNONYMS, appGoal, type ActPlan } from './policy-act.js';
+import type { Goal } from './policy-tasks.js';
+import { instructionEntities } from './intent.js';
+import { isHeader, matchScore, normText } from './policy-screen.js';
+
+export type ValueKind = 'amount' | 'number' | 'date' | 'time' | 'text' | 'name';
+
+/** One value of a request and what the request says about it. */
+export interface FormValue {
+  /** As written in the request. */
+  value: string;
+  /** What goes into the field (a money amount without its currency sign: the field shows it). */
+  input: string;
+  kind: ValueKind;
+  /** Words of the request around the value that may name its field ("to", "note", "prescription number"). */
+  cues: string[];
+}
+
+/** Field label words that usually take a value of each kind (generic form vocabulary). */
+const KIND_WORDS: Record<ValueKind, string[]> = {
+  amount: ['amount', 'total', 'sum', 'price', 'much', 'value', 'pay', 'payment'],
+  number: ['number', 'no', 'id', 'code', 'reference', 'ref', 'digit', 'account', 'card'],
+  date: ['date', 'day', 'when', 'on'],
+  time: ['time', 'at', 'hour', 'when'],
+  text: ['note', 'memo', 'message', 'description', 'comment', 'reason', 'details', 'reference', 'purpose', 'what'],
+  name: ['name'],
+};
+
+/** What a preposition (or a verb of paying) before a name says about its field. */
+const CUE_WORDS: Record<string, string[]> = {
+  to: ['to', 'recipient', 'payee', 'beneficiary', 'contact', 'who', 'name'],
+  instead: ['from', 'current', 'previous', 'old', 'source', 'origin', 'existing'],
+  from: ['from', 'current', 'previous', 'old', 'source', 'origin', 'existing'],
+  for: ['for', 'note', 'memo', 'reason', 'purpose', 'what'],
+  at: ['at', 'location', 'place', 'store', 'branch', 'where'],
+  with: ['with'],
+  by: ['by'],
+};
+
+/** Verbs of moving money: their object or "back"-person is the recipient ("Pay X back $12", "I owe X $12"). */
+const MONEY_VERBS = /^(?:pay|send|transfer|give|owe|reimburse|refund|tip|wire|lend|repay)$/i;
+
+/** Verbs whose form is usually opened by another verb's button (generic English). */
+const FORM_SYNONYMS: readonly (readonly string[])[] = [['move', 'transfer'], ['pay', 'send money', 'send'], ['owe', 'send money', 'pay']];
+
+/** Buttons that submit a form (generic). */
+export const SUBMIT_WORDS = ['review', 'continue', 'next', 'submit', 'send', 'save', 'done', 'confirm', 'pay', 'transfer', 'request', 'apply', 'create', 'add', 'finish', 'ok'];
+
+const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec';
+const AMOUNT = /(?:[$€£]\s?\d(?:[\d,]*\d)?(?:\.\d{1,2})?|\b\d(?:[\d,]*\d)?(?:\.\d{1,2})?\s?(?:dollars|euros|pounds|bucks|usd|eur|gbp)\b)/gi;
+const NUMBER = /(?<![\w$€£.,-])(?:#\s?)?(?=[A-Za-z-]*\d)(?:[A-Za-z]{1,4}-?)?\d[\d -]{2,}\d(?![\w.-])/g;
+const DATE = new RegExp(`\\b(?:(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTHS})(?:\\s+\\d{4})?|\\d{4}-\\d{2}-\\d{2}|today|tomorrow)\\b`, 'gi');
+const TIME = /\b\d{1,2}(?::\d{2})\s*(?:[ap]\.?m\.?)?(?!\w)|\b\d{1,2}\s*[ap]\.?m\.?(?!\w)/gi;
+/** A labelled text: "note: X", "with the note X", "memo X", "the message is X". */
+const LABELLED = /\b(?:with\s+(?:the\s+|a\s+)?(note|memo|message|comment|description|reason|reference)\s+(?:saying\s+|that says\s+)?|(note|memo|message|comment|description|reason|reference)\s*(?:[:\-–]|\s(?:is|says|reads|saying)\b:?))\s*([^.;!?]+?)\s*(?=[.;!?]|$)/i;
+/** "Put X as the note", "X as the memo". */
+const AS_LABEL = /\b(?:put|use|write|add)?\s*([^.;!?]+?)\s+as\s+(?:the|a|my)\s+(note|memo|message|comment|description|reason|reference)\b/i;
+
+const stem = (w: string): string => w.toLowerCase().replace(/['’]s$/, '').replace(/(?<=[^s])s$/, '');
+const words = (t: string): string[] => (t.toLowerCase().match(/[a-z][a-z'’]*|\$/g) ?? []).map(stem);
+
+/** Content words just before `at` in `text` (up to `n`), nearest first, with the last function word kept. */
+function before(text: string, at: number, n = 3): string[] {
+  const ws = text.slice(0, at).split(/[.;!?]/).pop()!.toLowerCase().match(/[a-z][a-z'’-]*/g) ?? [];
+  return ws.slice(-n).reverse();
+}
+function after(text: string, end: number, n = 2): string[] {
+  const ws = text.slice(end).split(/[.;!?,]/)[0]!.toLowerCase().match(/[a-z][a-z'’-]*/g) ?? [];
+  return ws.slice(0, n);
+}
+
+/** The values of a request, each with its kind and the words that may name its field. */
+export function formValues(request: string, exclude: readonly string[] = []): FormValue[] {
+  let text = request.replace(/[“”]/g, '"').replace(/[‘’]/g, "'").replace(/\s+/g, ' ').trim();
+  const out: FormValue[] = [];
+  const blank = (s: string): void => {
+    text = text.replace(s, ' '.repeat(s.length));
+  };
+  // Quoted texts.
+  for (const m of [...text.matchAll(/"([^"]{1,120})"/g)]) {
+    const at = m.index!;
+    out.push({ value: m[1]!.trim(), input: m[1]!.trim(), kind: 'text', cues: [...before(text, at), ...after(text, at + m[0].length, 3)] });
+    blank(m[0]);
+  }
+  // "X as the note".
+  const asl = AS_LABEL.exec(text);
+  if (asl && /\w/.test(asl[1]!) && !/[$\d]/.test(asl[1]!)) {
+    const v = asl[1]!.replace(/^(?:put|use|write|add)\s+/i, '').trim();
+    out.push({ value: v, input: v, kind: 'text', cues: [asl[2]!.toLowerCase()] });
+    blank(asl[0]);
+  }
+  // "note: X", "with the note X".
+  const lab = LABELLED.exec(text);
+  if (lab && /\w/.test(lab[3]!)) {
+    const v = lab[3]!.replace(/^["']|["']$/g, '').trim();
+    out.push({ value: v, input: v, kind: 'text', cues: [(lab[1] ?? lab[2])!.toLowerCase()] });
+    blank(lab[0]);
+  }
+  for (const m of [...text.matchAll(AMOUNT)]) {
+    const v = m[0].trim();
+    out.push({ value: v, input: v.replace(/[$€£,]|\s?(?:dollars|euros|pounds|bucks|usd|eur|gbp)$/gi, '').trim(), kind: 'amount', cues: before(text, m.index!, 2) });
+    blank(m[0]);
+  }
+  for (const m of [...text.matchAll(DATE)]) {
+    out.push({ value: m[0], input: m[0], kind: 'date', cues: before(text, m.index!, 2) });
+    blank(m[0]);
+  }
+  for (const m of [...text.matchAll(TIME)]) {
+    out.push({ value: m[0].trim(), input: m[0].trim(), kind: 'time', cues: before(text, m.index!, 2) });
+    blank(m[0]);
+  }
+  for (const m of [...text.matchAll(NUMBER)]) {
+    const v = m[0].replace(/^#\s?/, '').trim();
+    out.push({ value: v, input: v, kind: 'number', cues: before(text, m.index!, 3) });
+    blank(m[0]);
+  }
+  // A purpose: "for concert tickets" (not a name's "for", which is read below as a name with the cue "for").
+  // (At the clause's end any words; before a preposition only lower-case ones: "for Anna Berg at 7" is no purpose.)
+  const atEnd = /\bfor\s+(?!(?:me|my|him|her|them|it|us|the)\b)([A-Za-z][A-Za-z' -]*?)\s*(?=[.;,!?]|$)/.exec(text);
+  const purpose =
+    (atEnd && !/\b(?:from|to|at|in|on|by|with|instead)\b/.test(atEnd[1]!) ? atEnd : null) ??
+    /\bfor\s+(?!(?:me|my|him|her|them|it|us|the)\b)([a-z][a-z' -]*?)(?=\s+(?:from|to|at|on|in|by|with)\b)/.exec(text);
+  if (purpose && purpose[1]!.trim() && !/\b(?:from|to|at|in|on|by|with|instead)\b/.test(purpose[1]!)) {
+    out.push({ value: purpose[1]!.trim(), input: purpose[1]!.trim(), kind: 'text', cues: ['for'] });
+    blank(purpose[0]);
+  }
+  // Names: capitalised runs the request carries (each sentence read as if it followed a verb).
+  const sentences = text.split(/(?<=[.;!?])\s+/);
+  let offset = 0;
+  const names: FormValue[] = [];
+  for (const s of sentences) {
+    for (const e of instructionEntities(`then ${s}`)) {
+      if (/^\d/.test(e) || normText(e.replace(/^(?:the|my)\s+/i, '')).length < 3 || exclude.some((x) => normText(x) === normText(e)) || /^(?:I|I'm|I'd|I've|The|My|Please|Can|Could|Would)$/.test(e)) continue;
+      const at = text.indexOf(e, offset);
+      if (at < 0) continue;
+      // A single capitalised word that opens a sentence is its first word ("Put "X" as the note."), not a name.
+      if (!/\s/.test(e) && (at === 0 || /[.;!?]\s*$/.test(text.slice(0, at)))) continue;
+      // "my X prescription": the kind word after a name is a cue too; "for X" with a capital is a name.
+      const pre = before(text, at, 2);
+      const cues = [...pre, ...after(text, at + e.length, 1)];
+      const value = e.replace(/^(?:the|my)\s+/i, '');
+      if ([...out, ...names].some((o) => normText(o.value).includes(normText(value)))) continue;
+      names.push({ value, input: value, kind: 'name', cues: MONEY_VERBS.test(pre[0] ?? '') ? ['to', ...cues] : cues });
+    }
+    offset += s.length + 1;
+  }
+  // A name inside a longer one ("Lisinopril" in "Lisinopril 10 mg") is the same name.
+  out.push(...names.filter((n) => !names.some((o) => o !== n && normText(o.value).includes(normText(n.value)))));
+  // "Pay X back", "I owe X $12": already cued by the verb; a name after "back"/"owe" likewise.
+  return out.filter((v) => v.input.length > 0);
+}
+
+/** A form field on screen: its label line and the line right under it (placeholder, value or picker), if any. */
+export interface FormField {
+  label: OcrLine;
+  input?: OcrLine;
+  /** The text of label and input (for matching). */
+  words: string[];
+}
+
+const SUBMITTISH = new RegExp(`^(?:${SUBMIT_WORDS.join('|')}|cancel|back|edit|delete)\\b`, 'i');
+
+/**
+ * The form fields a screen shows: short label lines (≤ 4 words, no digits, not the title bar, not a button) with a
+ * line right under them, left-aligned with them, that is not itself a label of a field (a placeholder, the field's
+ * value, a picker's current choice). Key–value rows (label and value on one row) are not fields.
+ */
+export function formFields(lines: readonly OcrLine[], screen: { width: number; height: number }): FormField[] {
+  const body = lines.filter((l) => !isHeader(l, screen) && l.box.y > screen.height * 0.035).sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x);
+  const used = new Set<OcrLine>();
+  const out: FormField[] = [];
+  for (const l of body) {
+    if (used.has(l)) continue;
+    const t = l.text.trim();
+    const ws = t.match(/[A-Za-z][A-Za-z'’-]*/g) ?? [];
+    if (ws.length === 0 || ws.length > 4 || /\d/.test(t) || /[?!.]$/.test(t) || SUBMITTISH.test(t) || l.box.x > screen.width * 0.45) continue;
+    // The row below: lines starting within 48 px under the label's bottom, overlapping its left edge region.
+    const bottom = l.box.y + l.box.h;
+    const row = body.filter((x) => x !== l && x.box.y >= bottom - 4 && x.box.y - bottom <= 48 && x.box.x < l.box.x + 140 && !SUBMITTISH.test(x.text.trim()));
+    const firstY = Math.min(...row.map((x) => x.box.y));
+    const under = row.filter((x) => x.box.y - firstY < 12);
+    // A key–value row ("From   Everyday Checking"): a value on the label's own row, right of it.
+    const sameRow = body.some((x) => x !== l && Math.abs(x.box.y + x.box.h / 2 - (l.box.y + l.box.h / 2)) < 10 && x.box.x > l.box.x + l.box.w + 20);
+    if (sameRow) continue;
+    // The input: the widest text on that row (a "$" prefix beside "0.00" is not the input).
+    const input = under.sort((a, b) => normText(b.text).length - normText(a.text).length || b.box.w - a.box.w)[0];
+    if (input) used.add(input);
+    out.push({ label: l, ...(input ? { input } : {}), words: [...words(t), ...(input ? words(input.text) : [])] });
+  }
+  // Only lines that head something: a label with nothing under it is kept only when another field on screen has an input.
+  return out.filter((f) => f.input || out.some((o) => o.input));
+}
+
+/** The letters/digits shape of a text ("Lisinopril 10 mg" → "a9a"), for an example placeholder ("e.g. Losartan 50 mg"). */
+const shape = (t: string): string => t.replace(/^e\.?g\.?\s*/i, '').replace(/[A-Za-z]+/g, 'a').replace(/\d+(?:[.,]\d+)?/g, '9').replace(/[^a9]/g, '');
+
+/** How well a field fits a value: shared cue/kind words, plus a placeholder of the value's shape. */
+export function fieldScore(v: FormValue, f: FormField): number {
+  const fw = new Set(f.words);
+  const cueWords = v.cues.flatMap((c) => [stem(c), ...(CUE_WORDS[c.toLowerCase()] ?? []).map(stem)]);
+  let score = 0;
+  for (const w of new Set(cueWords)) if (w.length > 1 && fw.has(w)) score += 1;
+  for (const w of new Set(KIND_WORDS[v.kind].map(stem))) if (fw.has(w)) score += 0.8;
+  const ph = f.input?.text ?? '';
+  if (v.kind === 'amount' && (/^[$€£]?\s?0[.,]00$/.test(ph.trim()) || fw.has('$'))) score += 1;
+  if (ph && /^e\.?g\.?/i.test(ph.trim()) && shape(ph) === shape(v.value) && shape(v.value).length > 1) score += 1.5;
+  // The field already shows this value.
+  if (f.input && matchScore(f.input.text, v.input) >= 0.95) score += 2;
+  return score;
+}
+
+/** Which field takes which value (by index): best pairs first, then what is left in screen order. */
+export function assignFields(values: readonly FormValue[], fields: readonly FormField[]): Map<number, FormField> {
+  const pairs: { v: number; f: number; s: number }[] = [];
+  values.forEach((v, vi) => fields.forEach((f, fi) => pairs.push({ v: vi, f: fi, s: fieldScore(v, f) })));
+  pairs.sort((a, b) => b.s - a.s || a.f - b.f);
+  const out = new Map<number, FormField>();
+  const taken = new Set<number>();
+  for (const p of pairs) {
+    if (p.s <= 0 || out.has(p.v) || taken.has(p.f)) continue;
+    out.set(p.v, fields[p.f]!);
+    taken.add(p.f);
+  }
+  // Elimination: values no label named, into the fields no value took, in order — only fields that look empty.
+  const freeFields = fields.filter((f, fi) => !taken.has(fi) && f.input !== undefined);
+  const freeValues = values.map((_, vi) => vi).filter((vi) => !out.has(vi));
+  if (freeValues.length > 0 && freeValues.length <= freeFields.length) freeValues.forEach((vi, k) => out.set(vi, freeFields[k]!));
+  return out;
+}
+
+/** The values of this form the screen shows filled in (each field's line under its label reads as the value). */
+export function filledOnScreen(values: readonly FormValue[], index: number, lines: readonly OcrLine[], screen: { width: number; height: number }): boolean {
+  if (dialogOpen(lines)) return false;
+  const f = assignFields(values, formFields(lines, screen)).get(index);
+  // A name the form has no field for ("… to Pharmacy": the app itself) is nothing to fill once the form shows.
+  if (!f && values[index]!.kind === 'name' && formVisible(values, lines, screen)) return true;
+  return !!f?.input && matchScore(f.input.text, values[index]!.input) >= 0.95;
+}
+
+/** Enough of the form is visible: at least two of its values have a field whose label names them. */
+export function formVisible(values: readonly FormValue[], lines: readonly OcrLine[], screen: { width: number; height: number }): boolean {
+  const fields = formFields(lines, screen).filter((f) => f.input);
+  const fits = (v: FormValue): boolean => fields.some((f) => fieldScore(v, f) >= 1);
+  // A typed value (amount, number, date, time) with its field is the form's signature; a list of notes is no form.
+  const typed = values.filter((v) => v.kind !== 'name' && v.kind !== 'text');
+  return values.filter(fits).length >= Math.min(2, values.length) && (typed.length === 0 || typed.some(fits));
+}
+
+/** The form's submit button: a short line below the lowest field, led by a submit word or the request's verb. */
+export function submitButton(lines: readonly OcrLine[], screen: { width: number; height: number }, verbs: readonly string[]): OcrLine | undefined {
+  const fields = formFields(lines, screen);
+  const floor = Math.max(0, ...fields.map((f) => (f.input ?? f.label).box.y));
+  const lead = new Set([...SUBMIT_WORDS, ...verbs.map((v) => v.toLowerCase().split(/\s+/)[0]!)]);
+  const cands = lines.filter((l) => {
+    if (isHeader(l, screen) || l.box.y <= floor) return false;
+    const ws = l.text.trim().toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
+    return ws.length > 0 && ws.length <= 3 && !/[?]/.test(l.text) && lead.has(ws[0]!);
+  });
+  return cands.sort((a, b) => a.box.y - b.box.y)[0];
+}
+
+/**
+ * The form plan, or undefined when the request is not one: at least two values, one of them a typed value
+ * (amount, number, date, time or a quoted/labelled text), and a verb.
+ */
+export function understandForm(request: string): ActPlan | undefined {
+  const text = request.replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
+  if (!text) return undefined;
+  // The verb: the first word of the first clause that starts with one (not "I …", "My …", a name).
+  const clauses = text.split(/(?<=[.;!?])\s+|,\s+(?=[a-z])/);
+  let verb: string | undefined;
+  let clause = '';
+  for (const raw of clauses) {
+    const c = raw.trim().replace(/^(?:i(?:'d| would)? (?:like|want|need) (?:you )?to|i'd love to|let's|help me)\s+/i, '');
+    const w = /^([A-Za-z]+)\b(?!\s+\d)/.exec(c)?.[1];
+    if (!w || /^(?:i|my|the|a|an|it|this|that|there|please|can|could|would|will|and|then)$/i.test(w)) continue;
+    if (/^[A-Z][a-z]+$/.test(w) || /^[a-z]+$/.test(w)) {
+      verb = w.toLowerCase();
+      clause = c;
+      break;
+    }
+  }
+  const owe = /\bi\s+owe\b/i.test(text);
+  if (!verb && owe) verb = 'pay';
+  if (!verb) return undefined;
+  const named = /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
+  // The verb is no name: blanked where it starts a sentence ("Send Sam Patel." after a pronoun was resolved).
+  const verbAt = new RegExp(`(?<=^|[.;!?]\\s+)(?:${verb})\\b`, 'gi');
+  const values = formValues(text.replace(verbAt, (w) => ' '.repeat(w.length)), named ? [named] : []).filter((v) => !(v.kind === 'name' && normText(v.value) === normText(verb!)));
+  const typed = values.filter((v) => v.kind !== 'name' && !(v.kind === 'text' && v.cues.join(' ') === 'for'));
+  if (values.length < 2 || typed.length === 0) return undefined;
+  // Not a single-thing action with a date (e.g. "Move X to June 4"): a form needs a typed value that is not only a date.
+  if (typed.every((v) => v.kind === 'date' || v.kind === 'time') && values.length < 3) return undefined;
+  const money = values.some((v) => v.kind === 'amount') && MONEY_VERBS.test(owe ? 'owe' : verb);
+  // The person money goes to: a name no preposition introduces ("Pay X back $12", "I owe X $12") is the recipient.
+  const payee = money ? values.find((v) => v.kind === 'name' && !v.cues.some((c) => /^(?:to|from|for|at|instead|of|with|in|on)$/.test(c))) : undefined;
+  if (payee) payee.cues.unshift('to');
+  // The button that opens the form: the verb with its object's kind ("Transfer a prescription"), "<Verb> money" for an
+  // amount, and the verb's common synonyms.
+  let rest = clause.replace(/^\s*\S+/, '');
+  for (const v of values) rest = rest.replace(v.value, ' ');
+  const kind = contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w));
+  const syn = [...SYNONYMS, ...FORM_SYNONYMS].filter((g) => g.includes(verb!)).flat().filter((w) => w !== verb);
+  const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+  const opens = [
+    ...(money ? [`${cap(verb)} money`, 'Send money', 'Transfer money', 'Pay someone'] : []),
+    ...(kind ? [`${cap(verb)} ${kind}`, `${cap(verb)} a ${kind}`] : []),
+    cap(verb),
+    ...syn.map(cap),
+    ...(money ? ['Send', 'Transfer', 'Pay'] : []),
+  ].filter((x, i, a) => a.indexOf(x) === i);
+  const verbs = [verb, ...syn, ...(money ? ['send', 'transfer', 'pay'] : [])];
+  // Not the values, nor the words that name their fields ("note", "memo"): those name no app.
+  const label = new Set(Object.values(KIND_WORDS).flat());
+  const cueWords = contentWords(text).filter((w) => !label.has(w) && !values.some((v) => normText(v.value).includes(normText(w))));
+  // (The request without its field words, so that an app known by such a word — notes for "note" — is not looked into first.)
+  const open = appGoal(named, { words: [...cueWords, ...values.filter((v) => v.kind === 'name').flatMap((v) => contentWords(v.value))], verbs, names: values.filter((v) => v.kind === 'name').map((v) => v.value), request: [verb, ...cueWords].join(' ') });
+  // A launcher label that is one of the request's own words (not a field's: "note" is no Notes app here).
+  if (open.kind === 'open' && open.topic) open.topic = new RegExp(`^(?:${cueWords.filter((w) => w.length >= 4).join('|') || '(?!)'})s?$`, 'i');
+  const goals: Goal[] = [
+    open,
+    { kind: 'tap', targets: opens, text: `tap ${opens[0]}`, min: 0.8, notTitle: true, words: [...verbs.filter((w) => !/\s/.test(w)), ...(kind ? [kind] : [])], form: values },
+    ...values.map((v, i): Goal => ({ kind: 'field', index: i, values, text: `fill in ${v.value}` })),
+    { kind: 'submit', verbs, text: 'submit the form' },
+    {
+      kind: 'tap',
+      targets: ['Confirm', 'Send', 'Pay now', 'Submit', 'OK', 'Yes', ...opens],
+      text: 'confirm',
+      min: 0.8,
+      optional: true,
+      notTitle: true,
+      lowest: true,
+      repeatLast: true,
+      doneWhen: RESULT,
+    },
+  ];
+  return { goals, result: RESULT };
+}
+
+/** A screen line that reports a form's request carried out. */
+export const RESULT = /\b(?:sent|transferred|submitted|requested|paid|scheduled|received|completed?|success(?:ful(?:ly)?)?|confirmed|created|saved)\b/i;
+
+/** What to do for a `field` goal on this screen (policy.ts turns it into an action with the goal's tag). */
+export type FieldStep =
+  | { do: 'tap'; line?: OcrLine; point?: [number, number]; thought: string; conclusion: string; state: string }
+  | { do: 'type'; text: string; thought: string; conclusion: string }
+  | { do: 'swipe'; thought: string; conclusion: string; state: string }
+  | { do: 'notFound'; what: string };
+
+/** A short signature of what the screen shows outside its title bar (did a tap change the screen?). */
+export function bodySig(lines: readonly OcrLine[], screen: { height: number }): string {
+  // The number of lines outside the title bar: focusing an input leaves it (nearly) as it was, a picker or a
+  // suggestion list adds lines. A count, not a hash: focus styling may make OCR drop or merge one line.
+  return String(lines.filter((l) => !isHeader(l, screen)).length);
+}
+
+/** A dialog or sheet is open: a "Cancel" button shows (pickers, confirmations). */
+const dialogOpen = (lines: readonly OcrLine[]): boolean => lines.some((l) => /^cancel$/i.test(l.text.trim()));
+
+/**
+ * One step of filling value `index`: `state` is this goal's last tag state in the history ("field #sig" after the
+ * field was tapped on a screen with signature sig, "field #sig pick k" after k swipes through its options).
+ */
+export function fieldStep(values: readonly FormValue[], index: number, lines: readonly OcrLine[], screen: { width: number; height: number }, state: string | undefined): FieldStep {
+  const v = values[index]!;
+  const opened = state ? /^field #(\d+)(?: pick (\d+))?$/.exec(state) : null;
+  if (opened) {
+    const picks = Number(opened[2] ?? 0);
+    const changed = Math.abs(Number(bodySig(lines, screen)) - Number(opened[1])) >= 2 || dialogOpen(lines) || picks > 0;
+    if (!changed) {
+      return { do: 'type', text: v.input, thought: `The field for "${v.value}" is focused (the screen did not change): typing it.`, conclusion: `Typed "${v.input}" into the field.` };
+    }
+    // A picker or list opened: the value as one of its options (exact names first: a near-duplicate is not it).
+    const opts = lines
+      .filter((l) => !isHeader(l, screen))
+      .map((l) => ({ l, s: matchScore(l.text, v.input) }))
+      .filter((c) => c.s >= 0.95)
+      .sort((a, b) => b.s - a.s || b.l.box.y - a.l.box.y);
+    if (opts[0]) {
+      return { do: 'tap', line: opts[0].l, thought: `The field's options are open; "${opts[0].l.text}" is "${v.value}": choosing it.`, conclusion: `Chose "${opts[0].l.text}".`, state: 'done' };
+    }
+    if (picks < 2) return { do: 'swipe', thought: `The field's options are open but "${v.value}" is not among those shown; scrolling them.`, conclusion: `Scrolled the options for "${v.value}".`, state: `field #${opened[1]} pick ${picks + 1}` };
+    return { do: 'type', text: v.input, thought: `No option reads "${v.value}"; typing it into the field.`, conclusion: `Typed "${v.input}" into the field.` };
+  }
+  const f = assignFields(values, formFields(lines, screen)).get(index);
+  if (!f) return { do: 'notFound', what: `the field for "${v.value}"` };
+  const sig = bodySig(lines, screen);
+  const label = f.label.text.trim();
+  if (f.input) {
+    return { do: 'tap', line: f.input, thought: `The field "${label}" takes "${v.value}" (${v.kind}); tapping it ("${f.input.text}").`, conclusion: `Tapped the field "${label}" for "${v.value}".`, state: `field #${sig}` };
+  }
+  // An empty input under its label: its box starts right below the label.
+  const point: [number, number] = [Math.round(f.label.box.x + Math.min(80, screen.width / 4)), Math.round(f.label.box.y + f.label.box.h + 22)];
+  return { do: 'tap', point, thought: `The field "${label}" takes "${v.value}" (${v.kind}); tapping its box under the label.`, conclusion: `Tapped the field "${label}" for "${v.value}".`, state: `field #${sig}` };
+}
