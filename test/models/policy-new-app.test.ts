@@ -51,7 +51,7 @@ describe('reference policy: readings that carry over to an app it was not writte
     const plan = planTask('Switch my Atorvastatin 20 mg reminder On in the Pharmacy app.', []).goals;
     expect(plan).toEqual([
       { kind: 'open', target: 'Pharmacy', text: 'open Pharmacy' },
-      { kind: 'toggle', target: 'Atorvastatin 20 mg', on: true, text: 'switch Atorvastatin 20 mg on', via: ['reminder'], viaFirst: true },
+      { kind: 'toggle', target: 'Atorvastatin 20 mg', on: true, text: 'switch Atorvastatin 20 mg on', via: ['reminder'], viaFirst: true, label: ['reminder'] },
     ]);
     // No app named: looked for by the name; a phone setting still goes to Settings.
     expect(planTask('Turn the dose reminder for Sertraline 50 mg On.', []).goals[0]).toMatchObject({ kind: 'open', target: undefined, explore: { names: ['Sertraline 50 mg'] } });

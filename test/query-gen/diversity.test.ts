@@ -4,7 +4,7 @@ import { inProcessModel } from '../../models/reference/in-process.js';
 import { readRequest } from '../../models/reference/roles/critics.js';
 import { entityEnd, requestCore } from '../../models/reference/roles/intent.js';
 import { planTask } from '../../models/reference/roles/policy.js';
-import { diversify, queryRefineRole, querySynthRole, refinementVariants } from '../../models/reference/roles/query.js';
+import { diversify, queryRefineRole, querySynthRole, refinementVariants, splitRequest } from '../../models/reference/roles/query.js';
 import { distinctN, diversityOf, selfBleu, tokenize } from '../../query-gen/diversity.js';
 import { generateQueryBatch } from '../../query-gen/pipeline.js';
 import { seededRandom } from '../../query-gen/sample.js';
@@ -79,7 +79,7 @@ describe('instruction diversity in refinement', () => {
   it('options marked unreadable really are not read the same (so the test above can fail)', () => {
     const unread = templates.flatMap(({ core, values }) => refinementVariants(core, values, true).filter((v) => reading(v) !== reading(core)));
     expect(unread.length).toBeGreaterThan(0);
-    expect(unread.every((v) => /^(It would be great|Is it possible)/.test(v))).toBe(true);
+    expect(unread.every((v) => /(?:^|[.!?] )(?:It would be great|Is it possible)/.test(v))).toBe(true);
   });
 
   it('a 300-query batch keeps every slot value verbatim and is far more varied than the templates alone', async () => {
@@ -97,6 +97,16 @@ describe('instruction diversity in refinement', () => {
 });
 
 describe('request reading (intent.ts)', () => {
+  it('a frame words the request sentence of a core, not the context statement before it', () => {
+    const core = 'I lost my Scarf on Dr. Lee Route. Report it to lost and found: Blue wool';
+    expect(splitRequest(core, ['Scarf', 'Dr. Lee Route', 'Blue wool'])).toEqual({ lead: 'I lost my Scarf on Dr. Lee Route.', request: 'Report it to lost and found: Blue wool' });
+    const variants = refinementVariants(core, ['Scarf', 'Dr. Lee Route', 'Blue wool']);
+    expect(variants).toContain('I lost my Scarf on Dr. Lee Route. Could you report it to lost and found: Blue wool?');
+    expect(variants.some((v) => /\b(?:you|Please|Kindly) i lost\b/i.test(v))).toBe(false);
+    // A verb the reader does not list, its object a pronoun, is still the request after a context statement.
+    expect(requestCore('I lost my Scarf on Green Line. Report it to lost and found: Blue wool.')).toBe('Report Scarf on Green Line to lost and found: Blue wool.');
+  });
+
   it('strips courtesy frames and content-free sentences, keeps requests and framed follow-ups', () => {
     expect(requestCore('Could you please delete my note Shopping list?')).toBe('Delete my note Shopping list.');
     expect(requestCore("I'm in a bit of a rush. Turn Wi-Fi Off, please. Thanks!")).toBe('Turn Wi-Fi Off.');

@@ -168,6 +168,9 @@ export function contextThing(sentence: string): string | undefined {
   // "There's a verification code from X in my mail": the thing is what there is.
   const there = /^there(?:'s|’s| is| are)\s+(?:a|an|the|some)\s+(.+?)(?:\s+(?:in|on|at|inside)\s+(?:my|the|your)\s+\w+)?$/i.exec(s);
   if (there) return `the ${there[1]}`;
+  // "I don't need the Work late shift alarm any more": the name between "the/my" and a kind word, whole.
+  const kinded = new RegExp(`\\b(?:the|my)\\s+([\\p{Lu}\\p{N}][^,;:"“”.]*?)\\s+(?:${CONTEXT_KINDS})\\b`, 'u').exec(s);
+  if (kinded && kinded[1]!.split(/\s+/).length <= 5) return kinded[1];
   const subject = /^((?:the\s+|my\s+)?[\p{Lu}\p{N}][^,;:"“”]*?)\s+(?:is|are|was|were|got|has|have|had)\b/u.exec(s);
   if (subject && !NOT_THING.test(subject[1]!.split(/\s+/)[0]!) && subject[1]!.split(/\s+/).length <= 5) return subject[1]!.replace(/^(?:the|my)\s+/i, '');
   const quoted = /["“]([^"“”]+)["”]/.exec(s);
@@ -183,6 +186,8 @@ export function contextThing(sentence: string): string | undefined {
     while (j < words.length && !/[,;:]$/.test(run[run.length - 1]!)) {
       const w = words[j]!;
       if (cap(w)) run.push(w);
+      // A number that names, after a capitalised word ("Route 40"), not a date ("June 4").
+      else if (/^\d+[A-Z]?[,;:]?$/.test(w) && !CALENDAR_WORD.test(run[run.length - 1]!) && (/[,;:]$/.test(w) || !words[j + 1] || cap(words[j + 1]) || CONTEXT_STOP.test(words[j + 1]!.replace(/[,.;:!?]+$/, '')))) run.push(w);
       else if (/^(?:of|with|and|&|de|the|to|in|on|at|for|from)$/i.test(w) && cap(words[j + 1]) && !CALENDAR_WORD.test(words[j + 1]!)) run.push(w, words[++j]!);
       else if (run.length === 1 && !CONTEXT_STOP.test(w) && !/(?:ing|ed|ly)$/i.test(w) && /^[a-z]/.test(w)) {
         run.push(w);
@@ -204,7 +209,8 @@ function isRequest(p: { text: string; framed: boolean }): boolean {
   if (/^(?:i|is|are|what|how|which|when|who|where|does|do|can|could|would|will|thanks|thank|hi|hey|quick|need|want)$/.test(first)) {
     return /^I(?:'d| would)?\s+(?:like|want|need)\s+(?!to\b)/i.test(p.text);
   }
-  return IMPERATIVES.has(first) || first === 'new';
+  // A verb the list does not know, its object a pronoun pointing back ("Report it to …", "Renew them"): a request.
+  return IMPERATIVES.has(first) || first === 'new' || /^[a-z]+\s+(?:it|them)\b/i.test(p.text.trim());
 }
 
 /** Labelled parts of a request ("Title: X.", "Subject: Y.", "Text: Z."): the phrase each label stands for. */
@@ -238,6 +244,17 @@ function plainRequest(text: string): { text: string; changed: boolean } {
     const subject = m[1]!.replace(/^My\b/, 'my').replace(/^The\b/, 'the');
     s = /^(?:on|off)$/i.test(m[2]!) ? `Turn ${subject} ${m[2]}${m[3] || '.'}` : `Set ${subject} to ${m[2]}${m[3] || '.'}`;
   }
+  // "Make sure / ensure X is V" → "Turn X On/Off" or "Set X to V".
+  const sure = /^(?:make sure|ensure|check that)\s+(?:that\s+)?((?:the\s+|my\s+)?.+?)\s+(?:is|are)\s+(?:set to\s+|turned\s+|switched\s+)?(.+?)([.!?]*)$/i.exec(s);
+  if (sure && !/^(?:i|it|this|that|they|we|you)\b/i.test(sure[1]!)) {
+    s = /^(?:on|off)$/i.test(sure[2]!) ? `Turn ${sure[1]} ${sure[2]}${sure[3] || '.'}` : `Set ${sure[1]} to ${sure[2]}${sure[3] || '.'}`;
+  }
+  // "… and need X switched Off" — a wish for a state after a clause saying why.
+  s = s.replace(/^.*?\b(?:and|so|but)\s+(?:i\s+)?(?:need|want)\s+(?!to\b)(.+?)\s+(?:turned|switched|set|kept)\s+(on|off)\b(.*)$/i, 'Turn $1 $2$3');
+  // "Ask the pharmacy to refill X" → "Refill X": the request to a third party is the request.
+  s = s.replace(/^ask\s+(?:the\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?\s+to\s+([a-z]+\b.*)$/i, (_a, rest: string) => rest.charAt(0).toUpperCase() + rest.slice(1));
+  // "the phone's X setting" → "X": the device and the word "setting" name no thing.
+  s = s.replace(/\b(?:the|my|this)\s+(?:phone|device)['’]s\s+/i, '').replace(/(\b[A-Z][\w-]*(?:\s+[a-z][\w-]*)*)\s+setting\b(?=\s+to\b)/, '$1');
   // "Make the X last / be V" → "Set the X to V".
   s = s.replace(/^make\s+((?:the|my)\s+[^,;]+?)\s+(?:last|be)\s+(?!a\b|an\b)(.+?)([.!?]*)$/i, 'Set $1 to $2$3');
   // "Flip / toggle X On" → "Turn X On".
@@ -400,6 +417,14 @@ const NAMED_KIND =
 const SAID_PHRASE = /\b(?:saying|says|reads|(?:with\s+)?the\s+(?:text|body|message))\s+(?!a\b|an\b|the\b|it\b)([^"“”]+?)(?=[;!?]|\.(?:\s|$)|$)/gi;
 
 /** Key entities of an instruction: quoted strings, capitalised runs, numbers. */
+/** An entity that is a number, amount, time or number-led value ("2", "$40.50", "9:25 PM", "555-348-1290"), not a name ("3-Day Pass"). */
+export function isNumberEntity(e: string): boolean {
+  return /^[$€£]?\d/.test(e) && !/^\d+-\p{L}/u.test(e);
+}
+
+/** A month's name (a number after it is a date, not part of a name). */
+export const MONTH = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?$/i;
+
 /** Units of a strength or size written after a name (generic measurement abbreviations). */
 const UNIT = /^(?:mg|mcg|µg|g|kg|ml|mL|iu|IU|oz|lb|lbs|mm|cm|GB|TB|MB)$/;
 
@@ -455,6 +480,13 @@ export function instructionEntities(instruction: string): string[] {
     } else if (unitNext) {
       run.push(core);
       unitNext = false;
+    } else if (/^\d+-\p{L}/u.test(core) && (run.length > 0 || /^\p{Lu}/u.test(next))) {
+      // A number joined to a word by a hyphen is a word of a name ("3-Day Pass", "24-Hour Gym"), not a quantity.
+      run.push(core);
+    } else if (run.length > 0 && /^\d+[A-Z]?$/.test(core) && !MONTH.test(run[run.length - 1] ?? '') && (endsClause || /^\p{Lu}/u.test(next) || FUNCTION_WORDS.test(next.replace(/[.,;:!?]+$/, '')) || next === '')) {
+      // A bare number right after a capitalised name, before the clause ends, another capitalised word or a
+      // function word, numbers that name ("Route 12", "Route 40 Night", "Gate 7 Lounge") — not a date ("June 25").
+      run.push(core);
     } else if (/^[$€£]?\d/.test(core)) {
       // Numbers (quantities, times, prices) are entities of their own, never part of a name.
       flush();

@@ -14,7 +14,7 @@
  */
 import type { ExploreCue } from './policy-explore.js';
 import type { Goal } from './policy-tasks.js';
-import { instructionEntities } from './intent.js';
+import { instructionEntities, isNumberEntity } from './intent.js';
 
 /** Words that carry no content for matching labels. */
 const STOP = new Set(
@@ -36,7 +36,7 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['extend', 'renew'],
   ['remove', 'delete'],
   ['cancel', 'cancel booking', 'remove'],
-  ['purchase', 'buy'],
+  ['purchase', 'buy', 'get'],
   ['share', 'send'],
   ['keep', 'save'],
   ['follow', 'subscribe'],
@@ -111,6 +111,57 @@ export function understandPreference(text: string): ActPlan | undefined {
   return { goals, result: /\b(?:updated|saved|changed|set)\b/i };
 }
 
+/** Verbs whose automatic form apps name "Auto-<verb>" ("top up" → Auto-reload, "pay" → Autopay): generic English. */
+const AUTO_SYNONYMS: readonly (readonly string[])[] = [
+  ['top up', 'reload', 'recharge', 'refill'],
+  ['pay', 'payment', 'autopay'],
+  ['renew', 'renewal'],
+  ['back up', 'backup'],
+  ['save', 'saving'],
+];
+
+/**
+ * An automatic feature of an app, switched on with its amount: "Turn on auto-reload for my X card with $50", "Top up my
+ * X card automatically with $30 when it runs low", "Set up autopay for $40", "Auto-reload $20 on, please". The switch
+ * is found by its label's words (the feature's words, "auto" for "automatically", and the verb's common synonyms), on
+ * whichever screen of the app holds it; its amount goes into the field those words name ("Reload amount").
+ */
+export function understandFeature(text: string): ActPlan | undefined {
+  const t = text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.!]+$/, '')
+    // The condition of an automatic action ("when it runs low") says when, not what.
+    .replace(/,?\s+(?:when|whenever|if|once)\s+(?:it|my|the|your|its|there)\b.*$/i, '')
+    .replace(/,?\s+please$/i, '');
+  const amount = /([$€£]\s?\d[\d,]*(?:\.\d{1,2})?)/.exec(t)?.[1];
+  if (!amount) return undefined;
+  let feature: string | undefined;
+  let m: RegExpExecArray | null;
+  const auto = /\bautomatic(?:ally)?\b/i.test(t);
+  if ((m = /^(?:turn on|switch on|enable|activate|set up|start)\s+(?:the\s+|my\s+)?((?:auto[-\s]?)?[a-z][a-z-]*(?:\s+(?!(?:for|on|in|with|at|to|of|my|the)\b)[a-z][a-z-]*)?)\b/i.exec(t)) && (auto || /\bauto/i.test(m[1]!))) feature = m[1];
+  else if ((m = /^((?:auto[-\s]?)[a-z][a-z-]*)\s+[$€£]/i.exec(t)) && /\bon$/i.test(t)) feature = m[1];
+  else if (auto) {
+    // "<verb> [my X] automatically …", "make the X <verb> … automatically": the verb the feature automates.
+    // (A phrasal verb anywhere — "top up" — else the first word, else the word after "make the X".)
+    const v = /\b([a-z]+\s+(?:up|in|out|over))\b/i.exec(t) ?? /^make\s+(?:the|my)\s+[a-z]+\s+([a-z]+)\b/i.exec(t) ?? /^([a-z]+)\b/i.exec(t);
+    feature = v ? `auto ${v[1]!.toLowerCase()}` : undefined;
+  }
+  if (!feature) return undefined;
+  const base = feature.toLowerCase().replace(/^auto[-\s]?/, '').trim();
+  const syn = AUTO_SYNONYMS.filter((g) => g.includes(base)).flat();
+  const label = [...new Set(['auto', ...contentWords(base), ...syn.flatMap((w) => contentWords(w)), ...(base.includes(' ') ? [] : [base])])].filter((w) => w.length >= 3);
+  const named = /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(t)?.[1];
+  const words = contentWords(t.replace(amount, ' ')).filter((w) => !/^(?:turn|switch|enable|activate|automatically|automatic|make|set)$/.test(w));
+  const goals: Goal[] = [
+    appGoal(named, { words, verbs: [], names: [], request: t }),
+    { kind: 'toggle', target: feature, on: true, text: `switch ${feature} on`, label, byLabel: true },
+    { kind: 'fill', value: amount.replace(/\s/g, ''), hints: [...label, 'amount'], text: `set the ${feature} amount to ${amount}` },
+    { kind: 'tap', targets: ['Save', 'Done', 'OK', 'Apply', 'Confirm'], text: 'save', min: 0.9, optional: true, notTitle: true, lowest: true },
+  ];
+  return { goals, result: /\b(?:updated|saved|changed|set|on)\b/i };
+}
+
 /** Where apps keep their own preferences and alerts (generic): looked into when the setting's field is not on screen. */
 export const PREFERENCE_PLACES = ['Alerts', 'Notifications', 'Settings', 'Preferences', 'More', 'Profile', 'Menu'];
 
@@ -168,7 +219,7 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   // The app the request names ("in Library", "in the Library app", "using Wallet").
   const named = /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
   // Names after the verb: the first is the thing to act on, the others are values to fill in.
-  const entities = instructionEntities(`then ${rest}`).filter((e) => !/^\d/.test(e) && e !== named);
+  const entities = instructionEntities(`then ${rest}`).filter((e) => !isNumberEntity(e) && e !== named);
   const read = entities[0];
   if (!read) return undefined;
   // The name as written (instructionEntities drops brackets: "The Hobbit (Illustrated)").

@@ -63,15 +63,30 @@ export function readExplore(history: string[]): ExploreState {
 
 /** Launcher labels (short capitalised lines below the clock), known-by-topic apps the request does not fit last. */
 export function launcherApps(lines: OcrLine[], screen: { height: number }, request: string): string[] {
+  const cx = (l: OcrLine): number => l.box.x + l.box.w / 2;
+  // An icon's glyph ("Rx") sits on its tile right above the icon's label, centred on the same column: not a label.
+  const glyph = (l: OcrLine): boolean =>
+    lines.some((o) => o !== l && Math.abs(cx(o) - cx(l)) < 14 && o.box.y > l.box.y + l.box.h && o.box.y - (l.box.y + l.box.h) < 40 && l.box.h >= 1.3 * o.box.h && /^[A-Z][a-z]/.test(o.text.trim()));
   const labels = lines
-    .filter((l) => l.box.y > screen.height * 0.2 && l.box.h < 30 && /^[A-Z][\w&' -]{1,20}$/.test(l.text.trim()) && /[a-z]/.test(l.text))
+    .filter((l) => l.box.y > screen.height * 0.2 && l.box.h < 30 && /^[A-Z][\w&' -]{1,20}$/.test(l.text.trim()) && /[a-z]/.test(l.text) && !glyph(l))
     .sort((a, b) => Math.round(a.box.y / 20) - Math.round(b.box.y / 20) || a.box.x - b.box.x)
     .map((l) => l.text.trim());
   const unique = [...new Set(labels)];
   return [...unique.filter((a) => !knownOffTopic(a, request)), ...unique.filter((a) => knownOffTopic(a, request))];
 }
 
-const stemEq = (a: string, b: string): boolean => a === b || (a.length >= 5 && b.length >= 5 && (a.startsWith(b) || b.startsWith(a)));
+/**
+ * Two words of one stem ("reminder"/"reminders", "subscription"/"subscribe"), or a compound and its head noun ("citycard"
+ * and "card", "auto-reload" and "reload"): English morphology, no word lists.
+ */
+export const stemEq = (a: string, b: string): boolean => {
+  if (a === b || (a.length >= 5 && b.length >= 5 && (a.startsWith(b) || b.startsWith(a)))) return true;
+  const parts = (w: string): string[] => w.split('-').filter((p) => p.length >= 4);
+  if (parts(a).some((p) => p === b) || parts(b).some((p) => p === a)) return true;
+  const [long, short] = a.length >= b.length ? [a, b] : [b, a];
+  // (A compound is a word of at most twelve letters: an OCR run of merged words — "thesongofachilles" — is not one.)
+  return short.length >= 4 && long.length >= short.length + 3 && long.length <= 12 && !long.includes('-') && long.endsWith(short);
+};
 
 /** How well a screen fits the request (see the file comment), with the words and names it matched. */
 export function screenFit(lines: OcrLine[], cue: ExploreCue): { score: number; matched: string[] } {

@@ -22,7 +22,7 @@
 import type { OcrLine } from '../types.js';
 import { contentWords, SYNONYMS, appGoal, type ActPlan } from './policy-act.js';
 import type { Goal } from './policy-tasks.js';
-import { instructionEntities } from './intent.js';
+import { instructionEntities, isNumberEntity } from './intent.js';
 import { isHeader, matchScore, normText } from './policy-screen.js';
 
 export type ValueKind = 'amount' | 'number' | 'date' | 'time' | 'text' | 'name';
@@ -118,6 +118,14 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
     out.push({ value: v, input: v, kind: 'text', cues: [(lab[1] ?? lab[2])!.toLowerCase()] });
     blank(lab[0]);
   }
+  // A text after a colon that ends the request ("Report it to lost and found: Green folding umbrella"): the words
+  // before the colon say what it is.
+  const colon = /:\s*([A-Za-z][^.;:!?"]*?(?:\s+[^.;:!?"\s]+){1,})\s*$/.exec(text);
+  if (colon && !lab) {
+    const v = colon[1]!.trim();
+    out.push({ value: v, input: v, kind: 'text', cues: before(text, colon.index, 3) });
+    blank(colon[0]);
+  }
   for (const m of [...text.matchAll(AMOUNT)]) {
     const v = m[0].trim();
     out.push({ value: v, input: v.replace(/[$€£,]|\s?(?:dollars|euros|pounds|bucks|usd|eur|gbp)$/gi, '').trim(), kind: 'amount', cues: before(text, m.index!, 2) });
@@ -152,7 +160,7 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
   const names: FormValue[] = [];
   for (const s of sentences) {
     for (const e of instructionEntities(`then ${s}`)) {
-      if (/^\d/.test(e) || normText(e.replace(/^(?:the|my)\s+/i, '')).length < 3 || exclude.some((x) => normText(x) === normText(e)) || /^(?:I|I'm|I'd|I've|The|My|Please|Can|Could|Would)$/.test(e)) continue;
+      if (isNumberEntity(e) || normText(e.replace(/^(?:the|my)\s+/i, '')).length < 3 || exclude.some((x) => normText(x) === normText(e)) || /^(?:I|I'm|I'd|I've|The|My|Please|Can|Could|Would)$/.test(e)) continue;
       const at = text.indexOf(e, offset);
       if (at < 0) continue;
       // A single capitalised word that opens a sentence is its first word ("Put "X" as the note."), not a name.
@@ -161,7 +169,9 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
       const pre = before(text, at, 2);
       const cues = [...pre, ...after(text, at + e.length, 1)];
       const value = e.replace(/^(?:the|my)\s+/i, '');
-      if ([...out, ...names].some((o) => normText(o.value).includes(normText(value)))) continue;
+      // The same name again, or a part of a longer name; a word of a text the request dictates is still a name of its
+      // own (that text's span was blanked before names are read: "a Backpack …, described as "Red kids backpack"").
+      if ([...out, ...names].some((o) => normText(o.value) === normText(value) || (o.kind === 'name' && normText(o.value).includes(normText(value))))) continue;
       names.push({ value, input: value, kind: 'name', cues: MONEY_VERBS.test(pre[0] ?? '') ? ['to', ...cues] : cues });
     }
     offset += s.length + 1;
@@ -195,7 +205,9 @@ export function formFields(lines: readonly OcrLine[], screen: { width: number; h
     if (used.has(l)) continue;
     const t = l.text.trim();
     const ws = t.match(/[A-Za-z][A-Za-z'’-]*/g) ?? [];
-    if (ws.length === 0 || ws.length > 4 || /\d/.test(t) || /[?!.]$/.test(t) || SUBMITTISH.test(t) || l.box.x > screen.width * 0.45) continue;
+    // A label may be a question that asks for the value ("What did you lose?"), never a dialog's ("Freeze this card?").
+    const asks = /^(?:what|which|where|when|who|whom|how)\b[^?]*\?$/i.test(t);
+    if (ws.length === 0 || ws.length > 4 || /\d/.test(t) || (/[?!.]$/.test(t) && !asks) || SUBMITTISH.test(t) || l.box.x > screen.width * 0.45) continue;
     // The row below: lines starting within 48 px under the label's bottom, overlapping its left edge region.
     const bottom = l.box.y + l.box.h;
     const row = body.filter((x) => x !== l && x.box.y >= bottom - 4 && x.box.y - bottom <= 48 && x.box.x < l.box.x + 140 && !SUBMITTISH.test(x.text.trim()));
@@ -221,13 +233,19 @@ export function fieldScore(v: FormValue, f: FormField): number {
   const fw = new Set(f.words);
   const cueWords = v.cues.flatMap((c) => [stem(c), ...(CUE_WORDS[c.toLowerCase()] ?? []).map(stem)]);
   let score = 0;
-  for (const w of new Set(cueWords)) if (w.length > 1 && fw.has(w)) score += 1;
+  // A cue of the field's stem ("described as" → Description; six letters in common).
+  const sameStem = (a: string, b: string): boolean => a === b || (a.length >= 6 && b.length >= 6 && a.slice(0, 6) === b.slice(0, 6));
+  for (const w of new Set(cueWords)) if (w.length > 1 && [...fw].some((x) => sameStem(w, x))) score += 1;
+  // A name that carries the field's word ("Red Line" for "Line or route").
+  if (v.kind === 'name') for (const w of new Set(words(v.value))) if (w.length >= 4 && fw.has(w)) score += 1;
   for (const w of new Set(KIND_WORDS[v.kind].map(stem))) if (fw.has(w)) score += 0.8;
   const ph = f.input?.text ?? '';
   if (v.kind === 'amount' && (/^[$€£]?\s?0[.,]00$/.test(ph.trim()) || fw.has('$'))) score += 1;
   if (ph && /^e\.?g\.?/i.test(ph.trim()) && shape(ph) === shape(v.value) && shape(v.value).length > 1) score += 1.5;
   // The field already shows this value.
   if (f.input && matchScore(f.input.text, v.input) >= 0.95) score += 2;
+  // A picker ("Choose a line", "Select …") takes one of its options, a name, never a free text.
+  if (f.input && /^(?:choose|select|pick)\b/i.test(f.input.text.trim())) score += v.kind === 'text' ? -1 : v.kind === 'name' ? 0.5 : 0;
   return score;
 }
 
@@ -265,7 +283,8 @@ export function formVisible(values: readonly FormValue[], lines: readonly OcrLin
   const fits = (v: FormValue): boolean => fields.some((f) => fieldScore(v, f) >= 1);
   // A typed value (amount, number, date, time) with its field is the form's signature; a list of notes is no form.
   const typed = values.filter((v) => v.kind !== 'name' && v.kind !== 'text');
-  return values.filter(fits).length >= Math.min(2, values.length) && (typed.length === 0 || typed.some(fits));
+  // A form ends in its button (a list of items with descriptions under their names is no form).
+  return values.filter(fits).length >= Math.min(2, values.length) && (typed.length === 0 || typed.some(fits)) && submitButton(lines, screen, []) !== undefined;
 }
 
 /** The form's submit button: a short line below the lowest field, led by a submit word or the request's verb. */
@@ -306,9 +325,12 @@ export function understandForm(request: string): ActPlan | undefined {
   if (!verb && owe) verb = 'pay';
   if (!verb) return undefined;
   const named = /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
-  // The verb is no name: blanked where it starts a sentence ("Send Sam Patel." after a pronoun was resolved).
+  // The verb is no name: replaced by a function word where it starts a sentence ("Send Sam Patel." after a pronoun was
+  // resolved), so that the name after it does not open the sentence.
   const verbAt = new RegExp(`(?<=^|[.;!?]\\s+)(?:${verb})\\b`, 'gi');
-  const values = formValues(text.replace(verbAt, (w) => ' '.repeat(w.length)), named ? [named] : []).filter((v) => !(v.kind === 'name' && normText(v.value) === normText(verb!)));
+  const values = formValues(text.replace(verbAt, 'then'), named ? [named] : [])
+    .filter((v) => !(v.kind === 'name' && normText(v.value) === normText(verb!)))
+    .map((v) => ({ ...v, cues: v.cues.filter((c) => c !== 'then') }));
   const typed = values.filter((v) => v.kind !== 'name' && !(v.kind === 'text' && v.cues.join(' ') === 'for'));
   if (values.length < 2 || typed.length === 0) return undefined;
   // Not a single-thing action with a date (e.g. "Move X to June 4"): a form needs a typed value that is not only a date.
@@ -322,11 +344,14 @@ export function understandForm(request: string): ActPlan | undefined {
   let rest = clause.replace(/^\s*\S+/, '');
   for (const v of values) rest = rest.replace(v.value, ' ');
   const kind = contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w));
+  // A noun phrase of two words joined by "and" names a section or button whole ("lost and found", "terms and conditions").
+  const phrase = /\b([a-z]{3,} and [a-z]{3,})\b/.exec(rest)?.[1];
   const syn = [...SYNONYMS, ...FORM_SYNONYMS].filter((g) => g.includes(verb!)).flat().filter((w) => w !== verb);
   const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
   const opens = [
     ...(money ? [`${cap(verb)} money`, 'Send money', 'Transfer money', 'Pay someone'] : []),
     ...(kind ? [`${cap(verb)} ${kind}`, `${cap(verb)} a ${kind}`] : []),
+    ...(phrase ? [cap(phrase)] : []),
     cap(verb),
     ...syn.map(cap),
     ...(money ? ['Send', 'Transfer', 'Pay'] : []),

@@ -170,6 +170,36 @@ export function switchOf(label: OcrLine, switches: SwitchBox[]): SwitchBox | und
     .sort((a, b) => Math.abs(a.y + a.h / 2 - cy) - Math.abs(b.y + b.h / 2 - cy))[0];
 }
 
+/** Lower-case words of a text without a plural "s" (for matching a switch's label against request words). */
+const stemWords = (text: string): string[] => (text.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).map((w) => w.replace(/(?<=[^s])s$/, ''));
+
+/**
+ * On a thing's own page, the switch named by `words` ("Service alerts" for ["service", "alert"]): a switch whose label —
+ * the text line left of it on its row — shares the most of those words (at least one). Undefined when none does.
+ */
+export function labelledSwitch(lines: OcrLine[], switches: SwitchBox[], words: readonly string[], screen: { height: number }): { sw: SwitchBox; label: OcrLine } | undefined {
+  const want = words.flatMap((w) => stemWords(w.replace(/-/g, ' ')));
+  // One stem: equal, or the shorter (four letters or more) begins the longer ("auto" / "automatically").
+  const fits = (w: string): boolean => want.some((x) => x === w || (Math.min(x.length, w.length) >= 4 && (x.startsWith(w) || w.startsWith(x))));
+  let best: { sw: SwitchBox; label: OcrLine; shared: number } | undefined;
+  for (const sw of switches) {
+    const cy = sw.y + sw.h / 2;
+    // The row's text left of the switch: its title and the line under it.
+    const row = lines
+      .filter((l) => !isHeader(l, screen) && l.box.x + l.box.w <= sw.x + 4 && Math.abs(l.box.y + l.box.h / 2 - cy) < 40)
+      .sort((a, b) => a.box.y - b.box.y);
+    if (row.length === 0) continue;
+    const shared = new Set(row.flatMap((l) => stemWords(l.text.replace(/-/g, ' '))).filter(fits)).size;
+    if (shared > 0 && (!best || shared > best.shared)) best = { sw, label: row[0]!, shared };
+  }
+  return best && { sw: best.sw, label: best.label };
+}
+
+/** Is this the page of `target` (its name is the page title in the top bar)? */
+export function onPageOf(lines: OcrLine[], target: string, screen: { height: number }): boolean {
+  return lines.some((l) => isHeader(l, screen) && matchScore(l.text, target) >= 0.9);
+}
+
 /** "−  60%  +" on the row of a label. */
 export function stepperOf(label: OcrLine, lines: OcrLine[]): { plus?: OcrLine; minus?: OcrLine; valueLine?: OcrLine; value?: number } | undefined {
   const cy = label.box.y + label.box.h / 2;
@@ -299,7 +329,11 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
     case 'toggle': {
       const row = rowCandidates(lines, g.target, screen)[0];
       const sw = row && switchOf(row.line, switches);
-      return !!sw && sw.on === g.on;
+      // On the thing's own page, its switch is the one its label words name ("Service alerts" on "Route 12").
+      const own = !sw && g.label?.length && (g.byLabel || onPageOf(lines, g.target, screen)) ? labelledSwitch(lines, switches, g.label, screen) : undefined;
+      // The page of the thing, with one switch and no words naming another: that switch is the thing's.
+      const only = !sw && !g.label?.length && switches.length === 1 && onPageOf(lines, g.target, screen) ? switches[0] : undefined;
+      return own ? own.sw.on === g.on : only ? only.on === g.on : !!sw && sw.on === g.on;
     }
     case 'choose': {
       const row = rowCandidates(lines, g.setting, screen)[0];

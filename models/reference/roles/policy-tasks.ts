@@ -14,7 +14,7 @@
  * `understandAppTask` returns the goal list, or undefined when the instruction is none of these tasks (the
  * food-ordering understanding and the explicit step parser in policy.ts then take over).
  */
-import { entityEnd, instructionEntities } from './intent.js';
+import { entityEnd, instructionEntities, isNumberEntity } from './intent.js';
 import { contentWords } from './policy-act.js';
 import type { ExploreCue } from './policy-explore.js';
 import type { FormValue } from './policy-form.js';
@@ -85,7 +85,18 @@ export type Goal =
   | BaseGoal
   | { kind: 'press'; target: string; text: string; pager?: boolean }
   /** `viaFirst`: a row of that name without a switch is not the switch (a list elsewhere): open `via` first. */
-  | { kind: 'toggle'; target: string; on: boolean; text: string; via?: string[]; viaFirst?: boolean }
+  | {
+      kind: 'toggle';
+      target: string;
+      on: boolean;
+      text: string;
+      via?: string[];
+      viaFirst?: boolean;
+      /** Words naming the switch itself when it sits on the thing's own page ("service alerts" of "Route 12"). */
+      label?: string[];
+      /** The switch is found by its label's words alone, on whichever screen of the app holds it (an app feature). */
+      byLabel?: boolean;
+    }
   | { kind: 'choose'; setting: string; value: string; text: string; via?: string[] }
   | { kind: 'read'; what: 'code' | 'address'; source: string; text: string }
   | { kind: 'menu'; text: string }
@@ -148,6 +159,8 @@ const clean = (s: string): string =>
     .trim()
     .replace(/^["'‘’]+|["'‘’]+$/g, '')
     .replace(/^(?:the|my|a|an)\s+/i, '')
+    // "the one called X", "an event called X", "the note titled X": the name itself.
+    .replace(/^(?:(?:one|[a-z]+)\s+)?(?:called|named|titled|labell?ed)\s+(?=\S)/i, '')
     .replace(/[.,;!?]+$/, '')
     .replace(/^["'‘’]+|["'‘’]+$/g, '')
     .trim();
@@ -204,7 +217,7 @@ function antecedent(text: string): string | undefined {
   const lead = text.split(/,|\.\s|;/)[0] ?? text;
   const own = kinds.exec(lead.replace(/^.*?\b(?=(?:the|my)\s)/i, ''))?.[1];
   if (own && /^[A-Z0-9]/.test(own)) return own;
-  return instructionEntities(text).find((e) => !/^\d/.test(e) && !new RegExp(`^(?:${MONTHS.join('|')}|I)\b`).test(e) && !/^(?:Add|Delete|Remove|Please)$/i.test(e));
+  return instructionEntities(text).find((e) => !isNumberEntity(e) && !new RegExp(`^(?:${MONTHS.join('|')}|I)\b`).test(e) && !/^(?:Add|Delete|Remove|Please)$/i.test(e));
 }
 
 /** Understands an everyday phone task (not food ordering); undefined when none fits. */
@@ -466,7 +479,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     .replace(/\bclear\s+(.+?)\s+off\s+/i, 'remove $1 from ');
   if ((m = /\b(?:delete|remove|cancel|get rid of|erase|throw away|throw out)\s+(.+?)\s*(?:[;.,!]|$)/i.exec(delText))) {
     // "the Book club note in Notes": the app named at the end says where, not what.
-    let what = m[1]!.replace(/\s+in\s+(?:the\s+)?[A-Z]\w*(?:\s+app)?$/, '');
+    // "alarm: Weekend" — a kind, a colon, then the name.
+    let what = m[1]!.replace(/\s+in\s+(?:the\s+)?[A-Z]\w*(?:\s+app)?$/, '').replace(/^((?:my |the )?[a-z]+(?: [a-z]+)?)\s*:\s*/i, '$1 ');
     let where = app;
     let noun = '';
     const withM = /^(?:my |the )?(?:whole |entire )?(?:[A-Z]\w+\s+)?(?:conversation|chat|thread|message history|messages|texts)\s+(?:(?:that\s+|which\s+)?I\s+have\s+)?(?:with\s+)?(.+?)(?:\s+(?:in|from)\s+\w+)?$/i.exec(what);
@@ -481,7 +495,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       [/\s+alarm(?:\s+from (?:my |the )?clock)?$|^(?:my |the )?alarm\s+/i, 'Clock', 'alarm'],
       [/^(?:my |the )?contact\s+|\s+from (?:my )?(?:contacts|address book)$/i, 'Contacts', 'contact'],
       [/^(?:my |the )?note\s+|\s+note$/i, 'Notes', 'note'],
-      [/\s+(?:from|in) (?:my |the )?(?:calendar|schedule)$|^(?:my |the )?event\s+|\s+(?:event|appointment)$/i, 'Calendar', 'event'],
+      [/\s+(?:from|in) (?:my |the )?(?:calendar|schedule)$|^(?:my |the )?(?:calendar\s+)?(?:event|appointment)\s+|\s+(?:event|appointment)$/i, 'Calendar', 'event'],
       [/^(?:my |the )?(?:e-?mail|message)\s+|\s+(?:from|in) (?:my )?inbox$/i, 'Mail', 'message'],
     ];
     for (const [re, a, n] of kinds) {
@@ -513,7 +527,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     ];
   }
   if (
-    (m = /\b(?:turn|switch|set)\s+(?:my\s+|the\s+)?(.+?)\s+(?:to\s+)?(on|off)\b/i.exec(unq)) ??
+    // (Not "on" as a preposition: "set the snooze length on my alarms to 15 minutes".)
+    (m = /\b(?:turn|switch|set)\s+(?:my\s+|the\s+)?(.+?)\s+(?:to\s+)?(on|off)\b(?!\s+(?:my|the|a|an|your|this|that|all|every)\b)/i.exec(unq)) ??
     (m = /\b(?:turn|switch)\s+(on|off)\s+(?:my\s+|the\s+)?(.+?)(?:\s+on my phone)?[.!]?$/i.exec(unq)) ??
     // A wish for a state: "I want Dark mode turned on", "I'd like the Weekend alarm switched off".
     (m = /^i(?:'d| would)?\s+(?:want|like|need)\s+(?:my\s+|the\s+)?(.+?)\s+(?:turned|switched|set|to be|kept)\s+(on|off)[.!]?$/i.exec(unq))
@@ -541,7 +556,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     // A wish for a value: "I'd like the Font size at Large".
     (m = /^i(?:'d| would)?\s+(?:want|like|need)\s+(?:the|my)\s+(.+?)\s+(?:at|to be|set to)\s+(.+?)[.!]?$/i.exec(unq))
   ) {
-    const setting = clean(m[1]!);
+    // "the snooze length on my alarms": what the setting is of says where it lives, not its name.
+    const setting = clean(m[1]!.replace(/\s+(?:on|for|of|in)\s+(?:my|the|all)\s+(?:my\s+)?[a-z]+$/i, ''));
     // A value ends at a function word: "Set Font size to Large in Settings" asks for "Large".
     const value = clean(entityEnd(m[2]!));
     if (sectionsFor(setting).length < 2 && !/\d|%|small|large|default|normal|high|low/i.test(value)) return undefined;
@@ -570,9 +586,12 @@ export function namedApp(text: string): string | undefined {
 function appSwitch(text: string, target: string, on: boolean): Goal[] | undefined {
   const named = namedApp(text);
   if (named && (/^settings$/i.test(named) || APPS.some((a) => a.name.toLowerCase() === named.toLowerCase()))) return undefined;
-  const name = instructionEntities(`then ${target}`).find((e) => !/^\d/.test(e) && e !== named);
-  if (!name || sectionsFor(target).length > 1 || (!named && name === target)) return undefined;
-  const kinds = contentWords(target.replace(name, ' '));
+  // "in my transit app": an app named in lower case is still an app, not a phone setting.
+  const loose = named ?? /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([a-z][\w&'-]*)\s+app\b/.exec(text)?.[1];
+  if (loose && !named && (/^(?:settings|phone|clock|mail|messages|contacts|calendar|notes)$/i.test(loose))) return undefined;
+  const name = instructionEntities(`then ${target}`).find((e) => !isNumberEntity(e) && e !== named);
+  if (!name || (sectionsFor(target).length > 1 && !loose) || (!named && name === target)) return undefined;
+  const kinds = contentWords(target.replace(name, ' ').replace(/\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?\S+\s+app\b/i, ' '));
   const words = contentWords(text).filter((w) => w.length >= 4 && !/^(?:turn|switch)$/.test(w));
   const open: Goal = named
     ? { kind: 'open', target: named, text: `open ${named}` }
@@ -583,7 +602,7 @@ function appSwitch(text: string, target: string, on: boolean): Goal[] | undefine
         topic: new RegExp(`^(?:${words.join('|') || '(?!)'})s?$`, 'i'),
         explore: { words: contentWords(text).filter((w) => !/^(?:turn|switch)$/.test(w)), verbs: ['switch', 'turn'], names: [name], request: target },
       };
-  return [open, { kind: 'toggle', target: name, on, text: `switch ${name} ${on ? 'on' : 'off'}`, via: kinds, viaFirst: kinds.length > 0 }];
+  return [open, { kind: 'toggle', target: name, on, text: `switch ${name} ${on ? 'on' : 'off'}`, via: kinds, viaFirst: kinds.length > 0, ...(kinds.length ? { label: kinds } : {}) }];
 }
 
 /** Cross-app: "... the address in my note 'X' ..." → the note to read first (the rest is a food order). */

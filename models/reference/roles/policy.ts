@@ -6,13 +6,13 @@ import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { requestCore } from './intent.js';
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
-import { contentWords, plainImperative, understandAction } from './policy-act.js';
-import { exploreStep, readExplore } from './policy-explore.js';
+import { contentWords, plainImperative, understandAction, understandFeature } from './policy-act.js';
+import { exploreStep, readExplore, stemEq } from './policy-explore.js';
 import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
-import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, pick, pointIn, prefixCandidates, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
+import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, pick, pointIn, prefixCandidates, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
 export type { BaseGoal, Goal } from './policy-tasks.js';
 
@@ -115,6 +115,8 @@ interface SubState {
   more: number;
   /** Tabs of the app's tab bar looked through for this goal. */
   tabs: string[];
+  /** Swipes back up to a tab row that scrolled away (since the last tab opened). */
+  ups: number;
 }
 
 const TAG = /\[goal (\d+)\/(\d+)(?: (done)|: ([^\]]*))?\]\s*$/;
@@ -131,7 +133,7 @@ function readProgress(history: string[]): Progress {
 }
 
 function readSubState(history: string[], goal: number): SubState {
-  const p: SubState = { added: 0, focused: false, cleared: false, typed: false, opened: false, scrolls: 0, backs: 0, reopened: 0, via: 0, top: false, pages: 0, steps: 0, more: 0, tabs: [] };
+  const p: SubState = { added: 0, focused: false, cleared: false, typed: false, opened: false, scrolls: 0, backs: 0, reopened: 0, via: 0, top: false, pages: 0, steps: 0, more: 0, tabs: [], ups: 0 };
   for (const c of history) {
     const m = TAG.exec(c);
     if (!m || Number(m[1]) - 1 !== goal || m[3] === 'done') continue;
@@ -167,7 +169,8 @@ function readSubState(history: string[], goal: number): SubState {
     else if ((s = /^tab (.+)$/.exec(state))) {
       p.tabs.push(s[1]!);
       p.scrolls = 0;
-    }
+      p.ups = 0;
+    } else if ((s = /^up (\d+)/.exec(state))) p.ups = Number(s[1]);
     else if ((s = /^reopen (\d+)/.exec(state))) {
       p.reopened = Number(s[1]);
       p.scrolls = 0;
@@ -310,6 +313,9 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
       return { goals: [...read, ...planGoals(spec)], spec, app: false };
     }
   }
+  // An app's automatic feature with its amount ("Turn on auto-reload … with $50"), before the switch readers.
+  const feature = understandFeature(instruction);
+  if (feature) return { goals: feature.goals, app: true, result: feature.result };
   const appGoals = understandAppTask(instruction);
   if (appGoals) return { goals: appGoals, app: true };
   const spec = understandTask(instruction);
@@ -353,13 +359,33 @@ function onRowOf(l: OcrLine, lines: OcrLine[], row: string): boolean {
   });
 }
 
-/** The next tab to look through: one not tried yet, those whose label shares a word with the request first. */
-function nextTab(tabs: OcrLine[], tried: readonly string[], instruction: string): OcrLine | undefined {
-  const words = new Set(contentWords(instruction));
+/** The tab row this goal saw earlier, as its conclusions wrote it ("Swiped up … (tabs: Lines|Tickets|Card)"). */
+function tabsSeen(history: readonly string[], goal: number): string[] {
+  for (const c of [...history].reverse()) {
+    const m = TAG.exec(c);
+    if (!m || Number(m[1]) - 1 !== goal) continue;
+    const t = /\(tabs: ([^)]+)\)/.exec(c);
+    if (t) return t[1]!.split('|');
+  }
+  return [];
+}
+
+/** Tabs where apps keep their actions, forms and preferences rather than content (generic app convention). */
+const ACTION_TABS = /^(?:more|menu|account|profile|settings|help|services|me)$/i;
+
+/**
+ * The next tab to look through: one not tried yet, those whose label shares a word with the request first; for an
+ * action's button (not a thing of a list), the app's catch-all tab ("More", "Account", …) next.
+ */
+function nextTab(tabs: OcrLine[], tried: readonly string[], instruction: string, action = false): OcrLine | undefined {
+  const words = contentWords(instruction);
   const left = tabs.filter((t) => !tried.includes(t.text.trim()));
-  const fits = (t: OcrLine): number => contentWords(t.text).filter((w) => words.has(w)).length;
+  const fits = (t: OcrLine): number => contentWords(t.text).filter((w) => words.some((x) => stemEq(x, w))).length + (action && ACTION_TABS.test(t.text.trim()) ? 0.5 : 0);
   return left.sort((a, b) => fits(b) - fits(a))[0];
 }
+
+/** Lower-case words of a text without a plural "s". */
+const stemsOf = (text: string): string[] => (text.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).map((w) => w.replace(/(?<=[^s])s$/, ''));
 
 /** Deletes a text field's content from the caret's field end: MOVE_END, then DEL as often as a field's text runs long. */
 export const CLEAR_FIELD_KEYS = ['KEYCODE_MOVE_END', ...Array.from({ length: 40 }, () => 'KEYCODE_DEL')].join(' ');
@@ -551,16 +577,39 @@ export function decide(input: DecideInput): Decision {
     if (more && sub.scrolls >= 1 && sub.more < 3) {
       return clickOn(more, `Step ${gi + 1} of ${n}: ${what} is not listed yet; tapping "${more.text}".`, `Tapped "${more.text}" to look for ${what}. ${tag(`more ${sub.more + 1}`)}`);
     }
-    // An app with a tab bar: look through its other tabs (those sharing a word with the request first) before going back.
-    const tab = sub.scrolls >= (sub.tabs.length ? 2 : 1) && sub.backs === 0 ? nextTab(tabRow(lines, screen), sub.tabs, input.instruction) : undefined;
-    if (tab) {
+    // An app with a tab bar: look through its other tabs before going back — at once a tab that shares a word with the
+    // request, the others after scrolling this one. A tab row that scrolls with the page is remembered from the
+    // conclusions ("(tabs: A|B|C)") and brought back into view by scrolling up to it.
+    const row = tabRow(lines, screen);
+    const known = row.length ? row.map((t) => t.text.trim()) : tabsSeen(history, gi);
+    // An app opens on its first tab: until another was opened, that one is the tab on screen.
+    const tried = [...known.slice(0, 1), ...sub.tabs];
+    const untried = known.filter((t) => !tried.includes(t));
+    const action = goal.kind === 'tap' && !goal.entity && (goal.form !== undefined || goal.words !== undefined);
+    const tab = nextTab(row, tried, input.instruction, action);
+    const fitting = tab && contentWords(tab.text).some((w) => contentWords(input.instruction).some((x) => stemEq(x, w)));
+    // A page whose last line ends well above the bottom edge has nothing below the fold: no need to scroll it.
+    const body = lines.filter((l) => !isHeader(l, screen) && !row.includes(l));
+    const shortPage = body.length > 0 && Math.max(...body.map((l) => l.box.y + l.box.h)) < screen.height * 0.8;
+    const scrolled = sub.scrolls >= (sub.tabs.length ? 1 : 2) || shortPage;
+    // (An action's button is not in a content list: the app's catch-all tab is looked into before scrolling one.)
+    if (tab && (fitting || scrolled || sub.backs > 0 || (action && ACTION_TABS.test(tab.text.trim())))) {
       return clickOn(tab, `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not on this tab; looking in the "${tab.text}" tab.`, `Opened the "${tab.text}" tab to look for ${what}. ${tag(`tab ${tab.text.trim()}`)}`);
     }
-    if (sub.tabs.length > 0 && sub.scrolls < 2) {
+    const rowNote = row.length ? ` (tabs: ${known.join('|')})` : '';
+    if (!row.length && untried.length > 0 && scrolled && sub.ups < 2) {
       const x = Math.round(screen.width / 2);
       return {
-        thought: `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not in view on the "${sub.tabs[sub.tabs.length - 1]}" tab; scrolling it.`,
-        conclusion: `Swiped up to look for ${what}. ${tag(`scroll ${sub.scrolls + 1}`)}`,
+        thought: `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not on this tab; scrolling back up to the tab row (${untried.join(', ')} not looked through yet).`,
+        conclusion: `Swiped down to the tab row. ${tag(`up ${sub.ups + 1}`)}`,
+        action: { action: 'swipe', coordinate: [x, Math.round(screen.height * 0.25)], coordinate2: [x, Math.round(screen.height * 0.9)] },
+      };
+    }
+    if ((sub.tabs.length > 0 || known.length > 0) && !scrolled) {
+      const x = Math.round(screen.width / 2);
+      return {
+        thought: `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not in view on the "${sub.tabs[sub.tabs.length - 1] ?? known[0]}" tab; scrolling it.`,
+        conclusion: `Swiped up to look for ${what}${rowNote}. ${tag(`scroll ${sub.scrolls + 1}`)}`,
         action: { action: 'swipe', coordinate: [x, Math.round(screen.height * 0.75)], coordinate2: [x, Math.round(screen.height * 0.3)] },
       };
     }
@@ -579,6 +628,7 @@ export function decide(input: DecideInput): Decision {
       action: { action: 'system_button', button: 'Back' },
     };
   };
+  const requestStems = new Set(stemsOf(input.instruction));
   const clickOn = (line: OcrLine, thought: string, conclusion: string): Decision => ({
     thought,
     conclusion,
@@ -812,15 +862,53 @@ export function decide(input: DecideInput): Decision {
       };
     }
     case 'toggle': {
+      const want = goal.on ? 'on' : 'off';
+      if (goal.byLabel && goal.label) {
+        // An app feature: the switch whose label its words name, wherever it is (the tab walk finds its screen).
+        const own = labelledSwitch(lines, switches, goal.label, screen);
+        if (!own) return notFound(`the "${goal.target}" switch`);
+        return {
+          thought: `Step ${gi + 1} of ${n} ("${goal.text}"): the "${own.label.text}" switch is ${own.sw.on ? 'on' : 'off'}; tapping it to turn it ${want}.`,
+          conclusion: `Tapped the "${own.label.text}" switch to turn it ${want}. ${tag('done')}`,
+          action: { action: 'click', coordinate: [Math.round(own.sw.x + own.sw.w / 2), Math.round(own.sw.y + own.sw.h / 2)] },
+        };
+      }
       const row = pick(rowCandidates(lines, goal.target, screen), temperature, random);
+      const sw = row ? switchOf(row.line, switches) : undefined;
+      // On the thing's own page (opened from its row, or titled with its name): the switch its label words name, or the
+      // page's only switch when the request names none.
+      const onPage = sub.opened || onPageOf(lines, goal.target, screen);
+      if (!sw && onPage && !goal.label?.length && switches.length === 1) {
+        const only = switches[0]!;
+        return {
+          thought: `Step ${gi + 1} of ${n} ("${goal.text}"): this is the page of "${goal.target}"; its one switch is ${only.on ? 'on' : 'off'}; tapping it to turn it ${want}.`,
+          conclusion: `Tapped the switch of "${goal.target}" to turn it ${want}. ${tag('done')}`,
+          action: { action: 'click', coordinate: [Math.round(only.x + only.w / 2), Math.round(only.y + only.h / 2)] },
+        };
+      }
+      if (!sw && goal.label?.length && onPage) {
+        const own = labelledSwitch(lines, switches, goal.label, screen);
+        if (own) {
+          return {
+            thought: `Step ${gi + 1} of ${n} ("${goal.text}"): this is the page of "${goal.target}"; its "${own.label.text}" switch is ${own.sw.on ? 'on' : 'off'}; tapping it to turn it ${want}.`,
+            conclusion: `Tapped the "${own.label.text}" switch of "${goal.target}" to turn it ${want}. ${tag('done')}`,
+            action: { action: 'click', coordinate: [Math.round(own.sw.x + own.sw.w / 2), Math.round(own.sw.y + own.sw.h / 2)] },
+          };
+        }
+      }
       if (!row) return notFound(`the "${goal.target}" switch`);
-      const sw = switchOf(row.line, switches);
-      // The name shows without a switch (the things' own list): the screen of their switches is elsewhere.
-      const elsewhere = !sw && goal.viaFirst && goal.via && sub.via < 1 ? viaLine(lines, goal.via, screen) : undefined;
-      if (elsewhere && elsewhere !== row.line) {
+      // The name shows without a switch (the things' own list): the screen of their switches is elsewhere — a section
+      // whose label says only what the request says ("Reminders"; not a badge like "Good service") — or, for a switch
+      // named by its own words, the thing's own page, opened by tapping its row.
+      const sectionOnly = (l: OcrLine): boolean => stemsOf(l.text).every((w) => requestStems.has(w));
+      const elsewhere = !sw && goal.viaFirst && goal.via && sub.via < 1 && !sub.opened ? viaLine(lines, goal.via, screen) : undefined;
+      if (elsewhere && elsewhere !== row.line && (!goal.label || sectionOnly(elsewhere))) {
         return clickOn(elsewhere, `Step ${gi + 1} of ${n} ("${goal.text}"): "${row.line.text}" shows here without a switch; "${elsewhere.text}" should list its switch.`, `Opened "${elsewhere.text}" to look for the "${goal.target}" switch. ${tag(`via ${sub.via + 1}`)}`);
       }
-      const want = goal.on ? 'on' : 'off';
+      // A list of things without switches (no switch on screen at all): each thing's own page holds its switch.
+      if (!sw && !sub.opened && (goal.label?.length || (switches.length === 0 && !goal.via?.length))) {
+        return clickOn(row.line, `Step ${gi + 1} of ${n} ("${goal.text}"): "${row.line.text}" shows here without a switch; its own page should hold its ${goal.label?.join(' ') ?? ''} switch; opening it.`.replace(/ {2}/g, ' '), `Opened "${row.line.text}" to find its switch. ${tag('opened item')}`);
+      }
       const at: [number, number] = sw
         ? [Math.round(sw.x + sw.w / 2), Math.round(sw.y + sw.h / 2)]
         : [Math.round(screen.width - 44), Math.round(row.line.box.y + row.line.box.h / 2)];

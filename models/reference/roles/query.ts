@@ -246,12 +246,32 @@ function typo(sentence: string, random: () => number): string {
   return sentence.slice(0, m.index) + w + sentence.slice(m.index + m[0].length);
 }
 
+/**
+ * A core of several sentences ("I lost my X on Y. Report it to lost and found: Z") is context followed by the
+ * request: a frame words the last sentence only ("I lost my X on Y. Could you report it …?"), never the
+ * statement before it ("Could you i lost my X …?"). Sentence ends inside a slot value ("Dr. Lee") are not
+ * boundaries. Returns the leading sentences (with their full stop) and the request sentence.
+ */
+export function splitRequest(core: string, values: readonly string[]): { lead: string; request: string } {
+  const masked = values.reduce((t, v, i) => (v ? t.split(v).join(`\u27e6${i}\u27e7`) : t), core);
+  const cut = [...masked.matchAll(/[.!?]\s+(?=[A-Z\u27e6])/g)].pop();
+  if (!cut || cut.index === undefined) return { lead: '', request: core };
+  const unmask = (t: string): string => t.replace(/\u27e6(\d+)\u27e7/g, (_m, i: string) => values[Number(i)]!);
+  return { lead: unmask(masked.slice(0, cut.index + 1)), request: unmask(masked.slice(cut.index + cut[0].length)) };
+}
+
+/** A frame applied to the request sentence of a core, its context sentences kept before it. */
+function framed(frame: Option, c: string, values: readonly string[]): string {
+  const { lead, request } = splitRequest(c, values);
+  const made = frame.make(request, lowerFirst(request, values));
+  return lead ? `${lead} ${made}` : made;
+}
+
 /** Every single-option variant of a core (for the readability test and for inspection), one choice at a time. */
 export function refinementVariants(core: string, values: readonly string[], allOptions = false): string[] {
   const c = core.replace(/[.!]+$/, '');
-  const body = lowerFirst(c, values);
   const ok = (o: { reads: boolean }): boolean => allOptions || o.reads;
-  const out = FRAMES.filter(ok).map((f) => f.make(c, body));
+  const out = FRAMES.filter(ok).map((f) => framed(f, c, values));
   out.push(...CONTEXT.filter(ok).map((o) => `${o.text} ${c}.`), ...CLOSING.filter(ok).map((o) => `${c}. ${o.text}`));
   for (const s of SYNONYMS) if (s.verb.test(c)) out.push(...s.to.filter(ok).map((t) => `${c.replace(s.verb, t.text)}.`));
   return [...new Set(out)];
@@ -270,7 +290,7 @@ export function diversify(core: string, values: readonly string[], random: () =>
     const to = syn.to.filter(ok);
     if (to.length) c = c.replace(syn.verb, pick(to, random).text);
   }
-  const request = pick(FRAMES.filter(ok), random).make(c, lowerFirst(c, values));
+  const request = framed(pick(FRAMES.filter(ok), random), c, values);
   let before = random() < 0.25 ? pick(CONTEXT.filter(ok), random).text : '';
   let after = random() < 0.2 ? pick(CLOSING.filter(ok), random).text : '';
   if ((before || after) && random() < TYPO_RATE) {

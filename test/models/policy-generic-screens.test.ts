@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { instructionEntities } from '../../models/reference/roles/intent.js';
+import { launcherApps } from '../../models/reference/roles/policy-explore.js';
+import { formFields, formValues, assignFields } from '../../models/reference/roles/policy-form.js';
+import { decide, planTask } from '../../models/reference/roles/policy.js';
+import type { SwitchBox } from '../../models/reference/roles/policy-vision.js';
+import { mulberry32 } from '../../models/reference/server.js';
+import type { OcrLine } from '../../models/reference/types.js';
+
+/**
+ * Generic mechanisms for apps the policy was not written for (issue 17, written after the Transit app's first contact):
+ * names that carry numbers, a switch named by its own words on a thing's page, a tab row walked before giving up, an
+ * app's automatic feature, a form whose label is a question. Every screen here is invented — no built-in app's names,
+ * labels or data.
+ */
+const line = (text: string, x: number, y: number, w = 160, h = 20): OcrLine => ({ text, box: { x, y, w, h }, confidence: 0.99 });
+const screen = { width: 412, height: 915 };
+const step = (instruction: string, history: string[], lines: OcrLine[], switches: SwitchBox[] = []) =>
+  decide({ instruction, guidance: [], history, lines, screen, temperature: 0, random: mulberry32(1), switches });
+const title = (t: string): OcrLine[] => [line('9:41', 10, 6, 40, 16), line(t, 20, 44, 160, 24)];
+const tabs = (labels: string[], y = 100): OcrLine[] => labels.map((l, i) => line(l, 20 + i * 100, y, 60, 20));
+
+describe('names that carry numbers', () => {
+  it('a number joined by a hyphen is a word of the name; a number after a name names, a date does not', () => {
+    expect(instructionEntities('Buy me a 10-Ride Card.')).toContain('10-Ride Card');
+    expect(instructionEntities('Turn off delay alerts for Ferry 9.')).toContain('Ferry 9');
+    expect(instructionEntities('Book a seat on Shuttle 4 Express tomorrow')).toContain('Shuttle 4 Express');
+    expect(instructionEntities('Add Lunch with Kim on June 25 at 12:30')).toEqual(expect.arrayContaining(['June', '25']));
+    // Quantities stay numbers.
+    expect(instructionEntities('Order 2 Classic Burger')).toEqual(expect.arrayContaining(['2', 'Classic Burger']));
+    expect(planTask('Buy me a 10-Ride Card.', []).goals.map((g) => g.text)).toContain('open 10-Ride Card');
+  });
+});
+
+describe('a switch named by its own words, on the page of the thing it belongs to', () => {
+  const req = 'Turn off delay alerts for Harbor Ferry in the Ferries app.';
+  const list = [...title('Ferries'), line('Delay report · updated 9:40', 20, 150, 260), line('Harbor Ferry', 20, 260), line('On time', 300, 262, 80), line('Island Ferry', 20, 330)];
+  const detail = [...title('Harbor Ferry'), line('Harbor Ferry', 20, 130), line('Delay alerts', 20, 300, 120), line('Weekly digest', 20, 380, 130)];
+  const sw = (y: number, on: boolean): SwitchBox => ({ x: 340, y, w: 50, h: 30, on });
+
+  it('plans the switch with its label words', () => {
+    expect(planTask(req, []).goals[1]).toMatchObject({ kind: 'toggle', target: 'Harbor Ferry', on: false, label: ['delay', 'alert'] });
+  });
+
+  it('opens the thing from its row, not a line that merely shares a word ("Delay report"), then taps the switch its words name', () => {
+    const open = step(req, ['Opened the Ferries app. [goal 1/2 done]'], list);
+    expect(open.conclusion).toMatch(/^Opened "Harbor Ferry" to find its switch\. \[goal 2\/2: opened item\]/);
+    const flip = step(req, ['Opened the Ferries app. [goal 1/2 done]', open.conclusion], detail, [sw(296, true), sw(376, false)]);
+    expect(flip.action).toEqual({ action: 'click', coordinate: [365, 311] });
+    expect(flip.conclusion).toMatch(/"Delay alerts" switch of "Harbor Ferry"/);
+  });
+
+  it('a switch already as asked on the thing\'s page is left alone and the task ends', () => {
+    const d = step(req, ['Opened the Ferries app. [goal 1/2 done]', 'Opened "Harbor Ferry" to find its switch. [goal 2/2: opened item]'], detail, [sw(296, false), sw(376, true)]);
+    expect(d.action).toEqual({ action: 'terminate', status: 'success' });
+  });
+});
+
+describe("a thing's switch on its own page, the request naming no switch", () => {
+  const req = 'Turn on the Reading Nook in the Glowly app.';
+  const list = [...title('Glowly'), line('Reading Nook', 20, 260), line('2 lights', 20, 284, 80), line('Reading Corner', 20, 330)];
+  const detail = [...title('Reading Nook'), line('Brightness 70%', 20, 300), line('Enabled', 20, 400, 90)];
+  const hist = ['Opened the Glowly app. [goal 1/2 done]'];
+
+  it('opens the thing from a list that shows no switch, then taps its page\'s only switch', () => {
+    const open = step(req, hist, list);
+    expect(open.conclusion).toMatch(/^Opened "Reading Nook" to find its switch/);
+    const flip = step(req, [...hist, open.conclusion], detail, [{ x: 340, y: 392, w: 50, h: 30, on: false }]);
+    expect(flip.action).toEqual({ action: 'click', coordinate: [365, 407] });
+    const done = step(req, [...hist, open.conclusion], detail, [{ x: 340, y: 392, w: 50, h: 30, on: true }]);
+    expect(done.action).toEqual({ action: 'terminate', status: 'success' });
+  });
+});
+
+describe('the tab walk', () => {
+  const req = 'Renew the Evening Permit in the Parkly app.';
+  const hist = ['Opened the Parkly app. [goal 1/5 done]'];
+  const first = [...title('Parkly'), ...tabs(['Home', 'Permits', 'Wallet', 'More']), line('Nearby lots', 20, 200), line('Lot A', 20, 260), line('Lot B', 20, 320), line('Lot C', 20, 800)];
+
+  it('opens at once a tab that shares a word with the request', () => {
+    const d = step(req, hist, first);
+    expect(d.conclusion).toMatch(/Opened the "Permits" tab/);
+  });
+
+  it('with no tab fitting: scrolls the first tab (noting the tab row), scrolls back up to the row once it scrolled away, then opens the next tab', () => {
+    const req2 = 'Renew the Evening Badge in the Parkly app.';
+    const s1 = step(req2, hist, first);
+    expect(s1.action.action).toBe('swipe');
+    expect(s1.conclusion).toMatch(/\(tabs: Home\|Permits\|Wallet\|More\)/);
+    const scrolled = [...title('Parkly'), line('Lot D', 20, 200), line('Lot E', 20, 700), line('Lot F', 20, 820)];
+    const s2 = step(req2, [...hist, s1.conclusion], scrolled);
+    expect(s2.action.action).toBe('swipe');
+    const s3 = step(req2, [...hist, s1.conclusion, s2.conclusion], scrolled);
+    expect(s3.conclusion).toMatch(/Swiped down to the tab row/);
+    const s4 = step(req2, [...hist, s1.conclusion, s2.conclusion, s3.conclusion], first);
+    // Never the first tab again (the app opened on it); "Home" was looked through.
+    expect(s4.conclusion).toMatch(/Opened the "(Permits|Wallet|More)" tab/);
+  });
+});
+
+describe("an app's automatic feature with its amount", () => {
+  it('reads "<verb> … automatically with $V" and "Turn on auto-<verb> … with $V" as a switch found by its words plus its amount', () => {
+    for (const req of ['Pay my water bill automatically with $45 when it is due.', 'Turn on autopay for my water bill with $45.']) {
+      const goals = planTask(req, []).goals;
+      expect(goals.map((g) => g.kind)).toEqual(['open', 'toggle', 'fill', 'tap']);
+      expect(goals[1]).toMatchObject({ kind: 'toggle', on: true, byLabel: true });
+      expect(goals[2]).toMatchObject({ kind: 'fill', value: '$45' });
+    }
+  });
+
+  it('taps the switch whose row names the feature ("Autopay"), wherever the screen shows it', () => {
+    const req = 'Pay my water bill automatically with $45 when it is due.';
+    const lines = [...title('Billing'), line('Autopay', 20, 300, 90), line('Pays your bill on its due date', 20, 324, 260), line('Paperless statements', 20, 420, 200)];
+    const d = step(req, ['Opened the Utility app. [goal 1/4 done]'], lines, [{ x: 340, y: 300, w: 50, h: 30, on: false }, { x: 340, y: 412, w: 50, h: 30, on: false }]);
+    expect(d.action).toEqual({ action: 'click', coordinate: [365, 315] });
+  });
+});
+
+describe('forms whose labels are questions', () => {
+  const form = [
+    ...title('Report a problem'),
+    line('Where did it happen?', 20, 160, 200),
+    line('Choose a station', 30, 200, 200),
+    line('What is broken?', 20, 290, 180),
+    line('Choose a type of fault', 30, 330, 220),
+    line('Details', 20, 420, 80),
+    line('Anything that helps us find it', 30, 460, 260),
+    line('Send report', 140, 660, 120),
+  ];
+
+  it('a question label heads a field; a dialog question does not', () => {
+    expect(formFields(form, screen).map((f) => f.label.text)).toEqual(['Where did it happen?', 'What is broken?', 'Details']);
+    const dialog = [...title('Card'), line('Freeze this card?', 40, 400, 200), line('Freeze', 40, 440, 80)];
+    expect(formFields(dialog, screen)).toEqual([]);
+  });
+
+  it('a dictated text goes to the text field, not to a picker; a text after a closing colon is a value', () => {
+    const values = formValues('Report a fault at North Gate: the ticket machine screen is cracked');
+    expect(values.map((v) => [v.value, v.kind])).toEqual([
+      ['the ticket machine screen is cracked', 'text'],
+      ['North Gate', 'name'],
+    ]);
+    const assigned = assignFields(values, formFields(form, screen));
+    expect(assigned.get(0)?.label.text).toBe('Details');
+  });
+});
+
+describe('launcher labels', () => {
+  it("an icon's glyph drawn above its label is no app", () => {
+    const home = [line('9:41', 180, 94, 60, 40), line('Qz', 130, 484, 40, 28), line('Quizzo', 125, 538, 60, 18), line('Notes', 225, 538, 50, 18), line('Maps', 325, 538, 50, 18)];
+    const apps = launcherApps(home, screen, 'Start a quiz');
+    expect(apps).not.toContain('Qz');
+    expect(apps).toEqual(expect.arrayContaining(['Quizzo', 'Notes', 'Maps']));
+  });
+});
