@@ -188,6 +188,8 @@ export function contextThing(sentence: string): string | undefined {
       if (cap(w)) run.push(w);
       // A number that names, after a capitalised word ("Route 40"), not a date ("June 4").
       else if (/^\d+[A-Z]?[,;:]?$/.test(w) && !CALENDAR_WORD.test(run[run.length - 1]!) && (/[,;:]$/.test(w) || !words[j + 1] || cap(words[j + 1]) || CONTEXT_STOP.test(words[j + 1]!.replace(/[,.;:!?]+$/, '')))) run.push(w);
+      // A strength or size after the name belongs to it ("Lisinopril 10 mg").
+      else if (/^\d+(?:\.\d+)?$/.test(w) && UNIT.test((words[j + 1] ?? '').replace(/[,.;:!?]+$/, ''))) run.push(w, words[++j]!);
       else if (/^(?:of|with|and|&|de|the|to|in|on|at|for|from)$/i.test(w) && cap(words[j + 1]) && !CALENDAR_WORD.test(words[j + 1]!)) run.push(w, words[++j]!);
       else if (run.length === 1 && !CONTEXT_STOP.test(w) && !/(?:ing|ed|ly)$/i.test(w) && /^[a-z]/.test(w)) {
         run.push(w);
@@ -215,6 +217,9 @@ function isRequest(p: { text: string; framed: boolean }): boolean {
 
 /** Labelled parts of a request ("Title: X.", "Subject: Y.", "Text: Z."): the phrase each label stands for. */
 function labelled(text: string): string | undefined {
+  // "Call the note X." — a sentence that only names what the request makes.
+  const naming = /^(?:call|name|title)\s+the\s+(?:note|event|file|list|entry)\s+(.+?)[.!]?$/i.exec(text.trim());
+  if (naming) return ` titled ${naming[1]!.trim()}`;
   const m = /^(title|name|subject|text|message|body|note|content)\s*:\s*(.+?)[.!]?$/i.exec(text.trim());
   if (!m) return undefined;
   const v = m[2]!.trim();
@@ -244,6 +249,12 @@ function plainRequest(text: string): { text: string; changed: boolean } {
     const subject = m[1]!.replace(/^My\b/, 'my').replace(/^The\b/, 'the');
     s = /^(?:on|off)$/i.test(m[2]!) ? `Turn ${subject} ${m[2]}${m[3] || '.'}` : `Set ${subject} to ${m[2]}${m[3] || '.'}`;
   }
+  // "Pull up / bring up X" → "Show X" (a page to view).
+  s = s.replace(/^(?:pull|bring)\s+up\s+/i, 'Show ').replace(/^(?:pull|bring)\s+(.+?)\s+up\b/i, 'Show $1');
+  // "Write down / jot down "X"" (no note named) → "Create a note that says "X"".
+  if (!/\bnote\b/i.test(s)) s = s.replace(/^(?:write|jot|note)\s+down\s+(?=\u0001)/i, 'Create a note that says ');
+  // "Order / request a refill" → "Refill it": a nominalised action is its verb (the thing from the context).
+  s = s.replace(/^(?:order|get|place)\s+(?:a|an)\s+(refill|renewal)\b(.*)$/i, (_a, noun: string, rest: string) => `${noun.toLowerCase() === 'refill' ? 'Refill' : 'Renew'} it${rest}`);
   // "Make sure / ensure X is V" → "Turn X On/Off" or "Set X to V".
   const sure = /^(?:make sure|ensure|check that)\s+(?:that\s+)?((?:the\s+|my\s+)?.+?)\s+(?:is|are)\s+(?:set to\s+|turned\s+|switched\s+)?(.+?)([.!?]*)$/i.exec(s);
   if (sure && !/^(?:i|it|this|that|they|we|you)\b/i.test(sure[1]!)) {

@@ -373,6 +373,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     const to = m[1]!;
     // The subject: "the subject X", or the title of the mail ("an email titled X", "about "X"").
     const subject =
+      // "Put X in the subject (line)": the subject before the phrase that names it.
+      /\b(?:put|use|write|add)\s+"?(.+?)"?\s+(?:in|as)\s+the\s+subject(?:\s+line)?\b/i.exec(text)?.[1] ??
       /\bsubject(?: line)?\s*:?\s*"?(.+?)"?\s*(?:,|\bsaying\b|\btext\b|\band\b|\bthat\b|\bwhich\b|$)/i.exec(text)?.[1] ??
       /\b(?:titled|called|headed|about)\s+("[^"]+"|[A-Z][^":,]*?)(?=\s*:|,|\s+(?:that|which|saying)\b|$)/.exec(text)?.[1]?.replace(/"/g, '');
     const quotes = [...text.matchAll(/"([^"]+)"/g)].map((q) => q[1]!).filter((q) => q !== subject);
@@ -394,6 +396,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   if (app === 'Notes' || /\bnote\b/i.test(text)) {
     const title = /\b(?:called|titled|named)\s+"?(.+?)"?(?=\s+(?:that|which|saying|with)\b|[.;:]|$)/i.exec(text)?.[1];
     const body =
+      /\b(?:that says|saying|which says|with the text)\s+"([^"]+)"/i.exec(text)?.[1] ??
       /\b(?:that says|saying|which says|with the text)\s+"?(.+?)"?\s*$/i.exec(text)?.[1] ??
       /\b(?:jot down|write(?: down)?|save|store|keep)\s+"([^"]+)"/i.exec(text)?.[1] ??
       // "New note titled X: Y" — the text after the title's colon.
@@ -449,7 +452,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     // "The phone number for X is now …".
     (m = /\b(?:phone )?number (?:for|of) ([A-Z][a-z]+(?: [A-Z][a-z]+)+) is now:?\s+([+\d][\d\s()-]+\d)/.exec(text)) ??
     // "Replace the number saved for X with …", "Update the phone number of X to …".
-    (m = /\b(?:replace|update|change|overwrite)\s+the\s+(?:phone\s+)?number\s+(?:(?:saved|stored|listed|kept)\s+)?(?:for|of|under)\s+([A-Z][a-z]+(?: [A-Z][a-z]+)+)\s+(?:with|to|by)\s+([+\d][\d\s()-]+\d)/i.exec(text))
+    (m = /\b(?:replace|update|change|overwrite)\s+the\s+(?:phone\s+)?number\s+(?:(?:saved|stored|listed|kept)\s+)?(?:for|of|under|on)\s+([A-Z][a-z]+(?: [A-Z][a-z]+)+)\s+(?:with|to|by)\s+([+\d][\d\s()-]+\d)/i.exec(text))
   ) {
     const who = m[1]!.replace(/^(?:Update|Change|Set|Fix|Edit|Make)\s+/, '');
     return [
@@ -520,10 +523,14 @@ export function understandAppTask(raw: string): Goal[] | undefined {
 
   // Switches: "turn/switch X on/off", "turn on X".
   // A verbless request names the switch and its position: "Dark mode off", "Bluetooth on, please".
-  if ((m = /^(?:my\s+|the\s+)?([A-Z][\w-]*(?:\s+[\w-]+){0,3}?)\s+(on|off)(?:,?\s+please)?[.!]?$/.exec(unq)) && !/^(?:turn|switch|set|put|keep)\b/i.test(unq)) {
+  if ((m = /^(?:my\s+|the\s+)?([A-Z][\w-]*(?:\s+[\w-]+){0,3}?)\s+(on|off|On|Off)(?:,?\s+please)?[.!]?$/.exec(unq)) && !/^(?:turn|switch|set|put|keep)\b/i.test(unq)) {
+    const pos = m[2]!.toLowerCase();
+    // "X Line service alerts on": a thing of an app (a name of two capitalised words that is no phone setting) first.
+    const own = /^[A-Z][\w-]*\s+[A-Z0-9]/.test(m[1]!) ? appSwitch(text, m[1]!, pos === 'on') : undefined;
+    if (own) return own;
     return [
       { kind: 'open', target: 'Settings', text: 'open Settings' },
-      { kind: 'toggle', target: m[1]!, on: m[2] === 'on', text: `switch ${m[1]} ${m[2]}`, via: sectionsFor(m[1]!) },
+      { kind: 'toggle', target: m[1]!, on: pos === 'on', text: `switch ${m[1]} ${pos}`, via: sectionsFor(m[1]!) },
     ];
   }
   if (
