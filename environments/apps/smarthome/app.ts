@@ -136,7 +136,7 @@ function locksPage(state: SmartHomeState, ctx: AppContext, toastKind: string): A
     }</div></div><span class="state${l.locked ? '' : ' open'}">${l.locked ? 'Locked' : 'Unlocked'}</span></a>`;
   const body = `${appbar('Locks')}${tabs(ctx, 'locks')}
 <div class="card"><div class="d" style="margin:0">Door status</div><h2 style="margin:6px 0 0">${
-    open.length ? `${open.length} unlocked: ${open.map((l) => esc(l.name)).join(', ')}` : 'Everything is locked'
+    open.length === 1 ? `${esc(open[0]?.name ?? '')} is unlocked` : open.length ? `${open.length} unlocked: ${open.map((l) => esc(l.name)).join(', ')}` : 'Everything is locked'
   }</h2></div>
 <div class="section">Doors and gates (${state.locks.length})</div>${state.locks.map(row).join('')}
 <div class="section">Lock settings</div>
