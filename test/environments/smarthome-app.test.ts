@@ -46,9 +46,17 @@ describe('HomeHub smart home app (written blind, a held-out app for the frozen p
     expect(checkApp(st, spec('unlock_door', { lock: 'Front Door' }))).toEqual({ success: false, reason: '"Front Door" is still locked' });
     expect(checkApp(st, spec('set_auto_lock', { delay: '5 minutes' }))).toEqual({ success: false, reason: 'auto-lock is off, expected 5 minutes' });
     expect(checkApp(st, spec('add_guest_code', { guest: 'Plumber', door: 'Back Door', code: '4817' }))).toEqual({ success: false, reason: 'no access code was added' });
+    // Every template slot is set on a page of the family's path; generated instructions carry the values verbatim.
+    for (const task of app!.dag.tasks) {
+      const keys = new Set(task.path.flatMap((id) => app!.dag.pages.find((p) => p.id === id)?.slots.map((x) => x.key) ?? []));
+      for (const t of task.templates) for (const m of t.matchAll(/\{(\w+)\}/g)) expect(keys.has(m[1] ?? ''), `${task.id}: {${m[1]}}`).toBe(true);
+    }
     const { queries } = generateQueries({ dags: [app!.dag], count: 40, seed: 11, apps: ['smarthome'] });
     expect(new Set(queries.map((q) => q.checker.family))).toEqual(new Set(app?.checkers.families));
-    for (const q of queries) expect(q.instruction).not.toMatch(/\{[a-z_]+\}/);
+    for (const q of queries) {
+      expect(q.instruction).not.toMatch(/\{[a-z_]+\}/);
+      if (q.feasible !== false) for (const v of Object.values(q.checker.params)) expect(q.instruction).toContain(v);
+    }
   });
 
   it('switches a device below the fold on its own page; the near-duplicate is a failure and switching a second device fails the task', async () => {
