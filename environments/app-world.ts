@@ -13,6 +13,7 @@ import { notesApp } from './apps/notes/index.js';
 import { pharmacyApp } from './apps/pharmacy/index.js';
 import { settingsApp } from './apps/settings/index.js';
 import { shopApp } from './apps/shop/index.js';
+import { smartHomeApp } from './apps/smarthome/index.js';
 import { transitApp } from './apps/transit/index.js';
 
 export type { AppModule, AppCheckers, CheckResult } from './app-types.js';
@@ -32,6 +33,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   pharmacyApp as AppModule,
   bankApp as AppModule,
   transitApp as AppModule,
+  smartHomeApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */

@@ -4,7 +4,7 @@ import { loadDags } from '../../environments/app-world.js';
 import { generateQueries } from '../../query-gen/sample.js';
 
 /** The paraphrase validation sets: every phrasing fills from a generated query of its family, none is left out. */
-describe.each(['v1', 'v2', 'v3', 'v4'])('paraphrase set %s', (name) => {
+describe.each(['v1', 'v2', 'v3', 'v4', 'v5'])('paraphrase set %s', (name) => {
   it('names real families, has ≥ 3 phrasings each, and every phrasing fills from the family\'s own slots', async () => {
     const set = await loadParaphrases(`bench/paraphrases/${name}.json`);
     const dags = loadDags();
@@ -26,20 +26,20 @@ describe.each(['v1', 'v2', 'v3', 'v4'])('paraphrase set %s', (name) => {
 });
 
 describe('paraphrase set v2', () => {
-  it('covers every family of the apps that existed when it was written (all but the Pharmacy, Bank and Transit apps, added after it)', async () => {
+  it('covers every family of the apps that existed when it was written (all but the Pharmacy, Bank, Transit and HomeHub apps, added after it)', async () => {
     const set = await loadParaphrases('bench/paraphrases/v2.json');
     const expected = loadDags()
-      .filter((d) => d.app !== 'pharmacy' && d.app !== 'bank' && d.app !== 'transit')
+      .filter((d) => d.app !== 'pharmacy' && d.app !== 'bank' && d.app !== 'transit' && d.app !== 'smarthome')
       .flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
     expect(Object.keys(set).sort()).toEqual(expected.sort());
   });
 });
 
 describe('paraphrase set v3', () => {
-  it('covers every family of the apps that existed when it was written, the Pharmacy and Bank apps included (written after the third freeze; the Transit app came later)', async () => {
+  it('covers every family of the apps that existed when it was written, the Pharmacy and Bank apps included (written after the third freeze; the Transit and HomeHub apps came later)', async () => {
     const set = await loadParaphrases('bench/paraphrases/v3.json');
     const expected = loadDags()
-      .filter((d) => d.app !== 'transit')
+      .filter((d) => d.app !== 'transit' && d.app !== 'smarthome')
       .flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
     expect(expected).toContain('bank/send_money');
     expect(Object.keys(set).sort()).toEqual(expected.sort());
@@ -47,10 +47,37 @@ describe('paraphrase set v3', () => {
 });
 
 describe('paraphrase set v4', () => {
-  it('covers every family of every app, the Transit app included (written blind after the policy freeze)', async () => {
+  it('covers every family of the apps that existed when it was written, the Transit app included (written blind after the policy freeze; the HomeHub app came later)', async () => {
     const set = await loadParaphrases('bench/paraphrases/v4.json');
-    const expected = loadDags().flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
+    const expected = loadDags()
+      .filter((d) => d.app !== 'smarthome')
+      .flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
     expect(expected).toContain('transit/report_lost_item');
     expect(Object.keys(set).sort()).toEqual(expected.sort());
+  });
+});
+
+describe('paraphrase set v5', () => {
+  it('covers every family of every app, the HomeHub app included (written blind with it)', async () => {
+    const set = await loadParaphrases('bench/paraphrases/v5.json');
+    const expected = loadDags().flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
+    expect(expected).toContain('smarthome/add_guest_code');
+    expect(Object.keys(set).sort()).toEqual(expected.sort());
+  });
+
+  it('carries every slot value of a family verbatim: each phrasing names the slots its family\'s templates use (shop\'s category may be left out)', async () => {
+    const set = await loadParaphrases('bench/paraphrases/v5.json');
+    const refs = (text: string): Set<string> => new Set([...text.matchAll(/\{([a-z][a-z0-9_]*)\}/g)].map((m) => m[1]!));
+    for (const dag of loadDags()) {
+      for (const task of dag.tasks) {
+        const key = `${dag.app}/${task.id}`;
+        const wanted = new Set(task.templates.flatMap((t) => [...refs(t)]));
+        for (const text of set[key] ?? []) {
+          const used = refs(text);
+          for (const k of used) expect(wanted.has(k), `${key}: {${k}} in "${text}"`).toBe(true);
+          for (const k of wanted) if (!(dag.app === 'shop' && k === 'category')) expect(used.has(k), `${key}: no {${k}} in "${text}"`).toBe(true);
+        }
+      }
+    }
   });
 });
