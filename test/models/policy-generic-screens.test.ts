@@ -153,3 +153,38 @@ describe('launcher labels', () => {
     expect(apps).toEqual(expect.arrayContaining(['Quizzo', 'Notes', 'Maps']));
   });
 });
+
+describe('things of an app are not phone settings', () => {
+  it('a switch of a named thing goes to the app that has it, never Settings by a word inside the name ("String")', () => {
+    expect(planTask('Turn off the Patio Heater.', []).goals[0]).toMatchObject({ kind: 'open', target: undefined, explore: expect.anything() });
+    expect(planTask('Switch the Garden String Lights on in Glowly.', []).goals[0]).toMatchObject({ kind: 'open', target: 'Glowly' });
+    // Phone settings keep their reader.
+    expect(planTask('Turn Wi-Fi Off', []).goals[0]).toMatchObject({ kind: 'open', target: 'Settings' });
+    expect(planTask('Turn Do not disturb On.', []).goals[0]).toMatchObject({ kind: 'open', target: 'Settings' });
+    expect(planTask('Set the Screen timeout to 2 minutes.', []).goals[0]).toMatchObject({ kind: 'open', target: 'Settings' });
+  });
+
+  it('a setting "in X" of an app is that app\'s preference, its field picked by its words', () => {
+    const goals = planTask('Set auto-dim in Glowly to 10 minutes.', []).goals;
+    expect(goals[0]).toMatchObject({ kind: 'open', target: 'Glowly' });
+    expect(goals.find((g) => g.kind === 'fill')).toMatchObject({ value: '10 minutes', hints: ['auto-dim'] });
+  });
+});
+
+describe('a confirmation still asked is no result', () => {
+  it('does not take an earlier "…ed by" line for the result while the dialog asks', () => {
+    const req = 'Unlock the Shed Door in the Keyper app.';
+    const hist = ['Opened the Keyper app. [goal 1/5 done]', 'Tapped "Shed Door". [goal 3/5 done]', 'Tapped "Unlock". [goal 4/5 done]'];
+    const dialog = [...title('Shed Door'), line('Last unlocked by Sam', 20, 200, 200), line('Unlock Shed Door?', 40, 420, 220), line('Cancel', 60, 500, 70), line('Unlock', 260, 500, 70)];
+    const d = step(req, hist, dialog);
+    expect(d.conclusion).toMatch(/^Tapped "Unlock"/);
+    expect(d.action.action).toBe('click');
+  });
+});
+
+describe('the button that opens a form for a new thing', () => {
+  it('names the head noun of the thing ("a parking pass" → "Add pass", "New pass")', () => {
+    const tap = planTask('Give the Plumber a parking pass 4417 for the North Lot.', []).goals.find((g) => g.kind === 'tap' && g.form);
+    expect(tap).toMatchObject({ targets: expect.arrayContaining(['Add pass', 'New pass']) });
+  });
+});

@@ -79,7 +79,7 @@ describe('instruction diversity in refinement', () => {
   it('options marked unreadable really are not read the same (so the test above can fail)', () => {
     const unread = templates.flatMap(({ core, values }) => refinementVariants(core, values, true).filter((v) => reading(v) !== reading(core)));
     expect(unread.length).toBeGreaterThan(0);
-    expect(unread.every((v) => /(?:^|[.!?] )(?:It would be great|Is it possible)/.test(v))).toBe(true);
+    expect(unread.filter((v) => !/(?:^|[.!?] )(?:It would be great|Is it possible)/.test(v))).toEqual([]);
   });
 
   it('a 300-query batch keeps every slot value verbatim and is far more varied than the templates alone', async () => {

@@ -92,12 +92,17 @@ const mineTabs = (words: string): string[] => contentWords(words).reverse().map(
  * store". The setting's words name the field ("Preferred store"); the value is picked in it (fieldOf).
  */
 export function understandPreference(text: string): ActPlan | undefined {
-  const m = /^(?:[Ss]et|[Cc]hange|[Uu]pdate|[Ss]witch)\s+(?:my|the)\s+([a-z][a-z ]*?)\s+to\s+([A-Z0-9$€£].*)$/.exec(text) ?? null;
+  // (Also "Set auto-lock in HomeHub to 5 minutes": a hyphenated setting, the app named between it and its value.)
+  const m =
+    /^(?:[Ss]et|[Cc]hange|[Uu]pdate|[Ss]witch)\s+(?:my|the)\s+([a-z][a-z ]*?)\s+to\s+([A-Z0-9$€£].*)$/.exec(text) ??
+    /^(?:[Ss]et|[Cc]hange|[Uu]pdate)\s+(?:my\s+|the\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(in\s+(?:the\s+)?[A-Z][\w&'-]*(?:\s+app)?)\s+to\s+([A-Z0-9$€£].*)$/.exec(text)?.filter((_x, i) => i !== 2) ??
+    null;
   const k = m ? undefined : /^[Mm]ake\s+([A-Z0-9].*?)\s+(?:my|the)\s+([a-z][a-z ]*)$/.exec(text);
   const setting = m?.[1] ?? k?.[2];
+  const inApp = /^(?:[Ss]et|[Cc]hange|[Uu]pdate)\s+(?:my\s+|the\s+)?[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?\s+in\s+(?:the\s+)?([A-Z][\w&'-]*)/.exec(text)?.[1];
   const raw = m?.[2] ?? k?.[1];
   if (!setting || !raw || /,/.test(raw)) return undefined;
-  const named = /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*$)/.exec(raw)?.[1];
+  const named = inApp ?? /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*$)/.exec(raw)?.[1];
   const value = raw.replace(/\s+(?:in|on|using|inside)\s+(?:the\s+|my\s+)?[A-Z][\w&'-]*(?:\s+app)?$/, '').trim();
   const hints = contentWords(setting);
   if (!value || hints.length === 0) return undefined;

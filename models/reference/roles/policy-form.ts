@@ -343,7 +343,11 @@ export function understandForm(request: string): ActPlan | undefined {
   // amount, and the verb's common synonyms.
   let rest = clause.replace(/^\s*\S+/, '');
   for (const v of values) rest = rest.replace(v.value, ' ');
-  const kind = contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w));
+  // The kind of thing the form makes: the head (last) noun of the first noun phrase after an article ("a door code" →
+  // code), else the first content word.
+  const np = /\b(?:a|an|the|my|new)\s+((?:[a-z]{3,}\s+)?[a-z]{3,})\b(?!\s+(?:and|or)\b)/.exec(rest.replace(/[^A-Za-z' ]+/g, ' ').replace(/\s+/g, ' '));
+  const head = np ? contentWords(np[1]!.split(' ').pop()!)[0] : undefined;
+  const kind = (head && head.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(head) ? head : undefined) ?? contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w));
   // A noun phrase of two words joined by "and" names a section or button whole ("lost and found", "terms and conditions").
   const phrase = /\b([a-z]{3,} and [a-z]{3,})\b/.exec(rest)?.[1];
   const syn = [...SYNONYMS, ...FORM_SYNONYMS].filter((g) => g.includes(verb!)).flat().filter((w) => w !== verb);
@@ -366,7 +370,8 @@ export function understandForm(request: string): ActPlan | undefined {
   if (open.kind === 'open' && open.topic) open.topic = new RegExp(`^(?:${cueWords.filter((w) => w.length >= 4).join('|') || '(?!)'})s?$`, 'i');
   const goals: Goal[] = [
     open,
-    { kind: 'tap', targets: opens, text: `tap ${opens[0]}`, min: 0.8, notTitle: true, words: [...verbs.filter((w) => !/\s/.test(w)), ...(kind ? [kind] : [])], form: values },
+    // (The button that creates a thing of that kind is often "Add <kind>" / "New <kind>", after the verb's own.)
+    { kind: 'tap', targets: kind ? [...opens.slice(0, opens.indexOf(cap(verb))), `Add ${kind}`, `New ${kind}`, ...opens.slice(opens.indexOf(cap(verb)))] : opens, text: `tap ${opens[0]}`, min: 0.8, notTitle: true, words: [...verbs.filter((w) => !/\s/.test(w)), ...(kind ? [kind] : [])], form: values },
     ...values.map((v, i): Goal => ({ kind: 'field', index: i, values, text: `fill in ${v.value}` })),
     { kind: 'submit', verbs, text: 'submit the form' },
     {

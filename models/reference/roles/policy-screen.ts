@@ -1,6 +1,7 @@
 import type { OcrLine } from '../types.js';
 import type { Goal } from './policy-tasks.js';
 import type { SwitchBox } from './policy-vision.js';
+import { openConfirmation } from './evidence.js';
 import { filledOnScreen, formVisible } from './policy-form.js';
 import { FOOD_APP, FOOD_TOPIC, NOT_NAMES, STREET_WORDS, readNotes, type TaskSpec } from './policy-intent.js';
 
@@ -168,6 +169,11 @@ export function switchOf(label: OcrLine, switches: SwitchBox[]): SwitchBox | und
   return switches
     .filter((s) => s.x > label.box.x + label.box.w * 0.5 && Math.abs(s.y + s.h / 2 - cy) < 45)
     .sort((a, b) => Math.abs(a.y + a.h / 2 - cy) - Math.abs(b.y + b.h / 2 - cy))[0];
+}
+
+/** A confirmation is open: a short question line with "Cancel"/"No"/"Not now" after it (a dialog waiting for an answer). */
+export function confirmationOpen(lines: readonly OcrLine[]): boolean {
+  return openConfirmation(lines.map((l) => l.text)) !== undefined;
 }
 
 /** Lower-case words of a text without a plural "s" (for matching a switch's label against request words). */
@@ -354,7 +360,8 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
       return false;
     case 'tap':
       if (g.form && formVisible(g.form, lines, screen)) return true;
-      if (g.doneWhen && lines.some((l) => g.doneWhen!.test(l.text))) return true;
+      // (Never while a confirmation is still asked: "Unlock Front Gate?" over a page that says "Unlocked by …" earlier.)
+      if (g.doneWhen && !confirmationOpen(lines) && lines.some((l) => g.doneWhen!.test(l.text))) return true;
       if (g.already && lines.some((l) => g.already!.some((a) => normText(l.text) === normText(a)))) return true;
       if (g.optional && candidates(lines, tapTargets(g, history), g.min ?? 0.6).length === 0) return true;
       if (g.nav) return header.some((h) => g.nav!.some((k) => normText(h.text).includes(k))) || laterVisible();

@@ -129,11 +129,12 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 
 /** Where phone settings live (generic Android knowledge): setting words → section labels. */
 const SETTING_SECTIONS: [RegExp, string[]][] = [
-  [/wi-?fi|mobile data|airplane|hotspot|network|vpn/i, ['Network', 'Wi-Fi']],
-  [/bluetooth|pair/i, ['Bluetooth', 'Connected devices']],
-  [/dark|bright|font|display|timeout|screen|rotate|night|colou?rs|wallpaper/i, ['Display']],
-  [/volume|sound|ring|vibrat|disturb|silent/i, ['Sound', 'Volume']],
-  [/lock|verif|account|security|password|pin\b/i, ['Security']],
+  // Whole words (word starts): "String lights" is no ringtone, "auto-lock" no screen lock.
+  [/\b(?:wi-?fi|mobile data|airplane|hotspot|network|vpn)/i, ['Network', 'Wi-Fi']],
+  [/\b(?:bluetooth|pair)/i, ['Bluetooth', 'Connected devices']],
+  [/\b(?:dark|bright|font|display|timeout|screen|rotate|night mode|night light|colou?rs|wallpaper)/i, ['Display']],
+  [/\b(?:volume|sound|ring|vibrat|disturb|silent)/i, ['Sound', 'Volume']],
+  [/\b(?:screen lock|lock screen|verif|account|security|password|pin\b)/i, ['Security']],
 ];
 function sectionsFor(setting: string): string[] {
   const out = [setting];
@@ -563,6 +564,9 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     // A wish for a value: "I'd like the Font size at Large".
     (m = /^i(?:'d| would)?\s+(?:want|like|need)\s+(?:the|my)\s+(.+?)\s+(?:at|to be|set to)\s+(.+?)[.!]?$/i.exec(unq))
   ) {
+    // A setting "in X" of an app other than the phone's Settings is that app's preference (policy-act.ts).
+    const inApp = /\s+in\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?:\s+app)?$/.exec(m[1]!)?.[1];
+    if (inApp && !/^settings$/i.test(inApp) && !APPS.some((a) => a.name.toLowerCase() === inApp.toLowerCase())) return undefined;
     // "the snooze length on my alarms": what the setting is of says where it lives, not its name.
     const setting = clean(m[1]!.replace(/\s+(?:on|for|of|in)\s+(?:my|the|all)\s+(?:my\s+)?[a-z]+$/i, ''));
     // A value ends at a function word: "Set Font size to Large in Settings" asks for "Large".
@@ -580,7 +584,11 @@ export function understandAppTask(raw: string): Goal[] | undefined {
 
 /** An app the request names as "in/on/using (the) X app" (any app, not only the generic ones). */
 export function namedApp(text: string): string | undefined {
-  return /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)\s+app\b/.exec(text)?.[1];
+  // "in the X app", or a one-word name ending the request's clause ("Switch the Porch Light off in HomeHub.").
+  return (
+    /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)\s+app\b/.exec(text)?.[1] ??
+    /\b(?:in|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)([A-Z][a-z]+[A-Z]?[\w&'-]*)(?=\s*[,.;!?]|\s*$|\s+to\s)/.exec(text)?.[1]
+  );
 }
 
 /**
@@ -597,7 +605,10 @@ function appSwitch(text: string, target: string, on: boolean): Goal[] | undefine
   const loose = named ?? /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([a-z][\w&'-]*)\s+app\b/.exec(text)?.[1];
   if (loose && !named && (/^(?:settings|phone|clock|mail|messages|contacts|calendar|notes)$/i.test(loose))) return undefined;
   const name = instructionEntities(`then ${target}`).find((e) => !isNumberEntity(e) && e !== named);
-  if (!name || (sectionsFor(target).length > 1 && !loose) || (!named && name === target)) return undefined;
+  // A bare name is a phone setting ("Wi-Fi") unless it is a name of two words or more that no settings section knows
+  // ("Ceiling Fan", "Living Room Lights"): a thing of some app, found by looking inside the apps.
+  const thing = sectionsFor(target).length === 1 && /^[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)+$/.test(name ?? '');
+  if (!name || (sectionsFor(target).length > 1 && !loose) || (!named && name === target && !thing)) return undefined;
   const kinds = contentWords(target.replace(name, ' ').replace(/\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?\S+\s+app\b/i, ' '));
   const words = contentWords(text).filter((w) => w.length >= 4 && !/^(?:turn|switch)$/.test(w));
   const open: Goal = named

@@ -12,7 +12,7 @@ import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.j
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
-import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, pick, pointIn, prefixCandidates, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
+import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, pick, pointIn, prefixCandidates, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
 export type { BaseGoal, Goal } from './policy-tasks.js';
 
@@ -519,7 +519,9 @@ export function decide(input: DecideInput): Decision {
     if (shown) {
       return { thought: `All ${n} steps are done and, scrolled into view, the screen shows "${shown}".`, conclusion: `Task complete: the screen shows "${shown}". [all goals done]`, action: { action: 'terminate', status: 'success' } };
     }
-    const success = lines.find((l) => (plan.app ? [...SUCCESS, ...APP_RESULTS] : SUCCESS).some((s) => normText(l.text).includes(normText(s))) || (plan.result?.test(l.text) ?? false));
+    const success = confirmationOpen(lines)
+      ? undefined
+      : lines.find((l) => (plan.app ? [...SUCCESS, ...APP_RESULTS] : SUCCESS).some((s) => normText(l.text).includes(normText(s))) || (plan.result?.test(l.text) ?? false));
     if (success) {
       return { thought: `All ${n} steps are done and the screen says "${success.text}".`, conclusion: `Task complete: the screen shows "${success.text}". [all goals done]`, action: { action: 'terminate', status: 'success' } };
     }
@@ -684,12 +686,15 @@ export function decide(input: DecideInput): Decision {
       const targets = tapTargets(goal, history);
       // A confirmation is not the button just tapped, still showing behind its dialog.
       const justTapped = goal.repeatLast ? /Tapped "([^"]+)"/.exec(history[history.length - 1] ?? '')?.[1] : undefined;
+      const question = confirmationOpen(lines) ? lines.find((l) => /\?\s*$/.test(l.text.trim())) : undefined;
+      const belowQuestion = (l: OcrLine): boolean => !!question && l.box.y > question.box.y + question.box.h && l.box.y - question.box.y < 260;
       const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, targets, min), ...(min >= 0.95 ? tokenCandidates(lines, targets) : []), ...(goal.stable ? prefixCandidates(lines, targets) : [])]
         .filter((c) => !((goal.nav || spec || goal.entity || goal.notTitle) && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)))
         .filter((c) => !goal.row || onRowOf(c.line, lines, goal.row))
         // A verb's button, not a field label that starts with the verb ("Pay from", "Send to": a preposition ends it).
         .filter((c) => !(goal.words && /\s(?:from|to|for|with|at|on|by|via|into)$/i.test(c.line.text.trim())))
-        .filter((c) => !(justTapped && normText(c.line.text) === normText(justTapped)))
+        // (Unless a confirmation now asks and this button is below its question: that is the dialog's, "Unlock X?" → "Unlock".)
+        .filter((c) => !(justTapped && normText(c.line.text) === normText(justTapped)) || belowQuestion(c.line))
         .sort((a, b) => b.score - a.score);
       if (cands.length === 0 && goal.words?.length) cands.push(...wordButtons(lines, goal.words, screen).map((line) => ({ line, score: min })));
       if (goal.lowest && cands.length > 1) {

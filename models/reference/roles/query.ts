@@ -225,7 +225,7 @@ const SYNONYMS: readonly { verb: RegExp; to: readonly { text: string; reads: boo
   { verb: /^Make a\b/, to: [{ text: 'Create a', reads: true }, { text: 'Write a', reads: true }] },
   { verb: /^Show me\b/, to: [{ text: 'Let me see', reads: true }, { text: 'Pull up', reads: true }] },
   { verb: /^Turn\b/, to: [{ text: 'Switch', reads: true }] },
-  { verb: /^Set\b/, to: [{ text: 'Change', reads: true }] },
+  { verb: /^Set\b(?! up\b)/, to: [{ text: 'Change', reads: true }] },
   { verb: /^Change\b/, to: [{ text: 'Set', reads: true }] },
   { verb: /^Order\b/, to: [{ text: 'Buy', reads: true }] },
 ];
@@ -271,6 +271,8 @@ function framed(frame: Option, c: string, values: readonly string[]): string {
 export function refinementVariants(core: string, values: readonly string[], allOptions = false): string[] {
   const c = core.replace(/[.!]+$/, '');
   const ok = (o: { reads: boolean }): boolean => allOptions || o.reads;
+  // A core that already asks ("Can you open X?") is its own frame: only context before and a closing after.
+  if (/\?\s*$/.test(c)) return [...new Set([c, ...CONTEXT.filter(ok).map((o) => `${o.text} ${c}`), ...CLOSING.filter(ok).map((o) => `${c} ${o.text}`)])];
   const out = FRAMES.filter(ok).map((f) => framed(f, c, values));
   out.push(...CONTEXT.filter(ok).map((o) => `${o.text} ${c}.`), ...CLOSING.filter(ok).map((o) => `${c}. ${o.text}`));
   for (const s of SYNONYMS) if (s.verb.test(c)) out.push(...s.to.filter(ok).map((t) => `${c.replace(s.verb, t.text)}.`));
@@ -285,12 +287,13 @@ export function refinementVariants(core: string, values: readonly string[], allO
 export function diversify(core: string, values: readonly string[], random: () => number, allOptions = false, extra = ''): string {
   const ok = (o: { reads: boolean }): boolean => allOptions || o.reads;
   let c = core.trim().replace(/[.!]+$/, '');
-  const syn = SYNONYMS.find((s) => s.verb.test(c));
+  const asks = /\?\s*$/.test(c);
+  const syn = asks ? undefined : SYNONYMS.find((s) => s.verb.test(c));
   if (syn && random() < 0.4) {
     const to = syn.to.filter(ok);
     if (to.length) c = c.replace(syn.verb, pick(to, random).text);
   }
-  const request = framed(pick(FRAMES.filter(ok), random), c, values);
+  const request = asks ? c : framed(pick(FRAMES.filter(ok), random), c, values);
   let before = random() < 0.25 ? pick(CONTEXT.filter(ok), random).text : '';
   let after = random() < 0.2 ? pick(CLOSING.filter(ok), random).text : '';
   if ((before || after) && random() < TYPO_RATE) {
