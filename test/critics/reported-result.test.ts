@@ -221,3 +221,61 @@ describe('trajectory text channel: "Make X one of my favourites" stays a favouri
     expect(v.reason).not.toMatch(/set to/);
   });
 });
+
+describe('results that are not this request\'s (issue 17, after the HomeHub and Transit first contacts)', () => {
+  it('a past-tense line under a page that still offers the verb reports an earlier time, not this request', async () => {
+    const steps = [
+      { summary: 'Opened "Keyper"; the screen now shows "Doors".', actionText: 'open Keyper' },
+      { summary: 'Tapped "Shed Door"; the screen now shows "Shed Door".', actionText: 'click' },
+    ];
+    const captions = ['Doors | Shed Door | Locked | Back Gate | Locked', 'Shed Door | Locked | Unlock | HISTORY | Unlocked by Sam | Today, 8:09 AM'];
+    const v = await textVerdict('Unlock the Shed Door.', steps, captions);
+    expect(v.correct).toBe(false);
+    expect(v.reason).toMatch(/still offers "Unlock"/);
+  });
+
+  it('a form that asks for a value after its button was tapped refused the submission', async () => {
+    const steps = [
+      { summary: 'Tapped "Report a station fault"; the screen now shows "Report a station fault".', actionText: 'click' },
+      { summary: 'Typed "Cracked screen"; the screen now shows "Cracked screen".', actionText: 'type' },
+      { summary: 'Tapped "North Gate"; the screen now shows "North Gate".', actionText: 'click' },
+      { summary: 'Tapped "Send"; the screen now shows "Enter a phone number".', actionText: 'click' },
+    ];
+    const captions = [
+      'Help | Report a station fault | Opening hours',
+      'Report a station fault | Where did it happen? | Choose a station | Details | Send',
+      'Report a station fault | Where did it happen? | North Gate | Details | Cracked screen | Enter a phone number | Send',
+    ];
+    const v = await textVerdict('Report a fault at North Gate: Cracked screen', steps, captions);
+    expect(v.correct).toBe(false);
+    expect(v.reason).toMatch(/asks "Enter a phone number": the form was not accepted/);
+    // Without the refusal line the same trajectory is accepted (so the rule above is what decides).
+    const ok = await textVerdict('Report a fault at North Gate: Cracked screen', steps, [...captions.slice(0, 2), 'Report a station fault | Where did it happen? | North Gate | Details | Cracked screen | Send']);
+    expect(ok.correct).toBe(true);
+  });
+});
+
+describe("a switch on its thing's own page, and irregular reports", () => {
+  it('reads the switch the request\'s own words name on the page of the thing ("Service alerts" of a line), by its written state', async () => {
+    const steps = [
+      { summary: 'Tapped "Harbor Ferry"; the screen now shows "Harbor Ferry".', actionText: 'click' },
+      { summary: 'Tapped "Delay alerts"; the screen now shows "Delay alerts off".', actionText: 'click' },
+    ];
+    const page = 'Harbor Ferry | Harbor Ferry | Pier 1 - Island | NOTIFICATIONS | Delay alerts | Delays and cancellations on this route';
+    const off = await textVerdict('Switch the Harbor Ferry delay alerts off.', steps, ['Ferries | Harbor Ferry | Island Ferry', page, `${page} | Delay alerts off`]);
+    expect(off.correct).toBe(true);
+    expect(off.reason).toMatch(/shows "delay alerts? off" on the page of "Harbor Ferry"/);
+    const on = await textVerdict('Switch the Harbor Ferry delay alerts off.', steps, ['Ferries | Harbor Ferry | Island Ferry', page, `${page} | Delay alerts on`]);
+    expect(on.correct).toBe(false);
+  });
+
+  it('a line ending in an irregular participle ("Claim sent") reports, it offers nothing', async () => {
+    const steps = [
+      { summary: 'Tapped "File a claim"; the screen now shows "File a claim".', actionText: 'click' },
+      { summary: 'Typed "Dented bumper"; the screen now shows "Dented bumper".', actionText: 'type' },
+      { summary: 'Tapped "Submit claim"; the screen now shows "Claim sent".', actionText: 'click' },
+    ];
+    const v = await textVerdict('File a claim for Car 2: Dented bumper', steps, ['Home | File a claim', 'File a claim | Vehicle | Car 2 | Details | Submit claim', 'Claim sent | Case 4411 | Car 2 | Dented bumper | Done']);
+    expect(v.reason).not.toMatch(/still offers "Claim sent"/);
+  });
+});

@@ -134,6 +134,9 @@ export function openConfirmation(finalLines: readonly string[]): string | undefi
   return finalLines.slice(q + 1).some((l) => /^(?:cancel|no|not now)$/i.test(l.trim())) ? finalLines[q]!.trim() : undefined;
 }
 
+/** Irregular past participles of everyday app verbs ("Report sent", "Payment made"): a line ending in one reports. */
+const IRREGULAR_PARTICIPLES = new Set('sent paid made done set put kept held left lost found sold bought taken given shown seen written chosen frozen spent won told read shut cut begun'.split(' '));
+
 /** Verbs that only ask to look at something: a page showing their thing is the result. */
 const LOOK_VERBS = new Set('open show view see display find look search check go navigate browse read visit'.split(' '));
 
@@ -153,9 +156,24 @@ export function offeredAction(request: string, finalLines: readonly string[]): s
   const lists = new Set(finalLines.filter((l) => COUNTED.test(l.trim())).map((l) => tokens(l.trim().replace(COUNTED, '')).join(' ')));
   return finalLines.find((l) => {
     const t = tokens(l);
-    const reports = t.length >= 2 && /^[a-z]{2,}ed$/.test(l.trim().toLowerCase().split(/\s+/).pop() ?? '');
-    return t[0] === verb && t.length <= 3 && !/\?\s*$/.test(l.trim()) && !COUNTED.test(l.trim()) && !lists.has(t.join(' ')) && !reports;
+    const last = l.trim().toLowerCase().split(/\s+/).pop() ?? '';
+    const reports = t.length >= 2 && (/^[a-z]{2,}ed$/.test(last) || IRREGULAR_PARTICIPLES.has(last));
+    // (A field label ending in a preposition — "Pay from", "Send to" — offers nothing either.)
+    const label = /\s(?:from|to|for|with|at|on|by|via|into)$/i.test(l.trim());
+    return t[0] === verb && t.length <= 3 && !/\?\s*$/.test(l.trim()) && !COUNTED.test(l.trim()) && !lists.has(t.join(' ')) && !reports && !label;
   })?.trim();
+}
+
+/**
+ * A form that refused its submission: a line on the final screen, on no earlier screen, that asks for a value ("Choose
+ * what you lost", "Enter a name", "Code is required", "Invalid code") while the form's button is still there. The
+ * request was not carried out. `earlier`: the earlier screens' text (one string per screen).
+ */
+export function formRejected(earlier: readonly string[], finalLines: readonly string[]): string | undefined {
+  const ASKS = /^(?:choose|select|enter|pick|add|type|please (?:choose|select|enter|add|pick|type|fill))\b|\b(?:is|are) required\b|^(?:invalid|incorrect)\b|\bmust (?:be|have|contain)\b|\btoo (?:short|long|easy)\b|\balready (?:used|taken|exists)\b/i;
+  const SUBMIT = /^(?:send|save|submit|confirm|continue|review|next|done|add|create|pay|request|apply|finish)\b/i;
+  if (!finalLines.some((l) => SUBMIT.test(l.trim()) && tokens(l).length <= 3)) return undefined;
+  return finalLines.find((l) => ASKS.test(l.trim()) && tokens(l).length >= 2 && tokens(l).length <= 10 && !earlier.some((s) => containsPhrase(s, l)))?.trim();
 }
 
 /** A price: "$10.49", "€8", "12.50 €". */

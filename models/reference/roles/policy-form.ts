@@ -237,7 +237,11 @@ export function fieldScore(v: FormValue, f: FormField): number {
   const sameStem = (a: string, b: string): boolean => a === b || (a.length >= 6 && b.length >= 6 && a.slice(0, 6) === b.slice(0, 6));
   for (const w of new Set(cueWords)) if (w.length > 1 && [...fw].some((x) => sameStem(w, x))) score += 1;
   // A name that carries the field's word ("Red Line" for "Line or route").
-  if (v.kind === 'name') for (const w of new Set(words(v.value))) if (w.length >= 4 && fw.has(w)) score += 1;
+  if (v.kind === 'name') {
+    const ws = words(v.value);
+    // (Its head — last — word, and only for a name of two words or more: a lone "Phone" names no "Phone number" field.)
+    if (ws.length >= 2 && ws[ws.length - 1]!.length >= 4 && fw.has(ws[ws.length - 1]!)) score += 1;
+  }
   for (const w of new Set(KIND_WORDS[v.kind].map(stem))) if (fw.has(w)) score += 0.8;
   const ph = f.input?.text ?? '';
   if (v.kind === 'amount' && (/^[$€£]?\s?0[.,]00$/.test(ph.trim()) || fw.has('$'))) score += 1;

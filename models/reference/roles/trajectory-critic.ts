@@ -5,7 +5,7 @@ import type { ChatMessage } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
-import { namedItemsMissingFromResult, nearDuplicateOnResult, offeredAction, openConfirmation, quantityMismatch, screenChange, unitPriceForCount } from './evidence.js';
+import { formRejected, namedItemsMissingFromResult, nearDuplicateOnResult, offeredAction, openConfirmation, quantityMismatch, screenChange, unitPriceForCount } from './evidence.js';
 import { reportedResult } from './reported-result.js';
 import { containsPhrase, contentTokens, IMPERATIVES, tokens } from './text-match.js';
 import { desktopCompletion, isDesktopSteps } from './desktop-evidence.js';
@@ -159,6 +159,8 @@ function settingRequest(instruction: string): { setting: string; value: string }
   if (mk) return { setting: mk[2]!, value: mk[1]! };
   const m = /\b(?:set|change|make|update|adjust|switch|turn)\s+(?:my\s+|the\s+|your\s+)?(.+?)\s+(?:to|for)\s+(.+?)\s*(?:,?\s*please)?[.!]?\s*$/i.exec(t);
   if (!m) return undefined;
+  // "Turn on X for Y", "Switch off X for Y": a switch of Y, not a setting X taking the value Y.
+  if (/^(?:on|off)\b/i.test((m[1] ?? '').trim())) return undefined;
   // "Turn the reminder for X On": a request that ends in a switch position is a switch, whatever it is for.
   if (/\b(?:on|off)$/i.test((m[2] ?? '').trim())) return undefined;
   // The value ends at a function word ("Large in Settings" → "Large"), as in the policy.
@@ -209,7 +211,12 @@ function completionOf(ev: TrajectoryEvidence, entities: readonly string[], inten
     earlier: ev.screens.slice(0, -1),
     finalLines: ev.finalLines,
   });
-  return r ? { complete: true, reason: `the final screen newly reports ${quote(r.line)} ("${r.verb}" done) and lists every named thing` } : c;
+  if (!r) return c;
+  // The page still offers the request's own action ("Unlock" on the lock's page under "Unlocked by Alex · Today"): the
+  // line reports an earlier time, not this request.
+  const offered = offeredAction(requestCore(ev.instruction), ev.finalLines);
+  if (offered) return { complete: false, reason: `the final screen reports ${quote(r.line)} but still offers ${quote(offered)}: the request's action was not taken` };
+  return { complete: true, reason: `the final screen newly reports ${quote(r.line)} ("${r.verb}" done) and lists every named thing` };
 }
 
 function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], intentText: string): Completion {
@@ -256,6 +263,9 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
     // The page still offers the request's own action ("Pay $38.75" for "Pay my X bill"): it was not taken.
     const offered = offeredAction(requestCore(ev.instruction), lines);
     if (offered) return { complete: false, reason: `the final screen still offers ${quote(offered)}: the request's action was not taken` };
+    // A form that refused its submission ("Choose what you lost" under its fields, "Send report" still there).
+    const refused = formRejected(ev.screens.slice(0, -1), lines);
+    if (refused) return { complete: false, reason: `the final screen asks ${quote(refused)}: the form was not accepted` };
     return reached
       ? { complete: true, reason: 'the final screen shows the requested page, reached by acting on it' }
       : { complete: false, reason: 'the names are on the final screen but no step acted on them (the start page lists them)' };
@@ -348,6 +358,28 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
         return drawn === state
           ? { complete: true, reason: `the switch beside ${quote(subject)} on the final screen is ${drawn}` }
           : { complete: false, reason: `the switch beside ${quote(subject)} on the final screen is ${drawn}, not ${state}` };
+      }
+      // 2b. On the subject's own page, the switch its request words name ("Service alerts" of "Red Line"): its written
+      // state ("Service alerts off", a toast) or its drawn switch.
+      const own = new Set(contentTokens(named));
+      const other = contentTokens(requestCore(ev.instruction)).filter((t) => !own.has(t) && !/^(?:turn|switch|set|enable|disable|on|off|app|please)$/.test(t) && !namesTheApp(ev.instruction, t));
+      const labelAt = other.length === 0 ? -1 : lines.findIndex((l, i) => i !== at && tokens(l).length <= 4 && contentTokens(l).some((t) => other.includes(t) || other.includes(t.replace(/s$/, '')) || other.includes(`${t}s`)));
+      if (at >= 0 && labelAt >= 0) {
+        const labelText = lines[labelAt]!;
+        const base = contentTokens(labelText).filter((t) => !/^(?:on|off)$/.test(t)).join(' ');
+        const toast = lines.map((l) => tokens(l)).find((t) => t.length >= 2 && /^(on|off)$/.test(t[t.length - 1]!) && contentTokens(t.slice(0, -1).join(' ')).join(' ') === base);
+        if (toast) {
+          const shown = toast[toast.length - 1]!;
+          return shown === state
+            ? { complete: true, reason: `the final screen shows ${quote(toast.join(' '))} on the page of ${quote(subject)}` }
+            : { complete: false, reason: `the final screen shows ${quote(toast.join(' '))} on the page of ${quote(subject)}, not ${state}` };
+        }
+        const beside = ev.switchBeside?.(labelText);
+        if (beside) {
+          return beside === state
+            ? { complete: true, reason: `the ${quote(labelText)} switch on the page of ${quote(subject)} is ${beside}` }
+            : { complete: false, reason: `the ${quote(labelText)} switch on the page of ${quote(subject)} is ${beside}, not ${state}` };
+        }
       }
       // 3. The steps: the subject's switch was flipped an odd number of times (each flip changed the screen).
       const flips = acted.filter((a) => a && a.verb === 'Tapped' && a.changed && contentTokens(a.object).join(' ') === contentTokens(subject).join(' ')).length;
