@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { containsPhrase, NEAR, similarity, tokens } from './text-match.js';
+import { SYNONYMS } from './policy-act.js';
 
 /**
  * Screen evidence for the reference trajectory critics, beyond "is the completion signal there":
@@ -146,9 +147,11 @@ const LOOK_VERBS = new Set('open show view see display find look search check go
  * nothing and names no counted list. The action was offered, not taken. `request` is the request core (courtesy
  * frames removed).
  */
-export function offeredAction(request: string, finalLines: readonly string[]): string | undefined {
+export function offeredAction(request: string, finalLines: readonly string[], entities: readonly string[] = []): string | undefined {
   const verb = tokens(request)[0];
   if (!verb || LOOK_VERBS.has(verb)) return undefined;
+  // The verb or a common synonym of it ("grab me a pass" is offered as "Buy for $12.00").
+  const verbs = new Set([verb, ...SYNONYMS.filter((g) => g.includes(verb)).flat().filter((w) => !/\s/.test(w))]);
   // A counted heading ("TRANSFER REQUESTS (1)") heads a list, and a line with its words (the page title "Transfer
   // requests") names that list: neither offers an action; nor does a line ending in a past participle, which reports
   // ("Transfer requested").
@@ -160,7 +163,9 @@ export function offeredAction(request: string, finalLines: readonly string[]): s
     const reports = t.length >= 2 && (/^[a-z]{2,}ed$/.test(last) || IRREGULAR_PARTICIPLES.has(last));
     // (A field label ending in a preposition — "Pay from", "Send to" — offers nothing either.)
     const label = /\s(?:from|to|for|with|at|on|by|via|into)$/i.test(l.trim());
-    return t[0] === verb && t.length <= 3 && !/\?\s*$/.test(l.trim()) && !COUNTED.test(l.trim()) && !lists.has(t.join(' ')) && !reports && !label;
+    // (A line naming one of the request's things is that thing, not an action: "Taco Fiesta" for "Taco Fiesta's menu".)
+    const thing = entities.some((e) => containsPhrase(l, e));
+    return verbs.has(t[0]!) && t.length <= 3 && !/\?\s*$/.test(l.trim()) && !COUNTED.test(l.trim()) && !lists.has(t.join(' ')) && !reports && !label && !thing;
   })?.trim();
 }
 
@@ -169,7 +174,9 @@ export function offeredAction(request: string, finalLines: readonly string[]): s
  * what you lost", "Enter a name", "Code is required", "Invalid code") while the form's button is still there. The
  * request was not carried out. `earlier`: the earlier screens' text (one string per screen).
  */
-export function formRejected(earlier: readonly string[], finalLines: readonly string[]): string | undefined {
+export function formRejected(earlier: readonly string[], finalLines: readonly string[], lastTapped?: string): string | undefined {
+  // Only after the form's own button was tapped and is still there (a page that merely shows "Select size" asks nothing).
+  if (!lastTapped || !finalLines.some((l) => tokens(l).join(' ') === tokens(lastTapped).join(' '))) return undefined;
   const ASKS = /^(?:choose|select|enter|pick|add|type|please (?:choose|select|enter|add|pick|type|fill))\b|\b(?:is|are) required\b|^(?:invalid|incorrect)\b|\bmust (?:be|have|contain)\b|\btoo (?:short|long|easy)\b|\balready (?:used|taken|exists)\b/i;
   const SUBMIT = /^(?:send|save|submit|confirm|continue|review|next|done|add|create|pay|request|apply|finish)\b/i;
   if (!finalLines.some((l) => SUBMIT.test(l.trim()) && tokens(l).length <= 3)) return undefined;

@@ -36,7 +36,7 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['extend', 'renew'],
   ['remove', 'delete'],
   ['cancel', 'cancel booking', 'remove'],
-  ['purchase', 'buy', 'get'],
+  ['purchase', 'buy', 'get', 'grab'],
   ['share', 'send'],
   ['keep', 'save'],
   ['follow', 'subscribe'],

@@ -214,7 +214,7 @@ function completionOf(ev: TrajectoryEvidence, entities: readonly string[], inten
   if (!r) return c;
   // The page still offers the request's own action ("Unlock" on the lock's page under "Unlocked by Alex · Today"): the
   // line reports an earlier time, not this request.
-  const offered = offeredAction(requestCore(ev.instruction), ev.finalLines);
+  const offered = offeredAction(requestCore(ev.instruction), ev.finalLines, entities);
   if (offered) return { complete: false, reason: `the final screen reports ${quote(r.line)} but still offers ${quote(offered)}: the request's action was not taken` };
   return { complete: true, reason: `the final screen newly reports ${quote(r.line)} ("${r.verb}" done) and lists every named thing` };
 }
@@ -261,10 +261,11 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
     if (asking)
       return { complete: false, reason: `the final screen still asks ${quote(asking)}: the request awaits confirmation` };
     // The page still offers the request's own action ("Pay $38.75" for "Pay my X bill"): it was not taken.
-    const offered = offeredAction(requestCore(ev.instruction), lines);
+    const offered = offeredAction(requestCore(ev.instruction), lines, pageEntities);
     if (offered) return { complete: false, reason: `the final screen still offers ${quote(offered)}: the request's action was not taken` };
     // A form that refused its submission ("Choose what you lost" under its fields, "Send report" still there).
-    const refused = formRejected(ev.screens.slice(0, -1), lines);
+    const lastTap = [...acted].reverse().find((a) => a?.verb === 'Tapped')?.object;
+    const refused = formRejected(ev.screens.slice(0, -1), lines, lastTap);
     if (refused) return { complete: false, reason: `the final screen asks ${quote(refused)}: the form was not accepted` };
     return reached
       ? { complete: true, reason: 'the final screen shows the requested page, reached by acting on it' }
