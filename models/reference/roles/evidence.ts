@@ -165,7 +165,9 @@ export function offeredAction(request: string, finalLines: readonly string[], en
     const label = /\s(?:from|to|for|with|at|on|by|via|into)$/i.test(l.trim());
     // (A line naming one of the request's things is that thing, not an action: "Taco Fiesta" for "Taco Fiesta's menu".)
     const thing = entities.some((e) => containsPhrase(l, e));
-    return verbs.has(t[0]!) && t.length <= 3 && !/\?\s*$/.test(l.trim()) && !COUNTED.test(l.trim()) && !lists.has(t.join(' ')) && !reports && !label && !thing;
+    // ("Buy another", "Order again": the action offered once more, after it was taken.)
+    const again = /^(?:another|again|more|one more)$/.test(t.slice(1).join(' '));
+    return verbs.has(t[0]!) && t.length <= 3 && !/\?\s*$/.test(l.trim()) && !COUNTED.test(l.trim()) && !lists.has(t.join(' ')) && !reports && !label && !thing && !again;
   })?.trim();
 }
 

@@ -42,7 +42,8 @@ const INTENTS: readonly Intent[] = [
   { name: 'send', when: /\b(send|reply|email|post|text|message)\b/i, done: /\b(sent|delivered|posted)\b/i, kind: 'signal' },
   {
     name: 'toggle',
-    when: /\b(turn|switch|enable|disable|toggle)\b/i,
+    // (Also a verbless request that ends in a switch position: "Blue Line service alerts on".)
+    when: /\b(turn|switch|enable|disable|toggle)\b|^[^.?!]*\s(?:on|off)(?:,?\s+please)?[.!]?\s*$/i,
     done: /\b(on|off|enabled|disabled)\b/i,
     kind: 'toggle',
   },
@@ -353,19 +354,14 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
           ? { complete: true, reason: `the final screen shows ${quote(subject)} ${written}` }
           : { complete: false, reason: `the final screen shows ${quote(subject)} ${written}, not ${state}` };
       }
-      // 2. The switch drawn beside it (multimodal channel).
-      const drawn = at >= 0 ? ev.switchBeside?.(label) : undefined;
-      if (drawn) {
-        return drawn === state
-          ? { complete: true, reason: `the switch beside ${quote(subject)} on the final screen is ${drawn}` }
-          : { complete: false, reason: `the switch beside ${quote(subject)} on the final screen is ${drawn}, not ${state}` };
-      }
       // 2b. On the subject's own page, the switch its request words name ("Service alerts" of "Red Line"): its written
       // state ("Service alerts off", a toast) or its drawn switch.
       const own = new Set(contentTokens(named));
       const other = contentTokens(requestCore(ev.instruction)).filter((t) => !own.has(t) && !/^(?:turn|switch|set|enable|disable|on|off|app|please)$/.test(t) && !namesTheApp(ev.instruction, t));
       const labelAt = other.length === 0 ? -1 : lines.findIndex((l, i) => i !== at && tokens(l).length <= 4 && contentTokens(l).some((t) => other.includes(t) || other.includes(t.replace(/s$/, '')) || other.includes(`${t}s`)));
-      if (at >= 0 && labelAt >= 0) {
+      // (Only on the subject's own page: its name heads the screen, the switch's label comes after it.)
+      const headed = lines.slice(0, 5).some((l) => contentTokens(l).join(' ') === contentTokens(named).join(' '));
+      if (at >= 0 && labelAt > at && headed) {
         const labelText = lines[labelAt]!;
         const base = contentTokens(labelText).filter((t) => !/^(?:on|off)$/.test(t)).join(' ');
         const toast = lines.map((l) => tokens(l)).find((t) => t.length >= 2 && /^(on|off)$/.test(t[t.length - 1]!) && contentTokens(t.slice(0, -1).join(' ')).join(' ') === base);
@@ -381,6 +377,13 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
             ? { complete: true, reason: `the ${quote(labelText)} switch on the page of ${quote(subject)} is ${beside}` }
             : { complete: false, reason: `the ${quote(labelText)} switch on the page of ${quote(subject)} is ${beside}, not ${state}` };
         }
+      }
+      // 2. The switch drawn beside it (multimodal channel).
+      const drawn = at >= 0 ? ev.switchBeside?.(label) : undefined;
+      if (drawn) {
+        return drawn === state
+          ? { complete: true, reason: `the switch beside ${quote(subject)} on the final screen is ${drawn}` }
+          : { complete: false, reason: `the switch beside ${quote(subject)} on the final screen is ${drawn}, not ${state}` };
       }
       // 3. The steps: the subject's switch was flipped an odd number of times (each flip changed the screen).
       const flips = acted.filter((a) => a && a.verb === 'Tapped' && a.changed && contentTokens(a.object).join(' ') === contentTokens(subject).join(' ')).length;
