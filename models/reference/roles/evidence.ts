@@ -178,10 +178,9 @@ export function offeredAction(request: string, finalLines: readonly string[], en
  */
 export function formRejected(earlier: readonly string[], finalLines: readonly string[], lastTapped?: string): string | undefined {
   // Only after the form's own button was tapped and is still there (a page that merely shows "Select size" asks nothing).
-  if (!lastTapped || !finalLines.some((l) => tokens(l).join(' ') === tokens(lastTapped).join(' '))) return undefined;
-  const ASKS = /^(?:choose|select|enter|pick|add|type|please (?:choose|select|enter|add|pick|type|fill))\b|\b(?:is|are) required\b|^(?:invalid|incorrect)\b|\bmust (?:be|have|contain)\b|\btoo (?:short|long|easy)\b|\balready (?:used|taken|exists)\b/i;
   const SUBMIT = /^(?:send|save|submit|confirm|continue|review|next|done|add|create|pay|request|apply|finish)\b/i;
-  if (!finalLines.some((l) => SUBMIT.test(l.trim()) && tokens(l).length <= 3)) return undefined;
+  if (!lastTapped || !SUBMIT.test(lastTapped.trim()) || !finalLines.some((l) => tokens(l).join(' ') === tokens(lastTapped).join(' '))) return undefined;
+  const ASKS = /^(?:choose|select|enter|pick|add|type|please (?:choose|select|enter|add|pick|type|fill))\b|\b(?:is|are) required\b|^(?:invalid|incorrect)\b|\bmust (?:be|have|contain)\b|\btoo (?:short|long|easy)\b|\balready (?:used|taken|exists)\b/i;
   return finalLines.find((l) => ASKS.test(l.trim()) && tokens(l).length >= 2 && tokens(l).length <= 10 && !earlier.some((s) => containsPhrase(s, l)))?.trim();
 }
 
