@@ -279,3 +279,19 @@ describe("a switch on its thing's own page, and irregular reports", () => {
     expect(v.reason).not.toMatch(/still offers "Claim sent"/);
   });
 });
+
+describe('an order that lists another item', () => {
+  it('a result whose counted item lines name none of the requested things ordered something else', async () => {
+    const steps = [
+      { summary: 'Tapped "Luigi\'s"; the screen now shows "Luigi\'s".', actionText: 'click' },
+      { summary: 'Tapped "Add"; the screen now shows "View cart · 1 item".', actionText: 'click' },
+      { summary: 'Tapped "Place order"; the screen now shows "Order placed".', actionText: 'click' },
+    ];
+    const menu = "Luigi's | Lasagne | Add | $12.00 | Panna Cotta | Add | $6.50";
+    const wrong = await textVerdict("Order 1 Panna Cotta from Luigi's.", steps, ['Home | Luigi\'s', menu, `${menu} | View cart · 1 item`, 'Order placed | Order #12 | 1 x Lasagne | Total $12.00']);
+    expect(wrong.correct).toBe(false);
+    expect(wrong.reason).toMatch(/lists "1 x Lasagne", none of the requested items/);
+    const right = await textVerdict("Order 1 Panna Cotta from Luigi's.", steps, ['Home | Luigi\'s', menu, `${menu} | View cart · 1 item`, 'Order placed | Order #12 | 1 x Panna Cotta | Total $6.50']);
+    expect(right.correct).toBe(true);
+  });
+});

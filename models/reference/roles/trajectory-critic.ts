@@ -491,6 +491,14 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
         reasons.push(`the result screen does not list ${gone.map((e) => quote(e)).join(', ')}, which an earlier screen showed`);
       }
     }
+    // A result that lists counted item lines ("1 x Margherita Pizza") lists what was ordered or added: when none of
+    // them names a thing of the request, another item was (the request's dish appears nowhere in the order).
+    const counted = ev.finalLines.filter((l) => /^\s*\d+\s*[x×]\s+\S/i.test(l));
+    const things = entities.filter((e) => !namesTheApp(ev.instruction, e) && !/^\d/.test(e) && tokens(e).join('').length >= 4);
+    if (kind !== 'removal' && kind !== 'toggle' && counted.length > 0 && things.length > 0 && !counted.some((l) => things.some((e) => containsPhrase(l, e)))) {
+      completion = false;
+      reasons.push(`the result lists ${counted.map((l) => quote(l.trim())).join(', ')}, none of the requested items`);
+    }
     // Pixels (multimodal only): a request for a change whose final screenshot equals the first changed nothing.
     if (kind !== undefined && ev.pixelChange !== undefined && ev.pixelChange < UNCHANGED) {
       completion = false;
