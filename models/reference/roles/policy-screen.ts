@@ -177,7 +177,7 @@ export function confirmationOpen(lines: readonly OcrLine[]): boolean {
 }
 
 /** Lower-case words of a text without a plural "s" (for matching a switch's label against request words). */
-const stemWords = (text: string): string[] => (text.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).map((w) => w.replace(/(?<=[^s])s$/, ''));
+export const stemWords = (text: string): string[] => (text.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).map((w) => w.replace(/(?<=[^s])s$/, ''));
 
 /**
  * On a thing's own page, the switch named by `words` ("Service alerts" for ["service", "alert"]): a switch whose label —

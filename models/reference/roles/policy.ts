@@ -12,7 +12,7 @@ import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.j
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
-import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, pick, pointIn, prefixCandidates, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
+import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, stemWords, pick, pointIn, prefixCandidates, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
 export type { BaseGoal, Goal } from './policy-tasks.js';
 
@@ -384,9 +384,6 @@ function nextTab(tabs: OcrLine[], tried: readonly string[], instruction: string,
   return left.sort((a, b) => fits(b) - fits(a))[0];
 }
 
-/** Lower-case words of a text without a plural "s". */
-const stemsOf = (text: string): string[] => (text.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).map((w) => w.replace(/(?<=[^s])s$/, ''));
-
 /** Deletes a text field's content from the caret's field end: MOVE_END, then DEL as often as a field's text runs long. */
 export const CLEAR_FIELD_KEYS = ['KEYCODE_MOVE_END', ...Array.from({ length: 40 }, () => 'KEYCODE_DEL')].join(' ');
 
@@ -630,7 +627,7 @@ export function decide(input: DecideInput): Decision {
       action: { action: 'system_button', button: 'Back' },
     };
   };
-  const requestStems = new Set(stemsOf(input.instruction));
+  const requestStems = new Set(stemWords(input.instruction));
   const clickOn = (line: OcrLine, thought: string, conclusion: string): Decision => ({
     thought,
     conclusion,
@@ -905,7 +902,7 @@ export function decide(input: DecideInput): Decision {
       // The name shows without a switch (the things' own list): the screen of their switches is elsewhere — a section
       // whose label says only what the request says ("Reminders"; not a badge like "Good service") — or, for a switch
       // named by its own words, the thing's own page, opened by tapping its row.
-      const sectionOnly = (l: OcrLine): boolean => stemsOf(l.text).every((w) => requestStems.has(w));
+      const sectionOnly = (l: OcrLine): boolean => stemWords(l.text).every((w) => requestStems.has(w));
       const elsewhere = !sw && goal.viaFirst && goal.via && sub.via < 1 && !sub.opened ? viaLine(lines, goal.via, screen) : undefined;
       if (elsewhere && elsewhere !== row.line && (!goal.label || sectionOnly(elsewhere))) {
         return clickOn(elsewhere, `Step ${gi + 1} of ${n} ("${goal.text}"): "${row.line.text}" shows here without a switch; "${elsewhere.text}" should list its switch.`, `Opened "${elsewhere.text}" to look for the "${goal.target}" switch. ${tag(`via ${sub.via + 1}`)}`);
