@@ -33,7 +33,7 @@ Usage:
   trajforge status               embedded services (owned or orphaned), running and unfinished cycles with progress
   trajforge stop [--force]       shut this home's embedded Temporal dev server and Postgres down cleanly
                   [--guidance N|off] [--keep-guidance]   guidance for at most N hard queries (default 2); keep its text in exports
-                  [--ref-sources demonstration,mobile-agent-v3]   where references come from, in order (default mobile-agent-v3)
+                  [--ref-sources demonstration,mobile-agent-v3]   where references come from, in order (default: demonstration, then the reference agent mode)
                   [--reasoning N|off]   reasoning data from at most N accepted rollouts (default 2)
                                  run one full production cycle on the configured services
   trajforge worker [--queues main,env,cpu]
@@ -110,7 +110,10 @@ async function cycle(args: string[]): Promise<void> {
         }
       : {}),
   };
-  Object.assign(overrides, stageOverrides(config.cycle, values));
+  // The main job's references: the demonstration library first (a person's recording of the instruction, else the
+  // family's checker-verified scripted demonstration), then the configured agent mode — unless configured otherwise.
+  const refSources = values['ref-sources'] ?? (config.cycle.guidance.referenceSources ? undefined : `demonstration,${config.cycle.guidance.referenceAgentMode}`);
+  Object.assign(overrides, stageOverrides(config.cycle, { ...values, ...(refSources !== undefined ? { 'ref-sources': refSources } : {}) }));
   config.cycle = parseOrThrow(CycleConfig, overrides, 'command line');
 
   const t0 = performance.now();
