@@ -33,6 +33,16 @@ export function stageOverrides(
   return out;
 }
 
+/**
+ * The stage flags with the command line's default reference sources: the demonstration library first (a person's
+ * recording of the instruction, else the family's checker-verified scripted demonstration), then the reference agent
+ * mode — unless `--ref-sources` or the configuration names them.
+ */
+export function withDefaultSources<V extends { 'ref-sources'?: string }>(values: V, guidance: CycleConfig['guidance']): V {
+  if (values['ref-sources'] !== undefined || guidance.referenceSources) return values;
+  return { ...values, 'ref-sources': `demonstration,${guidance.referenceAgentMode}` };
+}
+
 /** Summary lines of the guidance stage, printed by `trajforge cycle` after the critic lines. */
 export function guidanceLines(g: GuidanceSummary): string[] {
   const rate = (a: number, b: number): string => (b === 0 ? '–' : `${((100 * a) / b).toFixed(1)}%`);

@@ -1,4 +1,4 @@
-import { stageOverrides, STAGE_OPTIONS } from './guidance.js';
+import { stageOverrides, STAGE_OPTIONS, withDefaultSources } from './guidance.js';
 import { parseArgs } from 'node:util';
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { CycleConfig } from '../domain/config.js';
@@ -7,7 +7,7 @@ import { LineInput, type LineStatus } from '../workflows/loop-contracts.js';
 import { loadConfig, type AppConfig } from './config.js';
 
 export const LINE_USAGE = `  trajforge line start [--id ID] [--generations N] [--max-cycles N] [--queries N] [--attempts K] [--max-steps S] [--apps a,b]
-                       [--families f,g] [--guidance N|off] [--ref-sources demonstration,mobile-agent-v3] [--reasoning N|off]
+                       [--families f,g] [--guidance N|off] [--ref-sources demonstration,mobile-agent-v3 (default)] [--reasoning N|off]
                        [--seed N] [--min-new-accepted N] [--acceptance-drop X] [--eval-set NAME] [--eval-queries N]
                        [--eval-seeds 1,2,3] [--eval-temperature T] [--eval-max-steps S] [--trainer reference|external]
                        [--trainer-command '["swift","sft",…]'] [--cycles-per-run N] [--detach]
@@ -73,7 +73,7 @@ export function lineInputFromArgs(config: AppConfig, args: string[]): { input: L
       ...(values.seed !== undefined ? { seed: numberOpt(values.seed, '--seed') } : {}),
       ...(values.apps !== undefined ? { apps: values.apps.split(',').map((a) => a.trim()).filter(Boolean) } : {}),
       ...(values.families !== undefined ? { families: values.families.split(',').map((f) => f.trim()).filter(Boolean) } : {}),
-      ...stageOverrides(config.cycle, values),
+      ...stageOverrides(config.cycle, withDefaultSources(values, config.cycle.guidance)),
     },
     'command line',
   );

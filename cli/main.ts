@@ -20,7 +20,7 @@ import { LINE_USAGE, lineCommand } from './line.js';
 import { MODELS_USAGE, modelsCommand } from './models.js';
 import { REPORT_USAGE, reportCommand } from './report.js';
 import { DEMOS_USAGE, demosCommand } from './demos.js';
-import { guidanceLines, reasoningLines, stageOverrides, STAGE_OPTIONS } from './guidance.js';
+import { guidanceLines, reasoningLines, stageOverrides, STAGE_OPTIONS, withDefaultSources } from './guidance.js';
 
 const USAGE = `trajforge — self-evolving GUI trajectory production
 
@@ -110,10 +110,7 @@ async function cycle(args: string[]): Promise<void> {
         }
       : {}),
   };
-  // The main job's references: the demonstration library first (a person's recording of the instruction, else the
-  // family's checker-verified scripted demonstration), then the configured agent mode — unless configured otherwise.
-  const refSources = values['ref-sources'] ?? (config.cycle.guidance.referenceSources ? undefined : `demonstration,${config.cycle.guidance.referenceAgentMode}`);
-  Object.assign(overrides, stageOverrides(config.cycle, { ...values, ...(refSources !== undefined ? { 'ref-sources': refSources } : {}) }));
+  Object.assign(overrides, stageOverrides(config.cycle, withDefaultSources(values, config.cycle.guidance)));
   config.cycle = parseOrThrow(CycleConfig, overrides, 'command line');
 
   const t0 = performance.now();
