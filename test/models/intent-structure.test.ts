@@ -65,6 +65,26 @@ describe('intent reading: sentence structure', () => {
     expect(goals("I'd like NFC Off on my phone.")).toEqual(['open Settings', 'switch NFC Off']);
   });
 
+  it('a clause about the speaker before a comma is context; the verb after it starts the request', () => {
+    expect(requestCore("I'm flying out Friday, grab me a Weekend Saver")).toBe("I'm flying out Friday. Grab me a Weekend Saver");
+    expect(requestCore('We ran out of oat milk, add 2 Oat Lattes from Bean Street to my cart')).toBe('Add 2 Oat Lattes from Bean Street to my cart');
+    expect(requestCore('Tonight is packed, can you set an alarm for 6:40?')).toBe('Set an alarm for 6:40.');
+    // Not a request after the comma: the sentence stays whole.
+    expect(requestCore("I think it's late, but is the shop open?")).toBe("I think it's late, but is the shop open?");
+  });
+
+  it('a verb of sending with a dative ("shoot X a text") is a message to X', () => {
+    expect(goals('Shoot Petra Olsen a quick text: "Boarding now"')).toEqual(goals('Text Petra Olsen: "Boarding now"'));
+    expect(goals('Drop Petra Olsen a line saying "Boarding now"')).toEqual(goals('Text Petra Olsen: "Boarding now"'));
+  });
+
+  it('"a copy" and possessive pronouns stand for the context\'s thing; a new value the context gives is what "update" changes', () => {
+    expect(requestCore('I want to read Harbor Lights, please borrow a copy.')).toBe('Borrow Harbor Lights.');
+    expect(requestCore('Mira Kowal got a new number: 555-201-7788. Update their contact.')).toBe("Change Mira Kowal's number to 555-201-7788.");
+    expect(goals('Mira Kowal got a new number: 555-201-7788. Update their contact.')).toEqual(goals("Change Mira Kowal's number to 555-201-7788."));
+    expect(requestCore('Make snooze last 25 minutes.')).toBe('Set snooze to 25 minutes.');
+  });
+
   it('leaves the DAG templates of the ten older apps alone: every template instruction reads as before', () => {
     // requestCore of a one-sentence template is the template (courtesy frames aside): the restructuring is a no-op.
     // (Multi-sentence templates are checked at the plan level by bench/plan-diff.ts: 864 of 864 plans the same.)

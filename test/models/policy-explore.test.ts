@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../models/reference/roles/policy.js';
-import { launcherApps, readExplore, screenFit } from '../../models/reference/roles/policy-explore.js';
+import { labelFit, labelParts, launcherApps, PEEK_BUDGET, readExplore, screenFit } from '../../models/reference/roles/policy-explore.js';
 import { mulberry32 } from '../../models/reference/server.js';
 import type { OcrLine } from '../../models/reference/types.js';
 
@@ -90,5 +90,30 @@ describe('reference policy: finding the app a request implies by looking inside 
     expect(r.opened).toEqual(['Pantry', 'Camera', 'Music']);
     expect(r.last.action).toEqual({ action: 'terminate', status: 'failure' });
     expect(r.last.conclusion).toMatch(/no app fits the request/);
+  });
+
+  it('looks first into apps whose label shares a word with the request (camel-case parts, a shared start of 4 letters)', () => {
+    expect(labelParts('GreenThumb')).toEqual(['green', 'thumb']);
+    expect(labelParts('Pet-Care Pro')).toEqual(['pet', 'care', 'pro']);
+    expect(labelFit('GreenThumb', ['water', 'thumbs'])).toBe(1);
+    expect(labelFit('Sailing', ['sail'])).toBe(1);
+    expect(labelFit('Camera', ['freeze', 'card'])).toBe(0);
+    const home = launcher(['Pantry', 'Camera', 'Music', 'GreenThumb']);
+    expect(launcherApps(home, screen, 'Water my Fern Trio every 3 days')).toEqual(['Pantry', 'Camera', 'Music', 'GreenThumb']);
+    expect(launcherApps(home, screen, 'Give my plants a green light', ['thumb'])[0]).toBe('GreenThumb');
+  });
+
+  it('words of the context count half a point and decide nothing alone; after a budget of looks the best fit is taken', () => {
+    const cue = { words: ['reload'], verbs: [], names: [], request: 'Reload it with $50', context: ['ferry', 'pass'] };
+    const ferry = page('Harbor Ferry', ['Routes', 'Ferry times', 'My pass']);
+    expect(screenFit(ferry, cue)).toMatchObject({ score: 1, matched: ['(ferry)', '(pass)'] });
+    // A context-only fit is not decisive: the other apps are looked into, up to the budget, then the best is opened.
+    const labels = ['Alpha', 'Bravo', 'Charlie', 'Ferry', 'Delta', 'Echo', 'Foxtrot', 'Golf', 'Hotel'];
+    const screens: Record<string, OcrLine[]> = { home: launcher(labels) };
+    for (const l of labels) screens[l] = l === 'Ferry' ? ferry : comingSoon(l);
+    const r = run('My ferry pass keeps running out. Reload it with $50 automatically.', screens);
+    expect(r.opened[0]).toBe('Ferry');
+    expect(r.opened.length).toBe(PEEK_BUDGET + 1);
+    expect(r.opened[r.opened.length - 1]).toBe('Ferry');
   });
 });

@@ -102,6 +102,11 @@ function shield(text: string): { text: string; back: (s: string) => string } {
 }
 
 /** Words that open a subordinate clause's subject ("so I …", "so it …"). */
+/** A clause about the speaker before a comma ("I'm heading out later, …", "We're out of milk, …"). */
+const CONTEXT_LEAD = /^((?:i|i'm|i am|i've|i'll|i'd|we|we're|we've|we'll|my|our|it's|there's|there is|tomorrow|tonight|today)\b[^,;]*?),\s+(?:(?:can|could|would|will)\s+you\s+|please\s+|just\s+)?([a-z]+)\b/i;
+/** A verb that can start a request (not a question word, a greeting or a subject). */
+const ACTION_VERB = (w: string): boolean => (IMPERATIVES.has(w.toLowerCase()) && !NOT_ACTIONS.has(w.toLowerCase())) || /^(?:grab|get|buy|pay|renew|borrow|lock|unlock|reserve|refill|transfer|report|log|add)$/i.test(w);
+const NOT_ACTIONS = new Set('what how which when who where is are does do can could would will please i thanks thank hi hey quick let need want kindly'.split(' '));
 const SUBJECT_WORD = /^(?:i|it|we|they|you|he|she|there)\b/i;
 /** A remark on where the thing is ("it's in X", "they're under X"): not part of the request. */
 const ASIDE = /^(?:it's|it is|its|they're|they are|that's|that is)\s+(?:in|under|listed under|filed under|in the)\s+[^,;]+[.!?]?$/i;
@@ -130,9 +135,15 @@ function clauses(sentence: string): Piece[] {
     const so = /,\s+(?:(?:and\s+)?so|please)\s+(?=(\w+))/i.exec(rest);
     const heads: string[] = [];
     let requestAt = -1;
+    let ctx: RegExpExecArray | null;
     if (so && so.index > 0 && !SUBJECT_WORD.test(so[1]!) && !/^(?:that|much|many|far|long)$/i.test(so[1]!)) {
       const after = rest.slice(so.index + so[0].length);
       heads.push(rest.slice(0, so.index) + '.', after[0]!.toUpperCase() + after.slice(1));
+      requestAt = 1;
+    } else if ((ctx = CONTEXT_LEAD.exec(rest)) && ACTION_VERB(ctx[2]!)) {
+      // "I'm heading downtown later, grab me a pass": a context clause of the speaker, then the request.
+      const after = rest.slice(ctx[1]!.length).replace(/^,\s*/, '');
+      heads.push(`${ctx[1]!}.`, after[0]!.toUpperCase() + after.slice(1));
       requestAt = 1;
     } else heads.push(rest);
     for (const [hi, h] of heads.entries()) {
@@ -267,7 +278,7 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   // "the phone's X setting" → "X": the device and the word "setting" name no thing.
   s = s.replace(/\b(?:the|my|this)\s+(?:phone|device)['’]s\s+/i, '').replace(/(\b[A-Z][\w-]*(?:\s+[a-z][\w-]*)*)\s+setting\b(?=\s+to\b)/, '$1');
   // "Make the X last / be V" → "Set the X to V".
-  s = s.replace(/^make\s+((?:the|my)\s+[^,;]+?)\s+(?:last|be)\s+(?!a\b|an\b)(.+?)([.!?]*)$/i, 'Set $1 to $2$3');
+  s = s.replace(/^make\s+((?:the\s+|my\s+)?[^,;]+?)\s+(?:last|be)\s+(?!a\b|an\b)(.+?)([.!?]*)$/i, 'Set $1 to $2$3');
   // "Flip / toggle X On" → "Turn X On".
   s = s.replace(/^(?:flip|toggle)\s+(.+?\s+(?:on|off))([.!?]*)$/i, 'Turn $1$2');
   s = s.replace(/^(?:flip|toggle)\s+(on|off)\s+/i, 'Turn $1 ');
@@ -281,6 +292,10 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   );
   // "Send "…" to X (in App)" → "Message X: "…" (in App)" — a quoted body before its recipient.
   s = s.replace(/^send\s+(\u0001\d+\u0001)\s+to\s+(?!\S*@)(.+?)((?:\s+(?:in|on|via|using)\s+(?:the\s+)?[A-Z][\w-]*(?:\s+app)?)?[.!?]*)$/i, 'Message $2: $1$3');
+  // "Shoot / drop / fire off X a (quick) text / line / email" → "Send X a text": a verb of sending with a dative.
+  s = s.replace(/^(?:shoot|drop|fire\s+off|flick|ping|zap|write)\s+(.+?)\s+(?:a|an)\s+(?:(?:quick|short|brief|little)\s+)?(text(?:\s+message)?|message|line|note|e-?mail|mail|dm)\b/i, (_a, who: string, kind: string) =>
+    `Send ${who} ${/mail/i.test(kind) ? 'an email' : /^note$/i.test(kind) ? 'a message' : `a ${/^line$/i.test(kind) ? 'message' : kind.toLowerCase()}`}`,
+  );
   // "Message X saying "…"" → "Message X: "…"".
   s = s.replace(/^((?:message|text|tell|sms)\s+.+?)\s+(?:saying|that says|which says)\s*:?\s*(?=\u0001)/i, '$1: ');
   t = back(s);
@@ -295,6 +310,20 @@ function resolvePronoun(text: string, thing: string, kind?: string): string {
     done = true;
     return /^["“]/.test(thing) || /^(?:one|item)$/i.test(kind) ? thing : `the ${thing} ${kind}`;
   });
+  if (!done) {
+    // "Borrow a copy (of it)" → the thing itself.
+    s = s.replace(/\b(?:a|one)\s+copy(?:\s+of\s+(?:it|that|this))?\b/i, () => {
+      done = true;
+      return thing;
+    });
+  }
+  if (!done && !/^["“]/.test(thing)) {
+    // "Update their contact", "Change her number": a possessive pronoun before a word is the thing's.
+    s = s.replace(/\b(?:their|his|her)\s+(?=[a-z])/, () => {
+      done = true;
+      return `${thing.replace(/^the\s+/i, '')}'s `;
+    });
+  }
   if (!done) {
     // "it"/"them" as an object: after a verb or preposition, not before a name ("name it Dentist" keeps "it").
     s = s.replace(/\b(it|them)\b(?!\s+[\p{Lu}\p{N}\u0001])(?!['’])/u, () => {
@@ -351,6 +380,15 @@ function restructure(parts: Part[]): Part[] {
     const next = resolvePronoun(r.text, thing, kind?.toLowerCase());
     if (next !== r.text) resolved = true;
     r.text = next;
+  }
+  // "X got a new number: V. Update their contact." — the new value the context gives is what the request changes.
+  for (const r of requests) {
+    if (!/^(?:update|change|edit|fix|correct)\b/i.test(r.text) || /\d|\u0001/.test(r.text)) continue;
+    const given = context.map((c) => /\b(?:got|has|have|gets|changed)\s+(?:a\s+|their\s+|his\s+|her\s+)?new\s+((?:phone\s+|mobile\s+|cell\s+)?number|e-?mail(?:\s+address)?|address|phone)\s*(?::|\bis\b|\bof\b|[-–—])?\s*(.+?)[.!]?$/i.exec(c.text)).find((m) => m);
+    if (!given) continue;
+    r.text = `Change ${thing.replace(/^the\s+/i, '')}'s ${given[1]!.toLowerCase()} to ${given[2]!.trim()}.`;
+    r.framed = true;
+    return kept.filter((p) => requests.includes(p));
   }
   // A context sentence that named only the thing the pronoun stood for has said all it had to say.
   const bare = thing.replace(/^"|"$/g, '');

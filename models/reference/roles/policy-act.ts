@@ -50,8 +50,15 @@ export const SYNONYMS: readonly (readonly string[])[] = [
 const PARTICLE = /^(out|up|in|off|back|over|down)$/i;
 
 /** Past tense of a verb for result messages ("renew" → "renewed", "place" → "placed"). */
+/** English irregular past participles of verbs a request may start with. */
+const IRREGULAR_PAST: Record<string, string> = { buy: 'bought', get: 'got', send: 'sent', pay: 'paid', make: 'made', do: 'done', set: 'set', put: 'put', keep: 'kept', hold: 'held', find: 'found', sell: 'sold', take: 'taken', give: 'given', show: 'shown', write: 'written', choose: 'chosen', freeze: 'frozen', spend: 'spent', tell: 'told', read: 'read', shut: 'shut', cut: 'cut', lock: 'locked', pick: 'picked' };
+
 function past(verb: string): string {
   const w = verb.toLowerCase().split(/\s+/)[0] ?? verb;
+  const irregular = IRREGULAR_PAST[w];
+  if (irregular) return irregular;
+  // A short verb ending consonant–vowel–consonant doubles it ("grab" → "grabbed", "stop" → "stopped").
+  if (/^[^aeiou]*[aeiou][bdgmnpt]$/.test(w)) return `${w}${w.slice(-1)}ed`;
   if (w.endsWith('e')) return `${w}d`;
   if (/[^aeiou]y$/.test(w)) return `${w.slice(0, -1)}ied`;
   return `${w}ed`;

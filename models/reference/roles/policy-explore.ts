@@ -31,6 +31,8 @@ export interface ExploreCue {
   names: string[];
   /** The request itself (for the topic prior). */
   request: string;
+  /** Content words of the whole instruction outside the request (its context: "my bus card ran out, …"). */
+  context?: string[];
 }
 
 export interface ExploreState {
@@ -62,7 +64,7 @@ export function readExplore(history: string[]): ExploreState {
 }
 
 /** Launcher labels (short capitalised lines below the clock), known-by-topic apps the request does not fit last. */
-export function launcherApps(lines: OcrLine[], screen: { height: number }, request: string): string[] {
+export function launcherApps(lines: OcrLine[], screen: { height: number }, request: string, extraWords: readonly string[] = []): string[] {
   const cx = (l: OcrLine): number => l.box.x + l.box.w / 2;
   // An icon's glyph ("Rx") sits on its tile right above the icon's label, centred on the same column: not a label.
   const glyph = (l: OcrLine): boolean =>
@@ -72,7 +74,27 @@ export function launcherApps(lines: OcrLine[], screen: { height: number }, reque
     .sort((a, b) => Math.round(a.box.y / 20) - Math.round(b.box.y / 20) || a.box.x - b.box.x)
     .map((l) => l.text.trim());
   const unique = [...new Set(labels)];
-  return [...unique.filter((a) => !knownOffTopic(a, request)), ...unique.filter((a) => knownOffTopic(a, request))];
+  // Labels that share a word with the request first ("ParkPal" for a parking request, "HomeHub" for "my home"), then
+  // launcher order; apps known by a topic the request does not mention last.
+  const words = [...contentWords(request), ...extraWords];
+  const prior = (a: string): number => labelFit(a, words);
+  const ranked = unique.map((a, i) => ({ a, i, p: prior(a) })).sort((x, y) => y.p - x.p || x.i - y.i).map((x) => x.a);
+  return [...ranked.filter((a) => !knownOffTopic(a, request)), ...ranked.filter((a) => knownOffTopic(a, request))];
+}
+
+/** The words of a launcher label: its spaced, hyphenated or camel-case parts ("HomeHub" → home, hub). */
+export function labelParts(label: string): string[] {
+  return label
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((w) => w.length >= 3);
+}
+
+/** How many of a label's parts are a word of the request, by stem or a shared start of ≥ 4 letters ("park"/"parking"). */
+export function labelFit(label: string, words: readonly string[]): number {
+  const near = (part: string, w: string): boolean => stemEq(part, w) || (part.length >= 4 && w.length >= 4 && (w.startsWith(part) || part.startsWith(w)));
+  return labelParts(label).filter((part) => words.some((w) => near(part, w))).length;
 }
 
 /**
@@ -100,6 +122,13 @@ export function screenFit(lines: OcrLine[], cue: ExploreCue): { score: number; m
       matched.push(w);
     }
   }
+  // Words of the request's context count half, a point at most ("my bus card" for a transit app's card).
+  const own = new Set(cue.words);
+  const ctx = [...new Set(cue.context ?? [])].filter((w) => !own.has(w) && has(w));
+  if (ctx.length > 0) {
+    score += Math.min(1, ctx.length * 0.5);
+    matched.push(...ctx.map((w) => `(${w})`));
+  }
   const verb = cue.verbs.flatMap((v) => contentWords(v)).find(has);
   if (verb) {
     // A button that starts with the verb ("Send money" for "Send $20 to …") says the app does it: a whole point.
@@ -120,7 +149,11 @@ export function screenFit(lines: OcrLine[], cue: ExploreCue): { score: number; m
 }
 
 /** A first screen that settles the question at once: a name of the request shown, or two of its content words. */
-export const decisive = (score: number, matched: string[]): boolean => matched.some((m) => m.startsWith('"')) || score >= 2;
+export const decisive = (score: number, matched: string[]): boolean =>
+  matched.some((m) => m.startsWith('"')) || (score >= 2 && matched.some((m) => !m.startsWith('(')));
+
+/** After looking into this many apps, one that fitted at all is taken (each look costs a step). */
+export const PEEK_BUDGET = 6;
 
 export type ExploreStep =
   | { kind: 'peek'; app: string; note: string; apps?: string[] }
@@ -138,7 +171,7 @@ export function exploreStep(state: ExploreState, lines: OcrLine[], screen: { hei
   let fresh: string[] | undefined;
   let apps = state.apps;
   if (!apps && onLauncher) {
-    fresh = launcherApps(lines, screen, cue.request);
+    fresh = launcherApps(lines, screen, cue.request, cue.context);
     apps = fresh;
   }
   if (!apps || apps.length === 0) return { kind: 'none', note: 'no launcher apps to look into' };
@@ -157,7 +190,9 @@ export function exploreStep(state: ExploreState, lines: OcrLine[], screen: { hei
     const scored = among.filter((a) => (seen.get(a) ?? 0) > 0).sort((a, b) => (seen.get(b) ?? 0) - (seen.get(a) ?? 0) || among.indexOf(a) - among.indexOf(b));
     return scored[0];
   };
-  const next = others.find((a) => !seen.has(a)) ?? (best(others) ? undefined : apps.find((a) => !seen.has(a)));
+  // Enough looks taken and one app fitted: no more looking.
+  const enough = seen.size >= PEEK_BUDGET && best(apps) !== undefined;
+  const next = enough ? undefined : (others.find((a) => !seen.has(a)) ?? (best(others) ? undefined : apps.find((a) => !seen.has(a))));
   if (next) return { kind: 'peek', app: next, note: `${note} [peek ${next}]`.trim(), ...(fresh ? { apps: fresh } : {}) };
   const pick = best(others) ?? best(apps);
   if (!pick) return { kind: 'none', note: `${note} no app's first screen shares a word with the request`.trim() };

@@ -466,7 +466,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     ];
   }
   if ((m = /\b(?:make|mark|add|set)\s+(.+?)\s+(?:one of my |as (?:a |my )?|to (?:my )?|a |an |my )?favou?rites?\b/i.exec(text)) ?? (m = /^star\s+(?:the\s+contact\s+|my\s+contact\s+)?(.+?)[.!]?$/i.exec(text))) {
-    const who = clean(m[1]!);
+    // (The app the request names after the person is no part of the name: "star Ana Lind in Contacts".)
+    const who = clean(m[1]!).replace(/\s+(?:in|on)\s+(?:my\s+|the\s+)?[A-Z]\w*(?:\s+app)?$/, '');
     return [
       { kind: 'open', target: 'Contacts', text: 'open Contacts' },
       type(['Search contacts', 'Search'], who, `search for ${who}`, { submit: true, optional: true, field: 'search' }),

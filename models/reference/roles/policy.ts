@@ -637,7 +637,8 @@ export function decide(input: DecideInput): Decision {
   switch (goal.kind) {
     case 'open': {
       if (goal.explore && !appLabel) {
-        const found = exploreStep(explored, lines, screen, goal.explore, onLauncher);
+        const context = contentWords(input.instruction).filter((w) => !goal.explore!.words.includes(w));
+        const found = exploreStep(explored, lines, screen, { ...goal.explore, context }, onLauncher);
         if (found.kind === 'peek') {
           const list = found.apps ? `[apps ${found.apps.join('|')}] ` : '';
           return {
