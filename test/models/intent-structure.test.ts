@@ -85,6 +85,16 @@ describe('intent reading: sentence structure', () => {
     expect(requestCore('Make snooze last 25 minutes.')).toBe('Set snooze to 25 minutes.');
   });
 
+  it('everyday paraphrases of plain requests: settle a bill, open a lock, a verbless setting, a titled thing, "but could you"', () => {
+    expect(requestCore('Settle the Lakeside Water bill for me.')).toBe('Pay the Lakeside Water bill for me.');
+    expect(requestCore('Open the lock on the Shed Door.')).toBe('Unlock the Shed Door.');
+    expect(requestCore('screen timeout after 45 seconds please')).toBe('Set Screen timeout to 45 seconds');
+    expect(requestCore('new note, Garden plan: Buy tulip bulbs')).toBe('new note titled Garden plan that says "Buy tulip bulbs"');
+    expect(requestCore("I've read the message titled Notes from our call. Can you move it out of my inbox?")).toBe('Move "Notes from our call" out of my inbox.');
+    expect(requestCore("I'm still deciding, but could you add the Linen Shirt to my wish list?")).toBe('Add the Linen Shirt to my wishlist.');
+    expect(requestCore("I'm almost out of Atorvastatin 20 mg. Could you request a refill?")).toBe('Refill Atorvastatin 20 mg.');
+  });
+
   it('leaves the DAG templates of the ten older apps alone: every template instruction reads as before', () => {
     // requestCore of a one-sentence template is the template (courtesy frames aside): the restructuring is a no-op.
     // (Multi-sentence templates are checked at the plan level by bench/plan-diff.ts: 864 of 864 plans the same.)

@@ -188,3 +188,24 @@ describe('the button that opens a form for a new thing', () => {
     expect(tap).toMatchObject({ targets: expect.arrayContaining(['Add pass', 'New pass']) });
   });
 });
+
+describe('reference policy: two pickers in one row, and a search typed but not yet submitted', () => {
+  it('a value under the next label of the row is not this label\'s stepper value ("Start 9 | End 00")', () => {
+    const lines = [line('New booking', 66, 45, 120, 23), line('Start', 95, 142, 40, 19), line('End', 274, 141, 40, 21), line('9', 102, 161, 22, 25), line('00', 281, 162, 36, 24), line('Save', 154, 653, 105, 21)];
+    const d = decide({ instruction: 'Set the start to 10', guidance: [], history: [], lines, screen, temperature: 0, random: mulberry32(1) });
+    // No "+" to tap beside "Start" (the "00" belongs to "End"): the label's own control is opened instead.
+    expect(d.conclusion).not.toMatch(/Tapped \+ on/);
+  });
+
+  it('presses Enter after typing a search even though the field no longer shows its placeholder', () => {
+    const lines = [line('Catalog', 36, 98, 67, 23), line('Harbor Lights', 27, 163, 157, 21), line('Search', 329, 164, 57, 18), line('Circe', 15, 264, 45, 18), line('Available', 324, 275, 66, 18)];
+    const instruction = 'Borrow Harbor Lights.';
+    const goals = planTask(instruction, []).goals;
+    const search = goals.findIndex((g) => g.kind === 'type' && g.submit);
+    expect(search).toBeGreaterThan(0);
+    const n = goals.length;
+    const history = [...Array.from({ length: search }, (_, i) => `done. [goal ${i + 1}/${n} done]`), `Tapped the search field. [goal ${search + 1}/${n}: focused]`, `Typed "Harbor Lights" into the search field. [goal ${search + 1}/${n}: typed]`];
+    const d = decide({ instruction, guidance: [], history, lines, screen, temperature: 0, random: mulberry32(1) });
+    expect(d.action).toEqual({ action: 'system_button', button: 'Enter' });
+  });
+});

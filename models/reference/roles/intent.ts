@@ -103,7 +103,7 @@ function shield(text: string): { text: string; back: (s: string) => string } {
 
 /** Words that open a subordinate clause's subject ("so I …", "so it …"). */
 /** A clause about the speaker before a comma ("I'm heading out later, …", "We're out of milk, …"). */
-const CONTEXT_LEAD = /^((?:i|i'm|i am|i've|i'll|i'd|we|we're|we've|we'll|my|our|it's|there's|there is|tomorrow|tonight|today)\b[^,;]*?),\s+(?:(?:can|could|would|will)\s+you\s+|please\s+|just\s+)?([a-z]+)\b/i;
+const CONTEXT_LEAD = /^((?:i|i'm|i am|i've|i'll|i'd|we|we're|we've|we'll|my|our|it's|there's|there is|tomorrow|tonight|today)\b[^,;]*?),\s+(?:(?:but|so|and)\s+)?(?:(?:can|could|would|will)\s+you\s+|please\s+|just\s+)?([a-z]+)\b/i;
 /** A verb that can start a request (not a question word, a greeting or a subject). */
 const ACTION_VERB = (w: string): boolean => (IMPERATIVES.has(w.toLowerCase()) && !NOT_ACTIONS.has(w.toLowerCase())) || /^(?:grab|get|buy|pay|renew|borrow|lock|unlock|reserve|refill|transfer|report|log|add)$/i.test(w);
 const NOT_ACTIONS = new Set('what how which when who where is are does do can could would will please i thanks thank hi hey quick let need want kindly'.split(' '));
@@ -142,7 +142,7 @@ function clauses(sentence: string): Piece[] {
       requestAt = 1;
     } else if ((ctx = CONTEXT_LEAD.exec(rest)) && ACTION_VERB(ctx[2]!)) {
       // "I'm heading downtown later, grab me a pass": a context clause of the speaker, then the request.
-      const after = rest.slice(ctx[1]!.length).replace(/^,\s*/, '');
+      const after = rest.slice(ctx[1]!.length).replace(/^,\s*(?:(?:but|so|and)\s+)?/i, '');
       heads.push(`${ctx[1]!}.`, after[0]!.toUpperCase() + after.slice(1));
       requestAt = 1;
     } else heads.push(rest);
@@ -176,6 +176,9 @@ export function contextThing(sentence: string): string | undefined {
   const s = sentence.trim().replace(/[.!?]+$/, '');
   const colon = /\b(?:this|these|the following)\s*:\s*(.+)$/i.exec(s);
   if (colon) return `"${colon[1]!.replace(/^["“]|["”]$/g, '').trim()}"`;
+  // "the message titled Recipe you asked for": a title runs to the end of the sentence.
+  const titled = /\b(?:titled|entitled|called|named)\s+(?!it\b|them\b)([\p{Lu}\p{N}"“].*)$/u.exec(s);
+  if (titled) return `"${titled[1]!.replace(/^["“]|["”]$/g, '').trim()}"`;
   // "There's a verification code from X in my mail": the thing is what there is.
   const there = /^there(?:'s|’s| is| are)\s+(?:a|an|the|some)\s+(.+?)(?:\s+(?:in|on|at|inside)\s+(?:my|the|your)\s+\w+)?$/i.exec(s);
   if (there) return `the ${there[1]}`;
@@ -262,10 +265,23 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   }
   // "Pull up / bring up X" → "Show X" (a page to view).
   s = s.replace(/^(?:pull|bring)\s+up\s+/i, 'Show ').replace(/^(?:pull|bring)\s+(.+?)\s+up\b/i, 'Show $1');
+  // "wish list" is one word in apps ("Wishlist").
+  s = s.replace(/\bwish\s+list\b/gi, 'wishlist');
+  // "Settle / clear the X bill" → "Pay the X bill".
+  s = s.replace(/^(?:settle|clear)\s+(?=(?:the|my|this)\s+.*\bbill\b)/i, 'Pay ');
+  // "Open the lock on / of X" → "Unlock X".
+  s = s.replace(/^open\s+the\s+lock\s+(?:on|of)\s+/i, 'Unlock ');
+  // "New note, Title: text" → "New note titled Title that says "text"".
+  s = s.replace(/^(new\s+(?:note|memo))\s*[,:–-]\s*([^:,]{1,40}?)\s*:\s*(?!\u0001)(.+?)[.!]?$/i, '$1 titled $2 that says "$3"');
+  // A verbless setting with its value: "Auto lock after 30 seconds" → "Set auto lock to 30 seconds".
+  if (!IMPERATIVES.has((s.split(/\s+/)[0] ?? '').toLowerCase())) {
+    s = s.replace(/^((?:[\w-]+\s+){0,3}[\w-]+)\s+(?:after|to|at)\s+(\d+\s*(?:seconds?|secs?|minutes?|mins?|hours?|%|percent))([.!?]*)$/i, 'Set $1 to $2$3');
+  }
   // "Write down / jot down "X"" (no note named) → "Create a note that says "X"".
   if (!/\bnote\b/i.test(s)) s = s.replace(/^(?:write|jot|note)\s+down\s+(?=\u0001)/i, 'Create a note that says ');
   // "Order / request a refill" → "Refill it": a nominalised action is its verb (the thing from the context).
   s = s.replace(/^(?:order|get|place)\s+(?:a|an)\s+(refill|renewal)\b(.*)$/i, (_a, noun: string, rest: string) => `${noun.toLowerCase() === 'refill' ? 'Refill' : 'Renew'} it${rest}`);
+  s = s.replace(/^(?:request|put\s+in)\s+(?:a|an)\s+(refill|renewal)([.!?]*)$/i, (_a, noun: string, rest: string) => `${noun.toLowerCase() === 'refill' ? 'Refill' : 'Renew'} it${rest}`);
   // "Make sure / ensure X is V" → "Turn X On/Off" or "Set X to V".
   const sure = /^(?:make sure|ensure|check that)\s+(?:that\s+)?((?:the\s+|my\s+)?.+?)\s+(?:is|are)\s+(?:set to\s+|turned\s+|switched\s+)?(.+?)([.!?]*)$/i.exec(s);
   if (sure && !/^(?:i|it|this|that|they|we|you)\b/i.test(sure[1]!)) {

@@ -209,7 +209,10 @@ export function onPageOf(lines: OcrLine[], target: string, screen: { height: num
 /** "−  60%  +" on the row of a label. */
 export function stepperOf(label: OcrLine, lines: OcrLine[]): { plus?: OcrLine; minus?: OcrLine; valueLine?: OcrLine; value?: number } | undefined {
   const cy = label.box.y + label.box.h / 2;
-  const row = lines.filter((l) => l !== label && l.box.x > label.box.x + label.box.w && Math.abs(l.box.y + l.box.h / 2 - cy) < 44);
+  const beside = lines.filter((l) => l !== label && l.box.x > label.box.x + label.box.w && Math.abs(l.box.y + l.box.h / 2 - cy) < 44);
+  // Another label further along the row ("Hour 7 | Minute 00") starts its own control: nothing from it on is this row's.
+  const nextLabel = Math.min(...beside.filter((l) => /[a-z]{2,}/i.test(l.text)).map((l) => l.box.x));
+  const row = beside.filter((l) => l.box.x < nextLabel);
   const plus = row.find((l) => /^\+$/.test(l.text.trim()));
   const minus = row.find((l) => /^[-−–—_]$/.test(l.text.trim()));
   if (!plus && !minus) {
@@ -374,6 +377,8 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
     case 'type':
       // (Not once this goal has typed it: the search box itself then shows the text.)
       if (g.unlessVisible && !history.some((c) => c.includes(`Typed "${g.value}"`)) && lines.some((l) => !header.includes(l) && matchScore(l.text, g.unlessVisible!) >= 0.95)) return true;
+      // Typed and still to be submitted: the field's placeholder is gone (it shows the text), yet the goal is not done.
+      if (g.submit && history.some((c) => c.includes(`Typed "${g.value}"`))) return false;
       if (g.optional && !g.words && g.field && !lines.some((l) => normText(l.text).startsWith(normText(g.field!)) && normText(l.text).length > normText(g.field!).length)) return true;
       if (g.optional && g.words && !lines.some((l) => g.words!.some((w) => normText(l.text) === normText(w)))) return true;
       return !g.submit && lines.some((l) => matchScore(l.text, g.value) >= 0.9);

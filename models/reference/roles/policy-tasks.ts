@@ -264,7 +264,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     goals.push(tap(['Save', 'Save alarm', 'Done'], 'save the alarm', { min: 0.95 }));
     return goals;
   }
-  if ((m = /\bsnooze (?:for |to |length (?:to |of |at )?)?(\d+ (?:minutes?|min))/i.exec(text))) {
+  if ((m = /\bsnooze (?:(?:length|time|duration|interval) )?(?:in (?:the )?[A-Z]\w* (?:app )?)?(?:for |to |of |at )?(\d+ (?:minutes?|min))/i.exec(text))) {
     return [
       { kind: 'open', target: 'Clock', text: 'open Clock' },
       { kind: 'menu', text: 'open the menu' },
