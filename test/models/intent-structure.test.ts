@@ -85,6 +85,14 @@ describe('intent reading: sentence structure', () => {
     expect(requestCore('Make snooze last 25 minutes.')).toBe('Set snooze to 25 minutes.');
   });
 
+  it('a numbered thing is a name; time added to it extends it; a place after a participle is no app (after ParkSpot\'s first contact)', () => {
+    expect(requestCore('Extend the booking in room 214 by 2 days.')).toBe('Extend Room 214 by 2 days.');
+    expect(requestCore('Add 20 minutes to my session at court 12.')).toBe('Extend Court 12 by 20 minutes.');
+    expect(requestCore('Order 2 pizzas for 12 people')).toBe('Order 2 pizzas for 12 people');
+    expect(planTask('Extend the booking in room 214 by 2 days.', []).goals.map((g) => g.text)).toEqual(['open the app the request names', 'search for Room 214', 'open Room 214', 'tap Extend', 'fill in 2 days', 'confirm']);
+    expect(planTask('Register the Blue Kayak in my boating app, hull number 42, registered in Oregon.', []).goals[0]).toMatchObject({ kind: 'open', text: 'open the app the request names' });
+  });
+
   it('everyday paraphrases of plain requests: settle a bill, open a lock, a verbless setting, a titled thing, "but could you"', () => {
     expect(requestCore('Settle the Lakeside Water bill for me.')).toBe('Pay the Lakeside Water bill for me.');
     expect(requestCore('Open the lock on the Shed Door.')).toBe('Unlock the Shed Door.');

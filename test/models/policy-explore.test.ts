@@ -98,6 +98,10 @@ describe('reference policy: finding the app a request implies by looking inside 
     expect(labelFit('GreenThumb', ['water', 'thumbs'])).toBe(1);
     expect(labelFit('Sailing', ['sail'])).toBe(1);
     expect(labelFit('Camera', ['freeze', 'card'])).toBe(0);
+    // A request word without its ending starts or ends a one-word label ("boating" → "Boatly", "EasyBoat").
+    expect(labelFit('Boatly', ['boating'])).toBe(1);
+    expect(labelFit('Easyboat', ['boats'])).toBe(1);
+    expect(labelFit('Transit', ['transfer'])).toBe(0);
     const home = launcher(['Pantry', 'Camera', 'Music', 'GreenThumb']);
     expect(launcherApps(home, screen, 'Water my Fern Trio every 3 days')).toEqual(['Pantry', 'Camera', 'Music', 'GreenThumb']);
     expect(launcherApps(home, screen, 'Give my plants a green light', ['thumb'])[0]).toBe('GreenThumb');

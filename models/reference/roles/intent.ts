@@ -102,6 +102,9 @@ function shield(text: string): { text: string; back: (s: string) => string } {
 }
 
 /** Words that open a subordinate clause's subject ("so I …", "so it …"). */
+/** Words before a number that count or measure (units, times, amounts), not a numbered thing's kind. */
+const NOT_NUMBERED = /^(?:the|my|your|our|their|his|her|its|about|around|over|under|than|least|most|only|just|all|every|each|some|and|or|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|seconds?|secs?|items?|times?|units?|pieces?|people|persons?|guests?|dollars?|euros?|pounds?|cents?|percent|points?|miles?|km|kg|mg|ml|steps?|pages?|copies|tickets?|rides?|trips?|stops?|floors?|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun|number|code|pin|phone|plate|amount|balance|total|price|cost)$/i;
+
 /** A clause about the speaker before a comma ("I'm heading out later, …", "We're out of milk, …"). */
 const CONTEXT_LEAD = /^((?:i|i'm|i am|i've|i'll|i'd|we|we're|we've|we'll|my|our|it's|there's|there is|tomorrow|tonight|today)\b[^,;]*?),\s+(?:(?:but|so|and)\s+)?(?:(?:can|could|would|will)\s+you\s+|please\s+|just\s+)?([a-z]+)\b/i;
 /** A verb that can start a request (not a question word, a greeting or a subject). */
@@ -265,6 +268,15 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   }
   // "Pull up / bring up X" → "Show X" (a page to view).
   s = s.replace(/^(?:pull|bring)\s+up\s+/i, 'Show ').replace(/^(?:pull|bring)\s+(.+?)\s+up\b/i, 'Show $1');
+  // "in zone 3318", "at gate 12": a numbered place or thing is a name ("Zone 3318"), not a count of a unit.
+  s = s.replace(/\b(in|at|for|on|from|of|to|into)\s+([a-z]{3,})\s+(\d{2,}[A-Z]?)\b(?!\s*(?:%|[ap]\.?m\b|:\d))/g, (all, prep: string, noun: string, num: string) =>
+    NOT_NUMBERED.test(noun) ? all : `${prep} ${noun[0]!.toUpperCase()}${noun.slice(1)} ${num}`,
+  );
+  // "Add 30 minutes to my parking in Zone 12" / "Extend the meter in Zone 12 by 30 minutes" → "Extend Zone 12 by 30 minutes":
+  // time added to a named thing extends it.
+  const DURATION = String.raw`\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month)|half\s+an\s+hour`;
+  s = s.replace(new RegExp(String.raw`^(?:[Aa]dd|[Pp]ut)\s+(?:another\s+|an?\s+extra\s+)?(${DURATION})\s+(?:more\s+)?(?:to|onto|on)\s+(?:the\s+|my\s+)?(?:[a-z]+\s+){0,2}?(?:(?:in|at|for|of)\s+)?((?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z\d][\w-]*)*)([.!?]*)$`), 'Extend $2 by $1$3');
+  s = s.replace(new RegExp(String.raw`^(extend|renew|top\s+up)\s+(?:the\s+|my\s+)?(?:[a-z]+\s+){1,2}?(?:in|at|for|of)\s+((?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z\d][\w-]*)*)\s+(by|for)\s+(${DURATION})([.!?]*)$`, 'i'), (_a, v: string, name: string, by: string, d: string, e: string) => `${v[0]!.toUpperCase()}${v.slice(1)} ${name} ${by} ${d}${e}`);
   // "wish list" is one word in apps ("Wishlist").
   s = s.replace(/\bwish\s+list\b/gi, 'wishlist');
   // "Settle / clear the X bill" → "Pay the X bill".

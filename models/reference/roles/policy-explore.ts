@@ -93,7 +93,10 @@ export function labelParts(label: string): string[] {
 
 /** How many of a label's parts are a word of the request, by stem or a shared start of ≥ 4 letters ("park"/"parking"). */
 export function labelFit(label: string, words: readonly string[]): number {
-  const near = (part: string, w: string): boolean => stemEq(part, w) || (part.length >= 4 && w.length >= 4 && (w.startsWith(part) || part.startsWith(w)));
+  // A request word without its ending ("parking" → "park") that starts or ends a label part ("Parkspot", "EasyPark").
+  const root = (w: string): string => w.replace(/(?:ing|ed|er|s)$/, '');
+  const near = (part: string, w: string): boolean =>
+    stemEq(part, w) || (part.length >= 4 && w.length >= 4 && (w.startsWith(part) || part.startsWith(w))) || (root(w).length >= 4 && (part.startsWith(root(w)) || part.endsWith(root(w))));
   return labelParts(label).filter((part) => words.some((w) => near(part, w))).length;
 }
 
@@ -171,7 +174,7 @@ export function exploreStep(state: ExploreState, lines: OcrLine[], screen: { hei
   let fresh: string[] | undefined;
   let apps = state.apps;
   if (!apps && onLauncher) {
-    fresh = launcherApps(lines, screen, cue.request, cue.context);
+    fresh = launcherApps(lines, screen, cue.request, [...cue.words, ...(cue.context ?? [])]);
     apps = fresh;
   }
   if (!apps || apps.length === 0) return { kind: 'none', note: 'no launcher apps to look into' };

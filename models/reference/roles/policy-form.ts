@@ -328,13 +328,21 @@ export function understandForm(request: string): ActPlan | undefined {
   const owe = /\bi\s+owe\b/i.test(text);
   if (!verb && owe) verb = 'pay';
   if (!verb) return undefined;
-  const named = /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
+  const named = /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
   // The verb is no name: replaced by a function word where it starts a sentence ("Send Sam Patel." after a pronoun was
   // resolved), so that the name after it does not open the sentence.
   const verbAt = new RegExp(`(?<=^|[.;!?]\\s+)(?:${verb})\\b`, 'gi');
-  const values = formValues(text.replace(verbAt, 'then'), named ? [named] : [])
+  const read = formValues(text.replace(verbAt, 'then'), named ? [named] : [])
     .filter((v) => !(v.kind === 'name' && normText(v.value) === normText(verb!)))
     .map((v) => ({ ...v, cues: v.cues.filter((c) => c !== 'then') }));
+  // A name and the number right after it are one name ("Zone 4120", "Gate 12"): a numbered thing, not two values.
+  const numbered = read.filter((v) => v.kind === 'name' && read.some((n) => n.kind === 'number' && text.includes(`${v.value} ${n.value}`)));
+  const values = read
+    .filter((n) => !(n.kind === 'number' && numbered.some((v) => text.includes(`${v.value} ${n.value}`))))
+    .map((v) => {
+      const n = numbered.includes(v) ? read.find((x) => x.kind === 'number' && text.includes(`${v.value} ${x.value}`)) : undefined;
+      return n ? { ...v, value: `${v.value} ${n.value}`, input: `${v.value} ${n.value}` } : v;
+    });
   const typed = values.filter((v) => v.kind !== 'name' && !(v.kind === 'text' && v.cues.join(' ') === 'for'));
   if (values.length < 2 || typed.length === 0) return undefined;
   // Not a single-thing action with a date (e.g. "Move X to June 4"): a form needs a typed value that is not only a date.

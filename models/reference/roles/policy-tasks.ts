@@ -587,8 +587,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
 export function namedApp(text: string): string | undefined {
   // "in the X app", or a one-word name ending the request's clause ("Switch the Porch Light off in HomeHub.").
   return (
-    /\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)\s+app\b/.exec(text)?.[1] ??
-    /\b(?:in|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)([A-Z][a-z]+[A-Z]?[\w&'-]*)(?=\s*[,.;!?]|\s*$|\s+to\s)/.exec(text)?.[1]
+    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)\s+app\b/.exec(text)?.[1] ??
+    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)([A-Z][a-z]+[A-Z]?[\w&'-]*)(?=\s*[,.;!?]|\s*$|\s+to\s)/.exec(text)?.[1]
   );
 }
 
