@@ -93,6 +93,18 @@ describe('intent reading: sentence structure', () => {
     expect(planTask('Register the Blue Kayak in my boating app, hull number 42, registered in Oregon.', []).goals[0]).toMatchObject({ kind: 'open', text: 'open the app the request names' });
   });
 
+  it('chat shorthand, threads, topics before a comma, named kinds and note-field values read as the plain request', () => {
+    expect(requestCore('Bluetooth Off pls')).toBe('Bluetooth Off');
+    expect(requestCore('msg Ivo Petrov: "On my way"')).toBe('Message Ivo Petrov: "On my way"');
+    expect(requestCore('delete Ivo Petrov chat thread')).toBe('Delete the conversation with Ivo Petrov');
+    expect(requestCore('Star Ivo Petrov as a favourite contact please.')).toBe('Star Ivo Petrov.');
+    expect(requestCore('Could you open the Garden Gate lock for me?')).toBe('Unlock the Garden Gate for me.');
+    expect(requestCore('reminder Water plants, delete it thanks')).toBe('Delete reminder Water plants');
+    expect(requestCore('In the Clock app, create a Yoga alarm that goes off at 6:30 AM.')).toBe('In the Clock app, create an alarm called Yoga that goes off at 6:30 AM.');
+    expect(requestCore('Could you send $15 to Ivo Petrov? Write Pizza in the note field and confirm the payment.')).toBe('Send $15 to Ivo Petrov with the note Pizza.');
+    expect(requestCore('Ivo Petrov changed phones and his number is now 555-300-1122. Can you update the contact?')).toBe("Change Ivo Petrov's number to 555-300-1122.");
+  });
+
   it('everyday paraphrases of plain requests: settle a bill, open a lock, a verbless setting, a titled thing, "but could you"', () => {
     expect(requestCore('Settle the Lakeside Water bill for me.')).toBe('Pay the Lakeside Water bill for me.');
     expect(requestCore('Open the lock on the Shed Door.')).toBe('Unlock the Shed Door.');

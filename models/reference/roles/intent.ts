@@ -188,7 +188,7 @@ export function contextThing(sentence: string): string | undefined {
   // "I don't need the Work late shift alarm any more": the name between "the/my" and a kind word, whole.
   const kinded = new RegExp(`\\b(?:the|my)\\s+([\\p{Lu}\\p{N}][^,;:"“”.]*?)\\s+(?:${CONTEXT_KINDS})\\b`, 'u').exec(s);
   if (kinded && kinded[1]!.split(/\s+/).length <= 5) return kinded[1];
-  const subject = /^((?:the\s+|my\s+)?[\p{Lu}\p{N}][^,;:"“”]*?)\s+(?:is|are|was|were|got|has|have|had)\b/u.exec(s);
+  const subject = /^((?:the\s+|my\s+)?[\p{Lu}\p{N}][^,;:"“”]*?)\s+(?:is|are|was|were|got|has|have|had|[a-z]{3,}ed)\b/u.exec(s);
   if (subject && !NOT_THING.test(subject[1]!.split(/\s+/)[0]!) && subject[1]!.split(/\s+/).length <= 5) return subject[1]!.replace(/^(?:the|my)\s+/i, '');
   const quoted = /["“]([^"“”]+)["”]/.exec(s);
   if (quoted) return quoted[1];
@@ -277,6 +277,24 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   const DURATION = String.raw`\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month)|half\s+an\s+hour`;
   s = s.replace(new RegExp(String.raw`^(?:[Aa]dd|[Pp]ut)\s+(?:another\s+|an?\s+extra\s+)?(${DURATION})\s+(?:more\s+)?(?:to|onto|on)\s+(?:the\s+|my\s+)?(?:[a-z]+\s+){0,2}?(?:(?:in|at|for|of)\s+)?((?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z\d][\w-]*)*)([.!?]*)$`), 'Extend $2 by $1$3');
   s = s.replace(new RegExp(String.raw`^(extend|renew|top\s+up)\s+(?:the\s+|my\s+)?(?:[a-z]+\s+){1,2}?(?:in|at|for|of)\s+((?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z\d][\w-]*)*)\s+(by|for)\s+(${DURATION})([.!?]*)$`, 'i'), (_a, v: string, name: string, by: string, d: string, e: string) => `${v[0]!.toUpperCase()}${v.slice(1)} ${name} ${by} ${d}${e}`);
+  // Chat shorthand: "pls"/"plz" is "please" (dropped at the end), "msg" is "message".
+  s = s.replace(/[,\s]+(?:pls|plz|thx|thanks|thank you)\s*([.!?]*)$/i, '$1').replace(/^msg\b/i, 'Message');
+  // "Delete X (text|chat) thread / conversation" → "Delete the conversation with X".
+  s = s.replace(/^([Dd]elete|[Rr]emove|[Cc]lear(?:\s+out)?)\s+(?:the\s+|my\s+)?([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)\s+(?:(?:(?:text|chat|message|sms)\s+)?thread\b|(?:text\s+|chat\s+)?(?:conversation|chat)(?=\s*[.!?]?$))/, (_a, v: string, who: string) =>
+    `${v[0]!.toUpperCase()}${v.slice(1).toLowerCase()} the conversation with ${who}`,
+  );
+  // "Create a Dentist alarm that …" → "Create an alarm called Dentist that …": a name before the kind word names it.
+  s = s.replace(/^((?:in\s+(?:the\s+)?[A-Z]\w*(?:\s+app)?,?\s+)?)(create|add|set\s+up|make|schedule)\s+(?:a|an|the)\s+([A-Z][\w'-]*(?:\s+[a-zA-Z][\w'-]*){0,3}?)\s+(alarm|event|reminder)\b/i, (all, lead: string, v: string, name: string, kind: string) =>
+    /^(?:new|daily|weekly|morning|evening)$/i.test(name) ? all : `${lead}${v} an ${kind} called ${name}`.replace(/\ban (?=[^aeiou])/i, 'a '),
+  );
+  // "Star X as a favourite (contact)" → "Star X".
+  s = s.replace(/^(star|favou?rite)\s+(.+?)\s+as\s+(?:a\s+|my\s+)?favou?rite(?:\s+contact)?\b/i, '$1 $2');
+  // "Open the X lock" → "Unlock X".
+  s = s.replace(/^[Oo]pen\s+(?:the\s+|my\s+)?([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)\s+lock\b/, 'Unlock the $1');
+  // "calendar event X, delete it" → "Delete calendar event X": a topic before a comma, the verb after it on a pronoun.
+  s = s.replace(/^((?:the\s+|my\s+)?(?:[a-z]+\s+){0,2}[A-Z][^,;]*?),\s+(?:please\s+|just\s+)?([a-z]+)\s+(?:it|them|that)\b\s*(.*)$/, (all, topic: string, verb: string, rest: string) =>
+    ACTION_VERB(verb) ? `${verb[0]!.toUpperCase()}${verb.slice(1)} ${topic}${rest ? ` ${rest}` : ''}` : all,
+  );
   // "wish list" is one word in apps ("Wishlist").
   s = s.replace(/\bwish\s+list\b/gi, 'wishlist');
   // "Settle / clear the X bill" → "Pay the X bill".
@@ -412,7 +430,9 @@ function restructure(parts: Part[]): Part[] {
   // "X got a new number: V. Update their contact." — the new value the context gives is what the request changes.
   for (const r of requests) {
     if (!/^(?:update|change|edit|fix|correct)\b/i.test(r.text) || /\d|\u0001/.test(r.text)) continue;
-    const given = context.map((c) => /\b(?:got|has|have|gets|changed)\s+(?:a\s+|their\s+|his\s+|her\s+)?new\s+((?:phone\s+|mobile\s+|cell\s+)?number|e-?mail(?:\s+address)?|address|phone)\s*(?::|\bis\b|\bof\b|[-–—])?\s*(.+?)[.!]?$/i.exec(c.text)).find((m) => m);
+    const given = context
+      .map((c) => /\b(?:got|has|have|gets|changed)\s+(?:a\s+|their\s+|his\s+|her\s+)?new\s+((?:phone\s+|mobile\s+|cell\s+)?number|e-?mail(?:\s+address)?|address|phone)\s*(?::|\bis\b|\bof\b|[-–—])?\s*(.+?)[.!]?$/i.exec(c.text) ?? /\b(?:their|his|her|the)\s+(?:new\s+)?((?:phone\s+|mobile\s+|cell\s+)?number|e-?mail(?:\s+address)?|address)\s+is\s+now\s+(.+?)[.!]?$/i.exec(c.text))
+      .find((m) => m);
     if (!given) continue;
     r.text = `Change ${thing.replace(/^the\s+/i, '')}'s ${given[1]!.toLowerCase()} to ${given[2]!.trim()}.`;
     r.framed = true;
@@ -439,7 +459,14 @@ function namesSomethingBut(clause: string): boolean {
  * closing sentences dropped. An instruction that is all request comes back unchanged (apart from frames).
  */
 export function requestCore(instruction: string): string {
-  const text = instruction.replace(/\s+/g, ' ').trim();
+  const text = instruction
+    .replace(/\s+/g, ' ')
+    .trim()
+    // "… to Dana. Write Dinner in the note field and …" → "… to Dana with the note Dinner and …": the value, not an
+    // instruction to type it, and part of the request it belongs to.
+    .replace(/[.?!]?\s+(?:please\s+)?[Ww]rite\s+(.+?)\s+(?:in|into)\s+the\s+(note|memo|reference|message|comment|description)\s+(?:field|box|line)\b/, ' with the $2 $1')
+    // "… and confirm the payment": confirming is part of doing it, no value.
+    .replace(/\s+and\s+(?:then\s+)?(?:confirm|submit|send|save)\s+(?:the\s+(?:payment|transfer|order|form|request)|it)(?=\s*[.!?]?$)/i, '');
   if (!text) return text;
   const parts = restructure(
     sentences(text)
