@@ -5,6 +5,7 @@ import { bankApp } from './apps/bank/index.js';
 import { calendarApp } from './apps/calendar/index.js';
 import { clockApp } from './apps/clock/index.js';
 import { contactsApp } from './apps/contacts/index.js';
+import { fitnessApp } from './apps/fitness/index.js';
 import { foodApp } from './apps/food/index.js';
 import { libraryApp } from './apps/library/index.js';
 import { mailApp } from './apps/mail/index.js';
@@ -36,6 +37,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   transitApp as AppModule,
   smartHomeApp as AppModule,
   parkingApp as AppModule,
+  fitnessApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
