@@ -120,4 +120,13 @@ describe('reference policy: finding the app a request implies by looking inside 
     expect(r.opened.length).toBe(PEEK_BUDGET + 1);
     expect(r.opened[r.opened.length - 1]).toBe('Ferry');
   });
+
+  it('an app the request seemed to name that the launcher does not show ("on Friday") is looked for inside the apps', () => {
+    const home = launcher(['Pantry', 'Camera', 'Studio']);
+    const studio = page('Studio', ['Classes', 'Spin 45', 'Friday 7:00', 'Book']);
+    const r = run('Book me into Spin 45 in Riverside.', { home, Pantry: page('Pantry', ['Shopping list', 'Eggs']), Camera: comingSoon('Camera'), Studio: studio });
+    // (The request's "in Riverside" reads like an app name; no launcher label says it.)
+    expect(r.opened[0]).not.toBe('Riverside');
+    expect(r.opened).toContain('Studio');
+  });
 });

@@ -109,7 +109,7 @@ export function understandPreference(text: string): ActPlan | undefined {
   const inApp = /^(?:[Ss]et|[Cc]hange|[Uu]pdate)\s+(?:my\s+|the\s+)?[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?\s+in\s+(?:the\s+)?([A-Z][\w&'-]*)/.exec(text)?.[1];
   const raw = m?.[2] ?? k?.[1];
   if (!setting || !raw || /,/.test(raw)) return undefined;
-  const named = inApp ?? /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*$)/.exec(raw)?.[1];
+  const named = inApp ?? /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*$)/.exec(raw)?.[1];
   const value = raw.replace(/\s+(?:in|on|using|inside)\s+(?:the\s+|my\s+)?[A-Z][\w&'-]*(?:\s+app)?$/, '').trim();
   const hints = contentWords(setting);
   if (!value || hints.length === 0) return undefined;
@@ -163,7 +163,7 @@ export function understandFeature(text: string): ActPlan | undefined {
   const base = feature.toLowerCase().replace(/^auto[-\s]?/, '').trim();
   const syn = AUTO_SYNONYMS.filter((g) => g.includes(base)).flat();
   const label = [...new Set(['auto', ...contentWords(base), ...syn.flatMap((w) => contentWords(w)), ...(base.includes(' ') ? [] : [base])])].filter((w) => w.length >= 3);
-  const named = /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(t)?.[1];
+  const named = /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(t)?.[1];
   const words = contentWords(t.replace(amount, ' ')).filter((w) => !/^(?:turn|switch|enable|activate|automatically|automatic|make|set)$/.test(w));
   const goals: Goal[] = [
     appGoal(named, { words, verbs: [], names: [], request: t }),
@@ -188,7 +188,7 @@ export function understandThreshold(text: string): ActPlan | undefined {
   if (!m) return undefined;
   const low = /below|under|less|lower/i.test(m[2]!);
   const value = m[3]!.replace(/\s/g, '');
-  const named = /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
+  const named = /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
   const words = contentWords(text.replace(m[0], ' ')).filter((w) => !/^(?:alert|notify|notification|warn|warning|know|tell|remind|ping|when|want|need|like)$/.test(w));
   const hints = [low ? 'low' : 'high', 'alert', ...words];
   const goals: Goal[] = [
@@ -229,7 +229,7 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const verb = PARTICLE.test(words[1] ?? '') ? `${first} ${words[1]}`.toLowerCase() : first.toLowerCase();
   const rest = words.slice(verb.split(' ').length).join(' ');
   // The app the request names ("in Library", "in the Library app", "using Wallet").
-  const named = /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
+  const named = /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
   // Names after the verb: the first is the thing to act on, the others are values to fill in.
   const entities = instructionEntities(`then ${rest}`).filter((e) => !isNumberEntity(e) && e !== named);
   const read = entities[0];

@@ -328,7 +328,7 @@ export function understandForm(request: string): ActPlan | undefined {
   const owe = /\bi\s+owe\b/i.test(text);
   if (!verb && owe) verb = 'pay';
   if (!verb) return undefined;
-  const named = /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
+  const named = /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
   // The verb is no name: replaced by a function word where it starts a sentence ("Send Sam Patel." after a pronoun was
   // resolved), so that the name after it does not open the sentence.
   const verbAt = new RegExp(`(?<=^|[.;!?]\\s+)(?:${verb})\\b`, 'gi');

@@ -370,7 +370,9 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       tap(['Send'], 'send it', { min: 0.95 }),
     ];
   }
-  if ((m = /\b([\w.+-]+@[\w-]+(?:\.[\w-]+)+)/.exec(text)) && /\b(e-?mail|mail|send|write)\b/i.test(text)) {
+  // (Not "send a guest pass / an invite / a ticket to X (x@y)": a thing other than a message sent by another app.)
+  const sendsThing = /\b(?:send|share|forward|transfer)\s+(?:a|an|the|my)\s+(?!(?:e-?mail|mail|message|note|line|quick|short|reply)\b)[a-z]+/i.test(text) && !/\b(?:e-?mail|mail)\b/i.test(text.replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, ''));
+  if ((m = /\b([\w.+-]+@[\w-]+(?:\.[\w-]+)+)/.exec(text)) && /\b(e-?mail|mail|send|write)\b/i.test(text) && !sendsThing) {
     const to = m[1]!;
     // The subject: "the subject X", or the title of the mail ("an email titled X", "about "X"").
     const subject =
@@ -587,7 +589,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
 export function namedApp(text: string): string | undefined {
   // "in the X app", or a one-word name ending the request's clause ("Switch the Porch Light off in HomeHub.").
   return (
-    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)\s+app\b/.exec(text)?.[1] ??
+    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)\s+app\b/.exec(text)?.[1] ??
     /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)([A-Z][a-z]+[A-Z]?[\w&'-]*)(?=\s*[,.;!?]|\s*$|\s+to\s)/.exec(text)?.[1]
   );
 }

@@ -4,10 +4,10 @@ import type { MobileAction } from '../../../domain/action.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
-import { requestCore } from './intent.js';
+import { instructionEntities, requestCore } from './intent.js';
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
 import { contentWords, plainImperative, understandAction, understandFeature } from './policy-act.js';
-import { exploreStep, readExplore, stemEq } from './policy-explore.js';
+import { exploreStep, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
 import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
 import { recallNotDone } from './policy-memory-use.js';
@@ -370,6 +370,19 @@ function tabsSeen(history: readonly string[], goal: number): string[] {
   return [];
 }
 
+/** A home screen with several app labels (not a blank or loading launcher). */
+function launcherShowsApps(lines: OcrLine[], screen: { width: number; height: number }): boolean {
+  return looksLikeLauncher(lines, screen) && launcherApps(lines, screen, '').length >= 3;
+}
+
+/** What a request offers to recognise its app by, when the app it seemed to name is not on the launcher. */
+function exploreCue(instruction: string, wrongName: string): ExploreCue {
+  const core = requestCore(instruction);
+  const words = contentWords(core).filter((w) => normText(w) !== normText(wrongName));
+  const verb = (/^([A-Za-z]+)\b/.exec(core)?.[1] ?? '').toLowerCase();
+  return { words, verbs: verb ? [verb] : [], names: instructionEntities(core).filter((e) => normText(e) !== normText(wrongName)), request: core };
+}
+
 /** Tabs where apps keep their actions, forms and preferences rather than content (generic app convention). */
 const ACTION_TABS = /^(?:more|menu|account|profile|settings|help|services|me)$/i;
 
@@ -484,7 +497,7 @@ export function decide(input: DecideInput): Decision {
   const labelOf = (g: Extract<Goal, { kind: 'open' }> | undefined): string | undefined =>
     !g
       ? undefined
-      : g.explore
+      : g.explore || explored.apps
         ? // The app found by looking inside the apps, else a launcher label that is a word of the request.
           (explored.chosen ?? (onLauncher && g.topic ? topicLabel(g.topic, lines) : undefined))
         : g.topic
@@ -636,9 +649,13 @@ export function decide(input: DecideInput): Decision {
 
   switch (goal.kind) {
     case 'open': {
-      if (goal.explore && !appLabel) {
-        const context = contentWords(input.instruction).filter((w) => !goal.explore!.words.includes(w));
-        const found = exploreStep(explored, lines, screen, { ...goal.explore, context }, onLauncher);
+      // An app the request seems to name ("on Friday", "in California") that the launcher does not show: look inside
+      // the apps instead, as for a request that names none.
+      const absent = !goal.explore && !!goal.target && ((onLauncher && launcherShowsApps(lines, screen) && !lines.some((l) => matchScore(l.text, goal.target!) >= 0.9)) || !!explored.apps);
+      const cue = goal.explore ?? (absent ? exploreCue(input.instruction, goal.target!) : undefined);
+      if (cue && (!appLabel || absent) && !explored.chosen) {
+        const context = contentWords(input.instruction).filter((w) => !cue.words.includes(w));
+        const found = exploreStep(explored, lines, screen, { ...cue, context }, onLauncher);
         if (found.kind === 'peek') {
           const list = found.apps ? `[apps ${found.apps.join('|')}] ` : '';
           return {
