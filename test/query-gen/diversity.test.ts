@@ -110,10 +110,10 @@ describe('request reading (intent.ts)', () => {
   it('strips courtesy frames and content-free sentences, keeps requests and framed follow-ups', () => {
     expect(requestCore('Could you please delete my note Shopping list?')).toBe('Delete my note Shopping list.');
     expect(requestCore("I'm in a bit of a rush. Turn Wi-Fi Off, please. Thanks!")).toBe('Turn Wi-Fi Off.');
-    // The framed follow-up is kept, its pronoun read as the thing the first sentence names (issue 17, sentence structure).
-    expect(requestCore('Aaron Blake has a new number: 555-201-7788. Please fix it in my contacts.')).toBe(
-      'Aaron Blake has a new number: 555-201-7788. Fix Aaron Blake in my contacts.',
-    );
+    // The framed follow-up is kept, its pronoun read as the thing the first sentence names (issue 17, sentence structure);
+    // the new value the context gives is what "fix" changes.
+    expect(requestCore('Aaron Blake has a new number: 555-201-7788. Please fix it in my contacts.')).toBe("Change Aaron Blake's number to 555-201-7788.");
+    expect(requestCore('Aaron Blake is back in town. Please call him.')).toBe('Aaron Blake is back in town. Call him.');
     expect(requestCore('Text Sam: "Hi there. Running late."')).toBe('Text Sam: "Hi there. Running late."');
     // An information question stays a question.
     expect(requestCore('Can you tell me when my Dentist alarm rings?')).toBe('Can you tell me when my Dentist alarm rings?');

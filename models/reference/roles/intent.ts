@@ -188,7 +188,10 @@ export function contextThing(sentence: string): string | undefined {
   // "I don't need the Work late shift alarm any more": the name between "the/my" and a kind word, whole.
   const kinded = new RegExp(`\\b(?:the|my)\\s+([\\p{Lu}\\p{N}][^,;:"“”.]*?)\\s+(?:${CONTEXT_KINDS})\\b`, 'u').exec(s);
   if (kinded && kinded[1]!.split(/\s+/).length <= 5) return kinded[1];
-  const subject = /^((?:the\s+|my\s+)?[\p{Lu}\p{N}][^,;:"“”]*?)\s+(?:is|are|was|were|got|has|have|had|[a-z]{3,}ed)\b/u.exec(s);
+  // (Any past tense after a name of two or more capitalised words: "Julia Novak changed phones".)
+  const be = /^((?:the\s+|my\s+)?[\p{Lu}\p{N}][^,;:"“”]*?)\s+(?:is|are|was|were|got|has|have|had)\b/u.exec(s);
+  const past = /^((?:[\p{Lu}][\p{L}'-]+\s+){1,3}[\p{Lu}][\p{L}'-]+)\s+[a-z]{3,}ed\b/u.exec(s);
+  const subject = past && (!be || be[1]!.length > past[1]!.length) ? past : be;
   if (subject && !NOT_THING.test(subject[1]!.split(/\s+/)[0]!) && subject[1]!.split(/\s+/).length <= 5) return subject[1]!.replace(/^(?:the|my)\s+/i, '');
   const quoted = /["“]([^"“”]+)["”]/.exec(s);
   if (quoted) return quoted[1];
