@@ -209,3 +209,61 @@ describe('reference policy: two pickers in one row, and a search typed but not y
     expect(d.action).toEqual({ action: 'system_button', button: 'Enter' });
   });
 });
+
+describe('the way to an action\'s button through a flow (written after ParkSpot and PulseFit; invented screens)', () => {
+  const req = 'Rent a kayak at Dock 7 for 2 hours with the Blue Tandem.';
+  const opened = ['Opened the Paddle app. [goal 1/7 done]', 'Tapped "Dock 7". [goal 3/7 done]'];
+  const dock = [
+    ...title('Dock 7'),
+    line('KAYAK', 20, 200, 80),
+    line('Blue Tandem', 20, 240, 120),
+    line('Change', 330, 240, 60),
+    line('1 hour', 20, 340, 70),
+    line('2 hours', 120, 340, 80),
+    line('Continue', 160, 600, 90),
+  ];
+  const review = [...title('Review'), line('Dock', 20, 120, 60), line('7', 360, 120, 20), line('Kayak', 20, 170, 60), line('$20.00', 320, 170, 70), line('Start kayak trip', 150, 600, 110)];
+
+  it('plans the values and the words a final button may carry', () => {
+    expect(planTask(req, []).goals[3]).toMatchObject({ kind: 'tap', words: ['rent'], values: ['Blue Tandem', '2 hours'], after: ['kayak'] });
+  });
+
+  it('keeps a value already chosen (beside "Change"), chooses the offered one, then a forward button, then the final button', () => {
+    const first = step(req, opened, dock);
+    expect(first.action).toEqual({ action: 'click', coordinate: [160, 350] });
+    expect(first.conclusion).toMatch(/\[kept Blue Tandem\].*Chose "2 hours"\. \[goal 4\/7: pick 2 hours\]/);
+    const second = step(req, [...opened, first.conclusion], dock);
+    expect(second.conclusion).toMatch(/Tapped "Continue"\. \[goal 4\/7: forward 1\]/);
+    // No "Rent" button on the last page: the two-word button with the request's word, not the "Kayak" price line.
+    const third = step(req, [...opened, first.conclusion, second.conclusion], review);
+    expect(third.action).toEqual({ action: 'click', coordinate: [205, 610] });
+    expect(third.conclusion).toMatch(/Tapped "Start kayak trip"\. \[goal 4\/7 done\]/);
+  });
+
+  it('goes back out of the flow when its last page has no such button, instead of scrolling it', () => {
+    const bare = [...title('Review'), line('Dock', 20, 120, 60), line('Pay with', 20, 400, 90), line('Done', 170, 600, 60)];
+    const h = [...opened, 'Chose "2 hours". [goal 4/7: pick 2 hours]', 'Tapped "Continue". [goal 4/7: forward 1]'];
+    const d = step('Rent a kayak at Dock 7 for 2 hours.', h, bare);
+    expect(d.action).toEqual({ action: 'system_button', button: 'Back' });
+  });
+
+  it('on another tab that lists the thing too, opens it there to look for the button', () => {
+    const req2 = 'Extend my rental at Dock 7 by 1 hour.';
+    const h = [...opened, 'Pressed Back after not finding "Extend". [goal 4/7: back 1]', 'Opened the "Rentals" tab to look for "Extend". [goal 4/7: tab Rentals]'];
+    const rentals = [...title('Rentals'), line('ACTIVE NOW', 20, 110, 100), line('Dock 7', 20, 150, 80), line('Dock 17', 20, 330, 90)];
+    const d = step(req2, h, rentals);
+    expect(d.conclusion).toMatch(/Opened "Dock 7" from the "Rentals" tab\./);
+    expect(d.action).toEqual({ action: 'click', coordinate: [60, 160] });
+  });
+});
+
+describe('a day and a name', () => {
+  it('a weekday is a date of its own, never a word of the name beside it; a number before a kind noun names', () => {
+    expect(instructionEntities('Reserve a spot in the Monday Sunrise Stretch class.')).toEqual(expect.arrayContaining(['Monday', 'Sunrise Stretch']));
+    expect(instructionEntities('Cancel my Row 30 class on Friday.')).toEqual(expect.arrayContaining(['Row 30', 'Friday']));
+    const goals = planTask('Reserve a spot in the Monday Sunrise Stretch class.', []).goals;
+    // The day is chosen first (a schedule's day strip says "Mon"), the thing is the name, not the day.
+    expect(goals[1]).toMatchObject({ kind: 'tap', targets: ['Monday', 'Mon'], optional: true });
+    expect(goals.find((g) => g.kind === 'tap' && g.entity)).toMatchObject({ targets: ['Sunrise Stretch'] });
+  });
+});

@@ -76,8 +76,10 @@ describe('reference policy: decisions', () => {
   it('scrolls, then goes back, then gives up when the target never appears', () => {
     const history: string[] = [];
     const kinds: string[] = [];
+    // Each scroll shows new rows (a long list), so three scrolls are taken before going back.
+    const page = (i: number): OcrLine[] => list.map((l) => ({ ...l, text: i === 0 ? l.text : `${l.text} ${i}` }));
     for (let i = 0; i < 8; i++) {
-      const d = decide({ ...base, instruction: 'tap Sushi Go', history, lines: list });
+      const d = decide({ ...base, instruction: 'tap Sushi Go', history, lines: page(i) });
       kinds.push(d.action.action === 'system_button' ? 'back' : d.action.action);
       history.push(d.conclusion);
       if (d.action.action === 'terminate') break;
@@ -85,6 +87,18 @@ describe('reference policy: decisions', () => {
     expect(kinds).toEqual(['swipe', 'swipe', 'swipe', 'back', 'swipe', 'swipe', 'swipe', 'back']);
     const last = decide({ ...base, instruction: 'tap Sushi Go', history, lines: list });
     expect(last.action).toEqual({ action: 'terminate', status: 'failure' });
+  });
+
+  it('stops scrolling a page once a scroll left the screen as it was (the end of the list)', () => {
+    const history: string[] = [];
+    const kinds: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const d = decide({ ...base, instruction: 'tap Sushi Go', history, lines: list });
+      kinds.push(d.action.action === 'system_button' ? 'back' : d.action.action);
+      history.push(d.conclusion);
+      if (d.action.action === 'terminate') break;
+    }
+    expect(kinds).toEqual(['swipe', 'back', 'swipe', 'back', 'terminate']);
   });
 
   it('waits once, then terminates optimistically when no confirmation shows', () => {

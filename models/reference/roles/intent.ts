@@ -167,6 +167,8 @@ const CONTEXT_STOP =
   /^(?:in|on|at|to|from|for|by|via|using|inside|under|and|or|but|then|so|please|now|a|an|my|your|this|that|every|each|all|today|tonight|tomorrow|yet|anymore|later|again|already|after|before|soon|too|also|is|are|was|were|got|has|have|had|will|would|should|can|could|coming|because|since)$/i;
 /** Month and weekday names: a date after "on"/"in", never the rest of a name. */
 const CALENDAR_WORD = /^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*[,.;:]?$/;
+/** Weekday names (a day of its own: "Monday Vinyasa Flow" is a day and a name). */
+export const WEEKDAY = /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/;
 /** Capitalised words that are never the thing a pronoun stands for. */
 const NOT_THING = /^(?:I|I'm|I've|I'd|I'll|It|It's|This|That|They|We|You|He|She|There|All|Some|My|The|A|An)$/;
 
@@ -525,6 +527,11 @@ const SAID_PHRASE = /\b(?:saying|says|reads|(?:with\s+)?the\s+(?:text|body|messa
 
 /** Key entities of an instruction: quoted strings, capitalised runs, numbers. */
 /** An entity that is a number, amount, time or number-led value ("2", "$40.50", "9:25 PM", "555-348-1290"), not a name ("3-Day Pass"). */
+/** A date of the request (a weekday, "June 12", today/tomorrow): a value to choose, never the thing to act on. */
+export function isDateEntity(e: string): boolean {
+  return WEEKDAY.test(e) || /^(?:today|tomorrow|tonight)$/i.test(e) || (MONTH.test(e.split(/\s+/)[0] ?? '') && /^\S+\s+\d{1,2}(?:st|nd|rd|th)?$/.test(e));
+}
+
 export function isNumberEntity(e: string): boolean {
   return /^[$€£]?\d/.test(e) && !/^\d+-\p{L}/u.test(e);
 }
@@ -590,7 +597,17 @@ export function instructionEntities(instruction: string): string[] {
     } else if (/^\d+-\p{L}/u.test(core) && (run.length > 0 || /^\p{Lu}/u.test(next))) {
       // A number joined to a word by a hyphen is a word of a name ("3-Day Pass", "24-Hour Gym"), not a quantity.
       run.push(core);
-    } else if (run.length > 0 && /^\d+[A-Z]?$/.test(core) && !MONTH.test(run[run.length - 1] ?? '') && (endsClause || /^\p{Lu}/u.test(next) || FUNCTION_WORDS.test(next.replace(/[.,;:!?]+$/, '')) || next === '')) {
+    } else if (
+      run.length > 0 &&
+      /^\d+[A-Z]?$/.test(core) &&
+      !MONTH.test(run[run.length - 1] ?? '') &&
+      (endsClause ||
+        /^\p{Lu}/u.test(next) ||
+        FUNCTION_WORDS.test(next.replace(/[.,;:!?]+$/, '')) ||
+        next === '' ||
+        // (Or a singular kind noun after it that ends the clause: "my Spin 45 class on Thursday", "the Route 9 bus.")
+        (/^[a-z]{3,}$/.test(next) && !/[^su]s$/.test(next) && (/[.,;:!?]$/.test(words[wi + 1] ?? '') || FUNCTION_WORDS.test((words[wi + 2] ?? '').replace(/[.,;:!?]+$/, '')) || words[wi + 2] === undefined)))
+    ) {
       // A bare number right after a capitalised name, before the clause ends, another capitalised word or a
       // function word, numbers that name ("Route 12", "Route 40 Night", "Gate 7 Lounge") — not a date ("June 25").
       run.push(core);
@@ -600,6 +617,10 @@ export function instructionEntities(instruction: string): string[] {
       add(core);
     } else if (sentenceStart && capital && (IMPERATIVES.has(core.toLowerCase()) || lonelyStart)) {
       // "Order a ...": an imperative at the start of a sentence is not a name.
+    } else if (capital && WEEKDAY.test(core)) {
+      // A weekday is a date of its own, never a word of the name next to it ("the Monday Vinyasa Flow class").
+      flush();
+      add(core);
     } else if (capital && core !== 'I' && /^[^'’]+['’]s$/.test(core)) {
       // A possessive ends the name it follows ("… is Ana Lind's number" → "Ana Lind").
       run.push(core.replace(/['’]s$/, ''));

@@ -14,7 +14,7 @@
  */
 import type { ExploreCue } from './policy-explore.js';
 import type { Goal } from './policy-tasks.js';
-import { instructionEntities, isNumberEntity } from './intent.js';
+import { instructionEntities, isDateEntity, isNumberEntity } from './intent.js';
 
 /** Words that carry no content for matching labels. */
 const STOP = new Set(
@@ -216,6 +216,13 @@ export function plainImperative(text: string): string | undefined {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
+/** The labels a day strip or tab may show for a date ("Thursday" → Thursday, Thu, Thurs). */
+export function dayLabels(d: string): string[] {
+  if (!/^[A-Z][a-z]+day$/.test(d)) return [d];
+  const short = d.slice(0, 3);
+  return [...new Set([d, short, ...(d.startsWith('Thu') ? ['Thurs'] : []), ...(d.startsWith('Tue') ? ['Tues'] : [])])];
+}
+
 /** The generic "<verb> <thing>" plan, or undefined when the request does not read as one. */
 export function understandAction(request: string, opts: { stepVerbs?: boolean } = {}): ActPlan | undefined {
   const text = request.replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
@@ -231,7 +238,10 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   // The app the request names ("in Library", "in the Library app", "using Wallet").
   const named = /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
   // Names after the verb: the first is the thing to act on, the others are values to fill in.
-  const entities = instructionEntities(`then ${rest}`).filter((e) => !isNumberEntity(e) && e !== named);
+  const all0 = instructionEntities(`then ${rest}`).filter((e) => !isNumberEntity(e) && e !== named);
+  // A date (a weekday, "June 12") is a value to choose, never the thing: the thing is the first other name.
+  const days = all0.filter(isDateEntity);
+  const entities = [...all0.filter((e) => !isDateEntity(e)), ...days];
   const read = entities[0];
   if (!read) return undefined;
   // The name as written (instructionEntities drops brackets: "The Hobbit (Illustrated)").
@@ -241,8 +251,12 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   // A length of time the verb takes ("Extend X by 30 minutes", "Renew X for 2 weeks") is a value to choose too.
   const duration = /\b(?:by|for)\s+(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/i.exec(rest.slice(rest.indexOf(read) + read.length))?.[1];
   const values = [...entities.slice(1), ...(duration ? [duration] : [])];
+  // Every length of time the request gives ("Pay for 30 minutes of parking in …"), wherever it stands.
+  const durations = [...text.matchAll(/\b(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/gi)].map((m) => m[1]!.replace(/^an?\s+/i, '1 '));
+  const valueWords = new Set(contentWords([...values, ...durations].join(' ')));
   const at = rest.indexOf(thing.split(/\s+/)[0]!);
-  const object = contentWords(at > 0 ? rest.slice(0, at) : '');
+  const dayWords = new Set(days.flatMap((d) => contentWords(d)));
+  const object = contentWords(at > 0 ? rest.slice(0, at) : '').filter((w) => !dayWords.has(w));
   const all = contentWords(text.replace(thing, ' '));
   const syn = SYNONYMS.filter((g) => g.includes(verb)).flat().filter((w) => w !== verb);
   const verbLabel = cap(verb);
@@ -256,6 +270,8 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
     appGoal(named, { words: contentWords(rest), verbs: [verb, ...syn], names: [thing, ...values], request: text }),
     // Things that are the user's own ("my library loan of X") are listed in a "My …" section: open it when it shows.
     ...(mine.length ? [{ kind: 'tap', targets: mine, text: `open ${mine[0]}`, min: 0.8, optional: true, notTitle: true } satisfies Goal] : []),
+    // A day the thing is on ("Spin 45 on Thursday"): lists by day (a schedule's day strip) show it once that day is chosen.
+    ...days.slice(0, 1).map((d): Goal => ({ kind: 'tap', targets: dayLabels(d), text: `open ${d}`, min: 0.95, optional: true, notTitle: true })),
     { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
     // Not on screen: a tab or section named by the kind of thing the request calls it ("my X card" → Cards).
     { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, ...(kinds.length ? { via: kinds } : {}) },
@@ -264,10 +280,14 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
       targets: actionTargets,
       text: `tap ${actionTargets[0]}`,
       min: 0.8,
-      via: all.filter((w) => w !== verb),
+      // (Never a value's own word: "15 minutes" is an option, not a section.)
+      via: all.filter((w) => w !== verb && !valueWords.has(w)),
       notTitle: true,
       // A button that says more than the verb ("Request refill" for "refill").
       words: [verb, ...syn].filter((w) => !/\s/.test(w)),
+      // The values chosen on the way when the thing's page has no such button (a duration, a vehicle, a day).
+      values: [...new Set([...values, ...durations])],
+      after: all.filter((w) => w !== verb && !valueWords.has(w) && !contentWords(thing).includes(w)),
     },
     ...values.map((v): Goal => ({ kind: 'fill', value: v, hints: [...all, ...contentWords(v)], text: `fill in ${v}`, avoid: [thing] })),
     {
@@ -282,6 +302,8 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
       lowest: true,
       repeatLast: true,
       doneWhen: new RegExp(`\\b(?:${[verb, ...syn].map(past).join('|')})\\b`, 'i'),
+      // A dialog's button that says more than the verb ("Pay and extend", "Confirm booking").
+      words: [verb, ...syn].filter((w) => !/\s/.test(w)),
     },
   ];
   return { goals, result: new RegExp(`\\b(?:${[verb, ...syn].map(past).join('|')})\\b`, 'i') };

@@ -114,9 +114,13 @@ export const stemEq = (a: string, b: string): boolean => {
 };
 
 /** How well a screen fits the request (see the file comment), with the words and names it matched. */
+/** Words of a request's narrative that say nothing about an app ("coming" is no match for a "Coming soon" page). */
+const NARRATIVE = new Set('coming come going soon later still really thank thanks want need like make know look sure think week weekend morning tonight time'.split(' '));
+
 export function screenFit(lines: OcrLine[], cue: ExploreCue): { score: number; matched: string[] } {
-  const screenWords = new Set(lines.flatMap((l) => contentWords(l.text)));
-  const has = (w: string): boolean => [...screenWords].some((s) => stemEq(s, w));
+  const screenWords = new Set(lines.flatMap((l) => contentWords(l.text)).filter((w) => !NARRATIVE.has(w)));
+  // (A weekday also by its short form: a schedule's day strip says "Sat" for "Saturday".)
+  const has = (w: string): boolean => [...screenWords].some((s) => stemEq(s, w) || (/^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*day$/.test(w) && (s === w.slice(0, 3) || s === w.slice(0, 4))));
   const matched: string[] = [];
   let score = 0;
   for (const w of new Set(cue.words)) {
@@ -139,7 +143,8 @@ export function screenFit(lines: OcrLine[], cue: ExploreCue): { score: number; m
       const ws = contentWords(l.text);
       return ws.length > 0 && ws.length <= 3 && !/\d/.test(l.text) && stemEq(ws[0]!, verb) && l.text.trim().toLowerCase().startsWith(verb.slice(0, 3));
     });
-    score += button ? 1 : 0.5;
+    // (0.9, not 1: a thing's word shown beats a verb alone — "book" fits a library, "class" a gym.)
+    score += button ? 0.9 : 0.5;
     matched.push(verb);
   }
   for (const n of cue.names) {
@@ -153,10 +158,14 @@ export function screenFit(lines: OcrLine[], cue: ExploreCue): { score: number; m
 
 /** A first screen that settles the question at once: a name of the request shown, or two of its content words. */
 export const decisive = (score: number, matched: string[]): boolean =>
-  matched.some((m) => m.startsWith('"')) || (score >= 2 && matched.some((m) => !m.startsWith('(')));
+  matched.some((m) => m.startsWith('"')) || (score >= 1.9 && matched.some((m) => !m.startsWith('(')));
 
-/** After looking into this many apps, one that fitted at all is taken (each look costs a step). */
-export const PEEK_BUDGET = 6;
+/**
+ * After looking into this many apps, one that fitted at all is taken (each look costs a step). Eight: a phone with a
+ * dozen apps the policy knows nothing about (newly installed ones sit last on the home screen) is still looked through
+ * before a weak fit is settled for.
+ */
+export const PEEK_BUDGET = 8;
 
 export type ExploreStep =
   | { kind: 'peek'; app: string; note: string; apps?: string[] }

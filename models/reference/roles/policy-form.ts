@@ -71,7 +71,7 @@ export const SUBMIT_WORDS = ['review', 'continue', 'next', 'submit', 'send', 'sa
 const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec';
 const AMOUNT = /(?:[$€£]\s?\d(?:[\d,]*\d)?(?:\.\d{1,2})?|\b\d(?:[\d,]*\d)?(?:\.\d{1,2})?\s?(?:dollars|euros|pounds|bucks|usd|eur|gbp)\b)/gi;
 const NUMBER = /(?<![\w$€£.,-])(?:#\s?)?(?=[A-Za-z-]*\d)(?:[A-Za-z]{1,4}-?)?\d[\d -]{2,}\d(?![\w.-])/g;
-const DATE = new RegExp(`\\b(?:(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTHS})(?:\\s+\\d{4})?|\\d{4}-\\d{2}-\\d{2}|today|tomorrow)\\b`, 'gi');
+const DATE = new RegExp(`\\b(?:(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTHS})(?:\\s+\\d{4})?|\\d{4}-\\d{2}-\\d{2}|today|tomorrow|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\\b`, 'gi');
 const TIME = /\b\d{1,2}(?::\d{2})\s*(?:[ap]\.?m\.?)?(?!\w)|\b\d{1,2}\s*[ap]\.?m\.?(?!\w)/gi;
 /** A labelled text: "note: X", "with the note X", "memo X", "the message is X". */
 const LABELLED = /\b(?:with\s+(?:the\s+|a\s+)?(note|memo|message|comment|description|reason|reference)\s+(?:saying\s+|that says\s+)?|(note|memo|message|comment|description|reason|reference)\s*(?:[:\-–]|\s(?:is|says|reads|saying)\b:?))\s*([^.;!?]+?)\s*(?=[.;!?]|$)/i;
@@ -125,6 +125,11 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
     const v = colon[1]!.trim();
     out.push({ value: v, input: v, kind: 'text', cues: before(text, colon.index, 3) });
     blank(colon[0]);
+  }
+  // E-mail addresses: typed as they are (a person's name beside one is a name of its own, not part of it).
+  for (const m of [...text.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g)]) {
+    out.push({ value: m[0], input: m[0], kind: 'text', cues: ['email', ...before(text, m.index!, 2)] });
+    blank(m[0]);
   }
   for (const m of [...text.matchAll(AMOUNT)]) {
     const v = m[0].trim();

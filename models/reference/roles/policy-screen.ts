@@ -151,7 +151,8 @@ export function labelledFields(lines: OcrLine[], words: string[], screen: { heig
 export function viaLine(lines: OcrLine[], hints: string[], screen: { height: number }): OcrLine | undefined {
   let best: { line: OcrLine; score: number } | undefined;
   for (const line of lines) {
-    if (isHeader(line, screen)) continue;
+    // (A line with a number is a value or a status — "15 minutes", "1 class credit" — not a section to open.)
+    if (isHeader(line, screen) || /\d/.test(line.text)) continue;
     const l = normText(line.text);
     for (const [rank, h] of hints.entries()) {
       const t = normText(h);
@@ -169,6 +170,12 @@ export function switchOf(label: OcrLine, switches: SwitchBox[]): SwitchBox | und
   return switches
     .filter((s) => s.x > label.box.x + label.box.w * 0.5 && Math.abs(s.y + s.h / 2 - cy) < 45)
     .sort((a, b) => Math.abs(a.y + a.h / 2 - cy) - Math.abs(b.y + b.h / 2 - cy))[0];
+}
+
+/** A short button (≤ 3 words, no question, no number) with one of `words` in it ("Pay and extend" for "extend"). */
+function shortButtonWith(l: OcrLine, words: readonly string[]): boolean {
+  const ws = l.text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
+  return ws.length > 0 && ws.length <= 3 && !/\d/.test(l.text) && !/\?\s*$/.test(l.text) && ws.some((w) => words.includes(w));
 }
 
 /** A confirmation is open: a short question line with "Cancel"/"No"/"Not now" after it (a dialog waiting for an answer). */
@@ -366,7 +373,7 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
       // (Never while a confirmation is still asked: "Unlock Front Gate?" over a page that says "Unlocked by …" earlier.)
       if (g.doneWhen && !confirmationOpen(lines) && lines.some((l) => g.doneWhen!.test(l.text))) return true;
       if (g.already && lines.some((l) => g.already!.some((a) => normText(l.text) === normText(a)))) return true;
-      if (g.optional && candidates(lines, tapTargets(g, history), g.min ?? 0.6).length === 0) return true;
+      if (g.optional && candidates(lines, tapTargets(g, history), g.min ?? 0.6).length === 0 && !(g.words && lines.some((l) => shortButtonWith(l, g.words!)))) return true;
       if (g.nav) return header.some((h) => g.nav!.some((k) => normText(h.text).includes(k))) || laterVisible();
       if (g.entity) return header.some((h) => matchScore(h.text, g.targets[0]!) >= 0.85) && later.length > 0;
       return false;

@@ -62,6 +62,13 @@ export type BaseGoal =
       repeatLast?: boolean;
       /** The button that opens a form for these values: skipped when the form already shows (policy-form.ts). */
       form?: FormValue[];
+      /**
+       * An action's button with the request's values: when the thing's page does not show the button, the values
+       * offered there as options are chosen and a forward button (Continue, Next, Review) is tapped on the way to it.
+       */
+      values?: string[];
+      /** After a forward button: a final button carrying one of these words counts as the action's ("Start parking"). */
+      after?: string[];
     }
   | { kind: 'add'; target: string; qty: number; text: string }
   | {

@@ -6,7 +6,7 @@ import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { instructionEntities, requestCore } from './intent.js';
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
-import { contentWords, plainImperative, understandAction, understandFeature } from './policy-act.js';
+import { contentWords, dayLabels, plainImperative, understandAction, understandFeature } from './policy-act.js';
 import { exploreStep, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
 import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
@@ -117,6 +117,13 @@ interface SubState {
   tabs: string[];
   /** Swipes back up to a tab row that scrolled away (since the last tab opened). */
   ups: number;
+  /** Request values chosen on the way to an action's button (`pick X`), and forward buttons tapped (`forward N`). */
+  picks: string[];
+  forwards: number;
+  /** Tabs on which the thing was opened again to look for the action's button there (`thing TAB`). */
+  things: string[];
+  /** The screen signature the last scroll of this goal started from (`scroll N #sig`). */
+  scrollSig?: string;
 }
 
 const TAG = /\[goal (\d+)\/(\d+)(?: (done)|: ([^\]]*))?\]\s*$/;
@@ -133,7 +140,7 @@ function readProgress(history: string[]): Progress {
 }
 
 function readSubState(history: string[], goal: number): SubState {
-  const p: SubState = { added: 0, focused: false, cleared: false, typed: false, opened: false, scrolls: 0, backs: 0, reopened: 0, via: 0, top: false, pages: 0, steps: 0, more: 0, tabs: [], ups: 0 };
+  const p: SubState = { added: 0, focused: false, cleared: false, typed: false, opened: false, scrolls: 0, backs: 0, reopened: 0, via: 0, top: false, pages: 0, steps: 0, more: 0, tabs: [], ups: 0, picks: [], forwards: 0, things: [] };
   for (const c of history) {
     const m = TAG.exec(c);
     if (!m || Number(m[1]) - 1 !== goal || m[3] === 'done') continue;
@@ -151,7 +158,12 @@ function readSubState(history: string[], goal: number): SubState {
       p.cleared = true;
     } else if (state === 'typed') p.typed = true;
     else if (state === 'opened item') p.opened = true;
-    else if ((s = /^scroll (\d+)/.exec(state))) p.scrolls = Number(s[1]);
+    else if ((s = /^scroll (\d+)(?: #([0-9a-z]+))?/.exec(state))) {
+      p.scrolls = Number(s[1]);
+      p.scrollSig = s[2];
+    } else if ((s = /^pick (.+)$/.exec(state))) p.picks.push(s[1]!);
+    else if ((s = /^forward (\d+)/.exec(state))) p.forwards = Number(s[1]);
+    else if ((s = /^thing (.+)$/.exec(state))) p.things.push(s[1]!);
     else if ((s = /^back (\d+)/.exec(state))) {
       p.backs = Number(s[1]);
       p.scrolls = 0;
@@ -397,6 +409,26 @@ function nextTab(tabs: OcrLine[], tried: readonly string[], instruction: string,
   return left.sort((a, b) => fits(b) - fits(a))[0];
 }
 
+/** Buttons that lead on to the next page of a flow (generic app convention). */
+const FORWARD = /^(?:continue|next|review|review order|review and pay|proceed|go to review|go to checkout)$/i;
+
+/** Values an advance step found already chosen ("[kept X]"). */
+function keptValues(history: readonly string[]): string[] {
+  return history.flatMap((c) => [...c.matchAll(/\[kept ([^\]]+)\]/g)].map((m) => m[1]!));
+}
+
+/** Values this episode chose or tapped, or found already chosen: a later fill of the same value is done. */
+function chosenValues(history: readonly string[]): string[] {
+  // Only since the flow was last left (a Back, another tab, the thing opened again elsewhere): a choice on a page left
+  // behind does not carry over.
+  let from = 0;
+  history.forEach((c, i) => {
+    if (/\[goal \d+\/\d+: (?:back|tab|thing|reopen) /.test(c)) from = i + 1;
+  });
+  const since = history.slice(from);
+  return [...keptValues(since), ...since.flatMap((c) => [...c.matchAll(/(?:Chose|Tapped) "([^"]+)"/g)].map((m) => m[1]!))];
+}
+
 /** Deletes a text field's content from the caret's field end: MOVE_END, then DEL as often as a field's text runs long. */
 export const CLEAR_FIELD_KEYS = ['KEYCODE_MOVE_END', ...Array.from({ length: 40 }, () => 'KEYCODE_DEL')].join(' ');
 
@@ -507,7 +539,9 @@ export function decide(input: DecideInput): Decision {
   let gi = progress.current;
   // An unnamed app with no fitting launcher icon: assume the right app is already open.
   const unnamedOpen = (g: Goal): boolean => g.kind === 'open' && !labelOf(g) && !g.target && !g.explore;
-  while (gi < n && (satisfiedOnScreen(goals, gi, lines, header, switches, history, screen) || unnamedOpen(goals[gi]!))) gi++;
+  const chosenBefore = chosenValues(history);
+  const chosenAlready = (g: Goal): boolean => g.kind === 'fill' && chosenBefore.some((c) => matchScore(c, g.value) >= 0.95 || dayLabels(g.value).some((d) => normText(c) === normText(d)));
+  while (gi < n && (satisfiedOnScreen(goals, gi, lines, header, switches, history, screen) || unnamedOpen(goals[gi]!) || chosenAlready(goals[gi]!))) gi++;
   appLabel = labelOf(openAt(gi)) ?? appLabel;
 
   if (gi >= n) {
@@ -546,6 +580,15 @@ export function decide(input: DecideInput): Decision {
   const tag = (state: string): string => `[goal ${gi + 1}/${n}${state === 'done' ? ' done' : `: ${state}`}]`;
 
   const notFound = (what: string): Decision => {
+    // Pages reached by forward buttons on the way to an action's button that never showed: back to where the flow
+    // started (no scrolling through them), then the app's other tabs.
+    if (sub.forwards > 0 && sub.backs < sub.forwards + 1 && !looksLikeLauncher(lines, screen)) {
+      return {
+        thought: `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} did not show on the pages this flow led to; going back to look elsewhere.`,
+        conclusion: `Pressed Back after not finding ${what}. ${tag(`back ${sub.backs + 1}`)}`,
+        action: { action: 'system_button', button: 'Back' },
+      };
+    }
     // Back on the launcher (e.g. after Back from the app's first screen): open the app again, once or twice.
     if (appLabel && goal.kind !== 'open' && sub.reopened < 2 && looksLikeLauncher(lines, screen)) {
       return { thought: `Step ${gi + 1} of ${n}: this is the home screen, not the app; opening ${appLabel} again to look for ${what}.`, conclusion: `Re-opened the ${appLabel} app. ${tag(`reopen ${sub.reopened + 1}`)}`, action: { action: 'open', text: appLabel } };
@@ -592,6 +635,17 @@ export function decide(input: DecideInput): Decision {
     // An app with a tab bar: look through its other tabs before going back — at once a tab that shares a word with the
     // request, the others after scrolling this one. A tab row that scrolls with the page is remembered from the
     // conclusions ("(tabs: A|B|C)") and brought back into view by scrolling up to it.
+    // An action's button that the thing's page did not show: the thing may be listed on another tab too (a running
+    // session beside the list it was started from), whose page has the button. On each tab looked into for the
+    // button, the thing itself, shown by its exact name, is opened again (once per tab).
+    const thingGoal = goal.kind === 'tap' && goal.words ? goals.slice(0, gi).reverse().find((g): g is Extract<Goal, { kind: 'tap' }> => g.kind === 'tap' && !!g.entity) : undefined;
+    const lastTab = sub.tabs[sub.tabs.length - 1];
+    if (thingGoal && lastTab && !sub.things.includes(lastTab)) {
+      const again = candidates(lines, thingGoal.targets, 0.95).filter((c) => !isHeader(c.line, screen)).sort((a, b) => a.line.box.y - b.line.box.y)[0];
+      if (again) {
+        return clickOn(again.line, `Step ${gi + 1} of ${n} ("${goal.text}"): the "${lastTab}" tab lists "${again.line.text}" too; its page there may have the button.`, `Opened "${again.line.text}" from the "${lastTab}" tab. ${tag(`thing ${lastTab}`)}`);
+      }
+    }
     const row = tabRow(lines, screen);
     const known = row.length ? row.map((t) => t.text.trim()) : tabsSeen(history, gi);
     // An app opens on its first tab: until another was opened, that one is the tab on screen.
@@ -603,7 +657,9 @@ export function decide(input: DecideInput): Decision {
     // A page whose last line ends well above the bottom edge has nothing below the fold: no need to scroll it.
     const body = lines.filter((l) => !isHeader(l, screen) && !row.includes(l));
     const shortPage = body.length > 0 && Math.max(...body.map((l) => l.box.y + l.box.h)) < screen.height * 0.8;
-    const scrolled = sub.scrolls >= (sub.tabs.length ? 1 : 2) || shortPage;
+    // (A scroll that left the screen as it was reached the page's end: no more scrolling here.)
+    const stuck = sub.scrolls > 0 && sub.scrollSig === screenSig(lines, screen);
+    const scrolled = sub.scrolls >= (sub.tabs.length ? 1 : 2) || shortPage || stuck;
     // (An action's button is not in a content list: the app's catch-all tab is looked into before scrolling one.)
     if (tab && (fitting || scrolled || sub.backs > 0 || (action && ACTION_TABS.test(tab.text.trim())))) {
       return clickOn(tab, `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not on this tab; looking in the "${tab.text}" tab.`, `Opened the "${tab.text}" tab to look for ${what}. ${tag(`tab ${tab.text.trim()}`)}`);
@@ -621,16 +677,16 @@ export function decide(input: DecideInput): Decision {
       const x = Math.round(screen.width / 2);
       return {
         thought: `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not in view on the "${sub.tabs[sub.tabs.length - 1] ?? known[0]}" tab; scrolling it.`,
-        conclusion: `Swiped up to look for ${what}${rowNote}. ${tag(`scroll ${sub.scrolls + 1}`)}`,
+        conclusion: `Swiped up to look for ${what}${rowNote}. ${tag(`scroll ${sub.scrolls + 1} #${screenSig(lines, screen)}`)}`,
         action: { action: 'swipe', coordinate: [x, Math.round(screen.height * 0.75)], coordinate2: [x, Math.round(screen.height * 0.3)] },
       };
     }
     if (sub.backs >= 2) return fail(`Step ${gi + 1} of ${n}: ${what} is nowhere to be found, even after going back twice.`, `Gave up: could not find ${what}.`);
-    if (sub.scrolls < 3) {
+    if (sub.scrolls < 3 && !stuck) {
       const x = Math.round(screen.width / 2);
       return {
         thought: `Step ${gi + 1} of ${n} ("${goal.text}"): I cannot see ${what} on this screen (${seen}). Scrolling down to look for it.`,
-        conclusion: `Swiped up to look for ${what}. ${tag(`scroll ${sub.scrolls + 1}`)}`,
+        conclusion: `Swiped up to look for ${what}. ${tag(`scroll ${sub.scrolls + 1} #${screenSig(lines, screen)}`)}`,
         action: { action: 'swipe', coordinate: [x, Math.round(screen.height * 0.75)], coordinate2: [x, Math.round(screen.height * 0.3)] },
       };
     }
@@ -646,6 +702,38 @@ export function decide(input: DecideInput): Decision {
     conclusion,
     action: { action: 'click', coordinate: pointIn(line, screen, temperature, random) },
   });
+
+  /**
+   * On the way to an action's button the thing's page does not show: choose the request's values offered there as
+   * options (a value shown beside "Change" is the current choice already; a missing one is looked for behind "Change"),
+   * then a forward button. Only on the pages reached from the thing (no scroll, tab or Back taken for this goal yet).
+   */
+  const advance = (g: Extract<Goal, { kind: 'tap' }>): Decision | undefined => {
+    if (!g.values?.length || sub.scrolls > 0 || sub.backs > 0 || sub.tabs.length > 0 || confirmationOpen(lines)) return undefined;
+    const body = lines.filter((l) => !isHeader(l, screen));
+    const change = body.find((l) => /^(?:change|edit|select|choose)$/i.test(l.text.trim()));
+    const beside = (l: OcrLine): boolean => !!change && Math.abs(change.box.y + change.box.h / 2 - (l.box.y + l.box.h / 2)) < 30 && change.box.x > l.box.x + l.box.w;
+    const pickedOrKept = (v: string): boolean => sub.picks.some((p) => matchScore(p, v) >= 0.9) || keptValues(history).some((p) => matchScore(p, v) >= 0.9);
+    let missing = false;
+    for (const v of g.values) {
+      if (pickedOrKept(v)) continue;
+      const opt = body.filter((l) => matchScore(l.text, v) >= 0.95).sort((a, b) => b.box.y - a.box.y)[0];
+      if (opt && beside(opt)) {
+        // Nothing to do for it: go on with this screen at once.
+        const kept = `"${opt.text}" is already chosen. [kept ${opt.text.trim()}] ${tag(`pick ${opt.text.trim()}`)}`;
+        const next = decide({ ...input, history: [...history, kept] });
+        return { thought: `"${opt.text}" is already the choice here (beside "${change!.text}"). ${next.thought}`, conclusion: `[kept ${opt.text.trim()}] ${next.conclusion}`, action: next.action };
+      }
+      if (opt) return clickOn(opt, `Step ${gi + 1} of ${n} ("${g.text}"): the button is not here, but "${opt.text}" — a value of the request — is offered; choosing it on the way.`, `Chose "${opt.text}". ${tag(`pick ${opt.text.trim()}`)}`);
+      missing = true;
+    }
+    if (missing && change && !sub.picks.includes('change')) {
+      return clickOn(change, `Step ${gi + 1} of ${n} ("${g.text}"): a value of the request is not the current choice; opening "${change.text}" to choose it.`, `Opened "${change.text}". ${tag('pick change')}`);
+    }
+    const fwd = sub.forwards < 2 ? body.filter((l) => FORWARD.test(l.text.trim())).sort((a, b) => b.box.y - a.box.y)[0] : undefined;
+    if (fwd) return clickOn(fwd, `Step ${gi + 1} of ${n} ("${g.text}"): the values are chosen and "${fwd.text}" leads on towards the button.`, `Tapped "${fwd.text}". ${tag(`forward ${sub.forwards + 1}`)}`);
+    return undefined;
+  };
 
   switch (goal.kind) {
     case 'open': {
@@ -701,6 +789,8 @@ export function decide(input: DecideInput): Decision {
       const targets = tapTargets(goal, history);
       // A confirmation is not the button just tapped, still showing behind its dialog.
       const justTapped = goal.repeatLast ? /Tapped "([^"]+)"/.exec(history[history.length - 1] ?? '')?.[1] : undefined;
+      // (Nor the action's own button tapped earlier, still showing behind the sheet of options it opened.)
+      const openedBy = goal.repeatLast ? history.flatMap((c) => (/\[goal \d+\/\d+ done\]/.test(c) ? [...c.matchAll(/Tapped "([^"]+)"/g)].map((m) => m[1]!) : [])) : [];
       const question = confirmationOpen(lines) ? lines.find((l) => /\?\s*$/.test(l.text.trim())) : undefined;
       const belowQuestion = (l: OcrLine): boolean => !!question && l.box.y > question.box.y + question.box.h && l.box.y - question.box.y < 260;
       const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, targets, min), ...(min >= 0.95 ? tokenCandidates(lines, targets) : []), ...(goal.stable ? prefixCandidates(lines, targets) : [])]
@@ -709,7 +799,7 @@ export function decide(input: DecideInput): Decision {
         // A verb's button, not a field label that starts with the verb ("Pay from", "Send to": a preposition ends it).
         .filter((c) => !(goal.words && /\s(?:from|to|for|with|at|on|by|via|into)$/i.test(c.line.text.trim())))
         // (Unless a confirmation now asks and this button is below its question: that is the dialog's, "Unlock X?" → "Unlock".)
-        .filter((c) => !(justTapped && normText(c.line.text) === normText(justTapped)) || belowQuestion(c.line))
+        .filter((c) => !((justTapped && normText(c.line.text) === normText(justTapped)) || openedBy.some((t) => normText(t) === normText(c.line.text))) || belowQuestion(c.line))
         .sort((a, b) => b.score - a.score);
       if (cands.length === 0 && goal.words?.length) cands.push(...wordButtons(lines, goal.words, screen).map((line) => ({ line, score: min })));
       if (goal.lowest && cands.length > 1) {
@@ -729,8 +819,16 @@ export function decide(input: DecideInput): Decision {
       }
       const best = cands[0];
       if (best && best.score < 0.95 && temperature > 0) cands.push({ line: best.line, score: 0.5, scroll: true });
+      // After a forward button, the last page's button may name the task's thing rather than its verb ("Start parking").
+      // (A button of two or three words, the lowest such: "Start parking", not the "Parking" line of a price list.)
+      if (cands.length === 0 && goal.after?.length && sub.forwards > 0) {
+        const final = wordButtons(lines, goal.after, screen)
+          .filter((l) => !FORWARD.test(l.text.trim()) && l.text.trim().split(/\s+/).length >= 2)
+          .sort((a, b) => b.box.y - a.box.y)[0];
+        if (final) cands.push({ line: final, score: min });
+      }
       const chosen = pick(cands, temperature, random);
-      if (!chosen || chosen.scroll) return notFound(`"${goal.targets[0]}"`);
+      if (!chosen || chosen.scroll) return advance(goal) ?? notFound(`"${goal.targets[0]}"`);
       if (plan.app && goal.entity && chosen.score < 0.95 && sub.scrolls < 2 && sub.backs === 0) return notFound(`"${goal.targets[0]}" (only a near match, "${chosen.line.text}", is visible)`);
       return clickOn(
         chosen.line,
@@ -945,7 +1043,9 @@ export function decide(input: DecideInput): Decision {
       const near = sub.opened && options.length === 0 ? candidates(lines, [goal.value], 0.85).filter((c) => !isHeader(c.line, screen) && c.line !== f?.value).sort((a, b) => b.score - a.score) : [];
       if (near[0] && (near.length === 1 || near[0].score - near[1]!.score >= 0.05)) options.push(near[0].line);
       const opt = options.sort((a, b) => b.box.y - a.box.y)[0];
-      if (opt && (sub.opened || !f)) return clickOn(opt, `Step ${gi + 1} of ${n} ("${goal.text}"): "${opt.text}" is offered; choosing it.`, `Chose "${opt.text}". ${tag('done')}`);
+      // (Also when the field's own button was just tapped: its options are open in front of it.)
+      const fieldJustTapped = !!f && new RegExp(`Tapped "${f.label.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`).test(history[history.length - 1] ?? '');
+      if (opt && (sub.opened || !f || fieldJustTapped)) return clickOn(opt, `Step ${gi + 1} of ${n} ("${goal.text}"): "${opt.text}" is offered; choosing it.`, `Chose "${opt.text}". ${tag('done')}`);
       if (f && !sub.opened) {
         const target = f.value ?? f.label;
         return clickOn(target, `Step ${gi + 1} of ${n} ("${goal.text}"): the field "${f.label.text}" takes this value${f.value ? ` (now "${f.value.text}")` : ''}; opening it.`, `Opened the field "${f.label.text}". ${tag('opened item')}`);
