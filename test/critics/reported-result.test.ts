@@ -234,6 +234,20 @@ describe('results that are not this request\'s (issue 17, after the HomeHub and 
     expect(v.reason).toMatch(/still offers "Unlock"/);
   });
 
+  it('a thing that can be done again still offers the verb: the report right after tapping that very control is this request\'s', async () => {
+    const steps = [
+      { summary: 'Opened "Shelfie"; the screen now shows "Shelf".', actionText: 'open Shelfie' },
+      { summary: 'Tapped "The Long Walk"; the screen now shows "Loan".', actionText: 'click' },
+      { summary: 'Tapped "Extend"; the screen now shows "Extended until May 3".', actionText: 'click' },
+    ];
+    const captions = ['Shelf | The Long Walk | Due Apr 19', 'Loan | The Long Walk | Due Apr 19 | Extend | Return', 'Loan | The Long Walk | Due May 3 · extended 1x | Extend | Return | Extended until May 3'];
+    const v = await textVerdict('Extend my loan of The Long Walk.', steps, captions);
+    expect(v.correct).toBe(true);
+    // The same screens without the step that tapped it: an earlier time's report.
+    const w = await textVerdict('Extend my loan of The Long Walk.', steps.slice(0, 2), [captions[0]!, captions[2]!]);
+    expect(w.correct).toBe(false);
+  });
+
   it('a form that asks for a value after its button was tapped refused the submission', async () => {
     const steps = [
       { summary: 'Tapped "Report a station fault"; the screen now shows "Report a station fault".', actionText: 'click' },

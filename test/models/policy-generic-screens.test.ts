@@ -267,3 +267,16 @@ describe('a day and a name', () => {
     expect(goals.find((g) => g.kind === 'tap' && g.entity)).toMatchObject({ targets: ['Sunrise Stretch'] });
   });
 });
+
+describe('a report that the thing left the app', () => {
+  it('ends the task at once instead of scrolling the list for what was sent (which is not listed there)', () => {
+    const req = 'Send a note to Ravi Das titled Lunch plans.';
+    const plan = planTask(req, []);
+    // (It typed the title: without the report, the outcome reader would scroll to find "Lunch plans" listed.)
+    const done = plan.goals.map((_, i) => `${i === 1 ? 'Typed "Lunch plans" into the field.' : `Did step ${i + 1}.`} [goal ${i + 1}/${plan.goals.length} done]`);
+    const inbox = [...title('Inbox'), line('Ravi Das', 20, 140), line('Weekly digest', 20, 220, 140), line('Message sent', 20, 760, 140)];
+    const d = step(req, done, inbox);
+    expect(d.action).toEqual({ action: 'terminate', status: 'success' });
+    expect(d.conclusion).toMatch(/Message sent/);
+  });
+});

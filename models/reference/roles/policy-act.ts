@@ -77,6 +77,15 @@ export function contentWords(text: string): string[] {
   return (text.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).filter((w) => !STOP.has(w) && w.length > 2).map((w) => w.replace(/(?<=[^s])s$/, ''));
 }
 
+/**
+ * The app a request names: "in/on/using/inside [the|my] X" with X capitalised, before "app", a clause's end or the
+ * request's end — never a month, a weekday or today/tomorrow ("on Friday"), nor a place after a participle
+ * ("registered in California", "located in X").
+ */
+export function namedAppIn(text: string): string | undefined {
+  return /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
+}
+
 /** The app goal of a request that names no generic app: the one named ("in/on/using X"), else a launcher label that is a word of it, else look inside the apps. */
 export function appGoal(named: string | undefined, cue: ExploreCue): Goal {
   if (named) return { kind: 'open', target: named, text: `open ${named}` };
@@ -163,7 +172,7 @@ export function understandFeature(text: string): ActPlan | undefined {
   const base = feature.toLowerCase().replace(/^auto[-\s]?/, '').trim();
   const syn = AUTO_SYNONYMS.filter((g) => g.includes(base)).flat();
   const label = [...new Set(['auto', ...contentWords(base), ...syn.flatMap((w) => contentWords(w)), ...(base.includes(' ') ? [] : [base])])].filter((w) => w.length >= 3);
-  const named = /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(t)?.[1];
+  const named = namedAppIn(t);
   const words = contentWords(t.replace(amount, ' ')).filter((w) => !/^(?:turn|switch|enable|activate|automatically|automatic|make|set)$/.test(w));
   const goals: Goal[] = [
     appGoal(named, { words, verbs: [], names: [], request: t }),
@@ -188,7 +197,7 @@ export function understandThreshold(text: string): ActPlan | undefined {
   if (!m) return undefined;
   const low = /below|under|less|lower/i.test(m[2]!);
   const value = m[3]!.replace(/\s/g, '');
-  const named = /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
+  const named = namedAppIn(text);
   const words = contentWords(text.replace(m[0], ' ')).filter((w) => !/^(?:alert|notify|notification|warn|warning|know|tell|remind|ping|when|want|need|like)$/.test(w));
   const hints = [low ? 'low' : 'high', 'alert', ...words];
   const goals: Goal[] = [
@@ -236,7 +245,7 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const verb = PARTICLE.test(words[1] ?? '') ? `${first} ${words[1]}`.toLowerCase() : first.toLowerCase();
   const rest = words.slice(verb.split(' ').length).join(' ');
   // The app the request names ("in Library", "in the Library app", "using Wallet").
-  const named = /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
+  const named = namedAppIn(text);
   // Names after the verb: the first is the thing to act on, the others are values to fill in.
   const all0 = instructionEntities(`then ${rest}`).filter((e) => !isNumberEntity(e) && e !== named);
   // A date (a weekday, "June 12") is a value to choose, never the thing: the thing is the first other name.

@@ -20,7 +20,7 @@
  *   confirmation that follows (Confirm, the verb again, OK …) until the screen reports the verb done.
  */
 import type { OcrLine } from '../types.js';
-import { contentWords, SYNONYMS, appGoal, type ActPlan } from './policy-act.js';
+import { contentWords, SYNONYMS, appGoal, namedAppIn, type ActPlan } from './policy-act.js';
 import type { Goal } from './policy-tasks.js';
 import { instructionEntities, isNumberEntity } from './intent.js';
 import { isHeader, matchScore, normText } from './policy-screen.js';
@@ -333,7 +333,7 @@ export function understandForm(request: string): ActPlan | undefined {
   const owe = /\bi\s+owe\b/i.test(text);
   if (!verb && owe) verb = 'pay';
   if (!verb) return undefined;
-  const named = /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
+  const named = namedAppIn(text);
   // The verb is no name: replaced by a function word where it starts a sentence ("Send Sam Patel." after a pronoun was
   // resolved), so that the name after it does not open the sentence.
   const verbAt = new RegExp(`(?<=^|[.;!?]\\s+)(?:${verb})\\b`, 'gi');

@@ -557,6 +557,12 @@ export function decide(input: DecideInput): Decision {
     }
     // Read the outcome before terminating: an item this episode created from the request's own words must be visible
     // where the outcome lives (a list may append it below the fold, under a "saved" toast). Scroll towards it, bounded.
+    // (Not when the screen reports that the thing left the app — "Message sent", "Request submitted": it is not listed
+    // here, and scrolling would only hide the report.)
+    const gone = confirmationOpen(lines) ? undefined : lines.find((l) => !isHeader(l, screen) && /\b(?:sent|delivered|posted|submitted)\b/i.test(l.text) && l.text.trim().split(/\s+/).length <= 6);
+    if (gone) {
+      return { thought: `All ${n} steps are done and the screen says "${gone.text}".`, conclusion: `Task complete: the screen shows "${gone.text}". [all goals done]`, action: { action: 'terminate', status: 'success' } };
+    }
     const reveal = revealOutcome(input.instruction, history, lines, screen);
     if (reveal) return reveal;
     const shown = revealedItem(input.instruction, history, lines, screen);

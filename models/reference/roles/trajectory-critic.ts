@@ -216,7 +216,12 @@ function completionOf(ev: TrajectoryEvidence, entities: readonly string[], inten
   // The page still offers the request's own action ("Unlock" on the lock's page under "Unlocked by Alex · Today"): the
   // line reports an earlier time, not this request.
   const offered = offeredAction(requestCore(ev.instruction), ev.finalLines, entities);
-  if (offered) return { complete: false, reason: `the final screen reports ${quote(r.line)} but still offers ${quote(offered)}: the request's action was not taken` };
+  // (Unless a step tapped that very control and the page changed: a thing that can be done again still offers it —
+  // "Renew" under "Renewed until Jun 18".)
+  // The last step that acted tapped it, and no confirmation is left asking.
+  const lastActed = [...ev.summaries.map(summaryAction)].reverse().find((a) => a !== undefined && a.verb !== 'Swiped' && a.verb !== 'Waited' && a.verb !== 'Ended');
+  const tappedIt = !!offered && lastActed?.verb === 'Tapped' && lastActed.changed && tokens(lastActed.object).join(' ') === tokens(offered).join(' ') && !openConfirmation(ev.finalLines);
+  if (offered && !tappedIt) return { complete: false, reason: `the final screen reports ${quote(r.line)} but still offers ${quote(offered)}: the request's action was not taken` };
   return { complete: true, reason: `the final screen newly reports ${quote(r.line)} ("${r.verb}" done) and lists every named thing` };
 }
 
