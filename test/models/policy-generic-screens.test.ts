@@ -280,3 +280,20 @@ describe('a report that the thing left the app', () => {
     expect(d.conclusion).toMatch(/Message sent/);
   });
 });
+
+describe('a sheet of options in front of the button that opened it', () => {
+  it('confirms with the sheet\'s own button that echoes the choice, never the button behind the sheet', () => {
+    const req = 'Extend my rental at Dock 7 by 1 hour.';
+    const h = ['Opened the Paddle app. [goal 1/6 done]', 'Tapped "Dock 7". [goal 3/6 done]', 'Tapped "Extend time". [goal 4/6 done]', 'Chose "1 hour". [goal 5/6 done]'];
+    const sheet = [
+      ...title('Dock 7'),
+      line('Extend time', 150, 500, 110),
+      line('Add time to Dock 7', 20, 580, 180),
+      line('30 minutes', 50, 640, 110),
+      line('1 hour', 50, 690, 70),
+      line('Pay and extend by 1 hour', 90, 860, 230),
+    ];
+    const d = step(req, h, sheet);
+    expect(d.action).toEqual({ action: 'click', coordinate: [205, 870] });
+  });
+});

@@ -108,7 +108,7 @@ const NOT_NUMBERED = /^(?:the|my|your|our|their|his|her|its|about|around|over|un
 /** A clause about the speaker before a comma ("I'm heading out later, …", "We're out of milk, …"). */
 const CONTEXT_LEAD = /^((?:i|i'm|i am|i've|i'll|i'd|we|we're|we've|we'll|my|our|it's|there's|there is|tomorrow|tonight|today)\b[^,;]*?),\s+(?:(?:but|so|and)\s+)?(?:(?:can|could|would|will)\s+you\s+|please\s+|just\s+)?([a-z]+)\b/i;
 /** A verb that can start a request (not a question word, a greeting or a subject). */
-const ACTION_VERB = (w: string): boolean => (IMPERATIVES.has(w.toLowerCase()) && !NOT_ACTIONS.has(w.toLowerCase())) || /^(?:grab|get|buy|pay|renew|borrow|lock|unlock|reserve|refill|transfer|report|log|add)$/i.test(w);
+const ACTION_VERB = (w: string): boolean => (IMPERATIVES.has(w.toLowerCase()) && !NOT_ACTIONS.has(w.toLowerCase())) || /^(?:grab|get|buy|pay|renew|borrow|lock|unlock|reserve|refill|transfer|report|log|add|drop|cancel|book|extend|invite|send|start|stop)$/i.test(w);
 const NOT_ACTIONS = new Set('what how which when who where is are does do can could would will please i thanks thank hi hey quick let need want kindly'.split(' '));
 const SUBJECT_WORD = /^(?:i|it|we|they|you|he|she|there)\b/i;
 /** A remark on where the thing is ("it's in X", "they're under X"): not part of the request. */
@@ -254,7 +254,7 @@ function labelled(text: string): string | undefined {
 /** Kinds of record a context sentence may give its thing ("I no longer need an alarm for Work"). */
 const CONTEXT_KINDS = 'alarm|note|event|contact|conversation|chat|email|reminder|appointment';
 /** Kinds a "that <kind>" pronoun may name ("delete that entry", "remove that note"). */
-const KIND_WORDS = 'entry|one|note|event|alarm|contact|book|item|product|conversation|chat|thread|email|mail|message|reminder|appointment|setting';
+const KIND_WORDS = 'entry|one|note|event|alarm|contact|book|item|product|conversation|chat|thread|email|mail|message|reminder|appointment|setting|booking|reservation|session|order|ticket|pass|class|loan|hold|subscription|request|payment|trip|ride|rental|visit';
 
 /** Rewrites of one request clause into the plain imperative the task readers know (English structure only). */
 function plainRequest(text: string): { text: string; changed: boolean } {
@@ -446,6 +446,16 @@ function restructure(parts: Part[]): Part[] {
   // A context sentence that named only the thing the pronoun stood for has said all it had to say.
   const bare = thing.replace(/^"|"$/g, '');
   // A question ("What's on the menu at X?") is kept: it says what the request is about.
+  // A date it gave along with the thing ("I can't make X on Wednesday anymore") goes with the request ("… on Wednesday").
+  if (resolved) {
+    for (const c of context) {
+      const left = c.text.split(bare).join(' ');
+      const date = /\b(?:on|for|this|next)\s+((?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2})\b/.exec(left);
+      if (!date || namesSomething(left.replace(date[0], ' ')) || /\?\s*$/.test(c.text)) continue;
+      for (const r of requests) if (!r.text.includes(date[1]!)) r.text = r.text.replace(/\s*([.!?]*)$/, ` on ${date[1]}$1`);
+      c.text = left.replace(date[0], ' ');
+    }
+  }
   const rest = resolved ? context.filter((c) => /\?\s*$/.test(c.text) || namesSomething(c.text.split(bare).join(' ').replace(/\bthis\s*:\s*/i, ''))) : context;
   return kept.filter((p) => requests.includes(p) || rest.includes(p));
 }

@@ -36,6 +36,7 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['extend', 'renew'],
   ['remove', 'delete'],
   ['cancel', 'cancel booking', 'remove'],
+  ['drop', 'cancel', 'remove'],
   ['purchase', 'buy', 'get', 'grab'],
   ['share', 'send'],
   ['keep', 'save'],
@@ -48,6 +49,8 @@ export const SYNONYMS: readonly (readonly string[])[] = [
 ];
 
 const PARTICLE = /^(out|up|in|off|back|over|down)$/i;
+/** Verbs that make something new (a booking, a purchase, a session): generic English. */
+const CREATES = /^(?:book|reserve|buy|purchase|order|start|rent|join|register|sign up|enrol|enroll|subscribe|schedule|get|grab)$/i;
 
 /** Past tense of a verb for result messages ("renew" → "renewed", "place" → "placed"). */
 /** English irregular past participles of verbs a request may start with. */
@@ -283,10 +286,11 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
     ...days.slice(0, 1).map((d): Goal => ({ kind: 'tap', targets: dayLabels(d), text: `open ${d}`, min: 0.95, optional: true, notTitle: true })),
     { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
     // Not on screen: a tab or section named by the kind of thing the request calls it ("my X card" → Cards).
-    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, ...(kinds.length ? { via: kinds } : {}) },
+    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, ...(kinds.length ? { via: kinds } : {}), ...(days.length ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
     {
       kind: 'tap',
       targets: actionTargets,
+      ...(CREATES.test(verb) ? { notMine: true } : {}),
       text: `tap ${actionTargets[0]}`,
       min: 0.8,
       // (Never a value's own word: "15 minutes" is an option, not a section.)

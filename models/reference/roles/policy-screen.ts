@@ -175,7 +175,7 @@ export function switchOf(label: OcrLine, switches: SwitchBox[]): SwitchBox | und
 /** A short button (≤ 3 words, no question, no number) with one of `words` in it ("Pay and extend" for "extend"). */
 function shortButtonWith(l: OcrLine, words: readonly string[]): boolean {
   const ws = l.text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
-  return ws.length > 0 && ws.length <= 3 && !/\d/.test(l.text) && !/\?\s*$/.test(l.text) && ws.some((w) => words.includes(w));
+  return ws.length > 0 && ws.length <= 6 && !/\?\s*$/.test(l.text) && ws.some((w) => words.includes(w));
 }
 
 /** A confirmation is open: a short question line with "Cancel"/"No"/"Not now" after it (a dialog waiting for an answer). */

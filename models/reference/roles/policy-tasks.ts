@@ -69,6 +69,10 @@ export type BaseGoal =
       values?: string[];
       /** After a forward button: a final button carrying one of these words counts as the action's ("Start parking"). */
       after?: string[];
+      /** Among equal matches, the one with one of these on its row or right under it (a day: "Wed, Jun 18"). */
+      near?: string[];
+      /** The request makes something new (book, buy, start …): never looked for in a "My …" section or tab. */
+      notMine?: boolean;
     }
   | { kind: 'add'; target: string; qty: number; text: string }
   | {

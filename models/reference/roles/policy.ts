@@ -4,7 +4,7 @@ import type { MobileAction } from '../../../domain/action.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
-import { instructionEntities, requestCore } from './intent.js';
+import { instructionEntities, isDateEntity, requestCore } from './intent.js';
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
 import { contentWords, dayLabels, plainImperative, understandAction, understandFeature } from './policy-act.js';
 import { exploreStep, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
@@ -409,6 +409,9 @@ function nextTab(tabs: OcrLine[], tried: readonly string[], instruction: string,
   return left.sort((a, b) => fits(b) - fits(a))[0];
 }
 
+/** A section or tab of the user's own things ("My classes", "My loans"). */
+const MINE = /^my\s/i;
+
 /** Buttons that lead on to the next page of a flow (generic app convention). */
 const FORWARD = /^(?:continue|next|review|review order|review and pay|proceed|go to review|go to checkout)$/i;
 
@@ -585,6 +588,7 @@ export function decide(input: DecideInput): Decision {
   const sub = readSubState(history, gi);
   const tag = (state: string): string => `[goal ${gi + 1}/${n}${state === 'done' ? ' done' : `: ${state}`}]`;
 
+  const notMine = 'notMine' in goal && goal.notMine === true;
   const notFound = (what: string): Decision => {
     // Pages reached by forward buttons on the way to an action's button that never showed: back to where the flow
     // started (no scrolling through them), then the app's other tabs.
@@ -602,7 +606,8 @@ export function decide(input: DecideInput): Decision {
     // A section that should hold it (a settings section, a shop category): open it first (once).
     const via = 'via' in goal ? goal.via : undefined;
     if (via && sub.via < 1 && sub.scrolls === 0) {
-      const v = viaLine(lines, via, screen);
+      // (A request for something new is not among the user's own things: no "My …" section for it.)
+      const v = viaLine(notMine ? lines.filter((l) => !MINE.test(l.text.trim())) : lines, via, screen);
       if (v) {
         return clickOn(v, `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not on this screen, but "${v.text}" is the section that should hold it; opening it.`, `Opened "${v.text}" to look for ${what}. ${tag(`via ${sub.via + 1}`)}`);
       }
@@ -658,7 +663,7 @@ export function decide(input: DecideInput): Decision {
     const tried = [...known.slice(0, 1), ...sub.tabs];
     const untried = known.filter((t) => !tried.includes(t));
     const action = goal.kind === 'tap' && !goal.entity && (goal.form !== undefined || goal.words !== undefined);
-    const tab = nextTab(row, tried, input.instruction, action);
+    const tab = nextTab(notMine ? row.filter((t) => !MINE.test(t.text.trim())) : row, tried, input.instruction, action);
     const fitting = tab && contentWords(tab.text).some((w) => contentWords(input.instruction).some((x) => stemEq(x, w)));
     // A page whose last line ends well above the bottom edge has nothing below the fold: no need to scroll it.
     const body = lines.filter((l) => !isHeader(l, screen) && !row.includes(l));
@@ -807,7 +812,21 @@ export function decide(input: DecideInput): Decision {
         // (Unless a confirmation now asks and this button is below its question: that is the dialog's, "Unlock X?" → "Unlock".)
         .filter((c) => !((justTapped && normText(c.line.text) === normText(justTapped)) || openedBy.some((t) => normText(t) === normText(c.line.text))) || belowQuestion(c.line))
         .sort((a, b) => b.score - a.score);
-      if (cands.length === 0 && goal.words?.length) cands.push(...wordButtons(lines, goal.words, screen).map((line) => ({ line, score: min })));
+      if (cands.length === 0 && goal.words?.length) {
+        const again = (l: OcrLine): boolean => (!!justTapped && normText(l.text) === normText(justTapped)) || openedBy.some((t) => normText(t) === normText(l.text));
+        cands.push(...wordButtons(lines, goal.words, screen).filter((l) => !again(l) || belowQuestion(l)).map((line) => ({ line, score: min })));
+        // A sheet's button at the foot of the screen that echoes the choice ("Pay and extend by 1 hour"): up to six words.
+        if (cands.length === 0 && goal.lowest) {
+          const foot = lines
+            .filter((l) => l.box.y > screen.height * 0.75 && !isHeader(l, screen) && !again(l) && !/\?\s*$/.test(l.text))
+            .filter((l) => {
+              const ws = l.text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
+              return ws.length >= 2 && ws.length <= 6 && ws.some((w) => goal.words!.includes(w)) && !/\s(?:from|to|for|with|at|on|by|via|into)$/i.test(l.text.trim());
+            })
+            .sort((a, b) => b.box.y - a.box.y)[0];
+          if (foot) cands.push({ line: foot, score: min });
+        }
+      }
       if (goal.lowest && cands.length > 1) {
         const top = cands[0]!.score;
         const tied = cands.filter((c) => c.score >= top - 0.001).sort((a, b) => b.line.box.y - a.line.box.y);
@@ -822,6 +841,14 @@ export function decide(input: DecideInput): Decision {
           conclusion: `Tapped "${goal.targets[0]}". ${tag('done')}`,
           action: { action: 'click', coordinate: numbered },
         };
+      }
+      // Equal matches told apart by a day beside them ("Spin 45" on Tuesday's row and on Thursday's).
+      if (goal.near?.length && cands.length > 1) {
+        const top = cands[0]!.score;
+        const nearOf = (c: Candidate): boolean =>
+          lines.some((l) => l !== c.line && l.box.y >= c.line.box.y - 10 && l.box.y - (c.line.box.y + c.line.box.h) < 40 && goal.near!.some((d) => new RegExp(`\\b${d}\\b`, 'i').test(l.text)));
+        const dated = cands.find((c) => c.score >= top - 0.001 && nearOf(c));
+        if (dated) cands.splice(cands.indexOf(dated), 1), cands.unshift(dated);
       }
       const best = cands[0];
       if (best && best.score < 0.95 && temperature > 0) cands.push({ line: best.line, score: 0.5, scroll: true });
@@ -1055,6 +1082,11 @@ export function decide(input: DecideInput): Decision {
       if (f && !sub.opened) {
         const target = f.value ?? f.label;
         return clickOn(target, `Step ${gi + 1} of ${n} ("${goal.text}"): the field "${f.label.text}" takes this value${f.value ? ` (now "${f.value.text}")` : ''}; opening it.`, `Opened the field "${f.label.text}". ${tag('opened item')}`);
+      }
+      // A date that only told which thing was meant ("cancel X on Wednesday"): no field here takes it, nothing to fill.
+      if (!f && !opt && isDateEntity(goal.value)) {
+        const next = decide({ ...input, history: [...history, `No field takes "${goal.value}" here: it named the thing. ${tag('done')}`] });
+        return { thought: `"${goal.value}" told which thing was meant; no field takes it. ${next.thought}`, conclusion: `No field takes "${goal.value}". ${next.conclusion}`, action: next.action };
       }
       return notFound(`the value "${goal.value}"`);
     }
