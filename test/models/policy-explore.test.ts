@@ -130,3 +130,14 @@ describe('reference policy: finding the app a request implies by looking inside 
     expect(r.opened).toContain('Studio');
   });
 });
+
+describe('apps that fit alike', () => {
+  it('the screen about the word (several lines say it) ranks above one line that happens to carry it', () => {
+    const l = (text: string, y: number): OcrLine => ({ text, box: { x: 20, y, w: 200, h: 20 }, confidence: 0.99 });
+    const cue = { words: ['lantern', 'express'], verbs: [], names: [], request: 'Cancel my Lantern Express class' };
+    const about = screenFit([l('Find a lantern', 200), l('My lanterns', 300), l('6 lantern credits left', 400)], cue);
+    const once = screenFit([l('Harbor Express', 200), l('Blue Line', 300)], cue);
+    expect(about.score).toBeGreaterThan(once.score);
+    expect(about.score).toBeLessThan(1.9);
+  });
+});

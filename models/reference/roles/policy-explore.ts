@@ -123,12 +123,17 @@ export function screenFit(lines: OcrLine[], cue: ExploreCue): { score: number; m
   const has = (w: string): boolean => [...screenWords].some((s) => stemEq(s, w) || (/^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*day$/.test(w) && (s === w.slice(0, 3) || s === w.slice(0, 4))));
   const matched: string[] = [];
   let score = 0;
+  let about = 0;
   for (const w of new Set(cue.words)) {
     if (has(w)) {
       score += 1;
       matched.push(w);
+      // A screen about the word says it on several lines ("Find a class", "My classes", "6 class credits left").
+      about += lines.filter((l) => contentWords(l.text).some((s) => stemEq(s, w))).length - 1;
     }
   }
+  // (A tenth of a point per further line, at most 0.4: it orders apps that fit alike, it never makes a fit decisive.)
+  score += Math.min(0.4, Math.max(0, about) * 0.1);
   // Words of the request's context count half, a point at most ("my bus card" for a transit app's card).
   const own = new Set(cue.words);
   const ctx = [...new Set(cue.context ?? [])].filter((w) => !own.has(w) && has(w));
@@ -153,7 +158,7 @@ export function screenFit(lines: OcrLine[], cue: ExploreCue): { score: number; m
       matched.push(`"${n}"`);
     }
   }
-  return { score, matched };
+  return { score: Math.round(score * 100) / 100, matched };
 }
 
 /** A first screen that settles the question at once: a name of the request shown, or two of its content words. */
