@@ -11,6 +11,7 @@ import { libraryApp } from './apps/library/index.js';
 import { mailApp } from './apps/mail/index.js';
 import { messagesApp } from './apps/messages/index.js';
 import { notesApp } from './apps/notes/index.js';
+import { parcelsApp } from './apps/parcels/index.js';
 import { parkingApp } from './apps/parking/index.js';
 import { pharmacyApp } from './apps/pharmacy/index.js';
 import { settingsApp } from './apps/settings/index.js';
@@ -38,6 +39,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   smartHomeApp as AppModule,
   parkingApp as AppModule,
   fitnessApp as AppModule,
+  parcelsApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
