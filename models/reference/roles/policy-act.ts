@@ -14,7 +14,7 @@
  */
 import type { ExploreCue } from './policy-explore.js';
 import type { Goal } from './policy-tasks.js';
-import { instructionEntities, isDateEntity, isNumberEntity } from './intent.js';
+import { instructionEntities, isDateEntity, isNumberEntity, MONTH } from './intent.js';
 
 /** Words that carry no content for matching labels. */
 const STOP = new Set(
@@ -37,6 +37,9 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['remove', 'delete'],
   ['cancel', 'cancel booking', 'remove'],
   ['drop', 'cancel', 'remove'],
+  ['move', 'reschedule', 'change'],
+  ['ship', 'send'],
+  ['redirect', 'reroute', 'change'],
   ['purchase', 'buy', 'get', 'grab'],
   ['share', 'send'],
   ['keep', 'save'],
@@ -92,7 +95,9 @@ export function namedAppIn(text: string): string | undefined {
 /** The app goal of a request that names no generic app: the one named ("in/on/using X"), else a launcher label that is a word of it, else look inside the apps. */
 export function appGoal(named: string | undefined, cue: ExploreCue): Goal {
   if (named) return { kind: 'open', target: named, text: `open ${named}` };
-  const appWords = contentWords(cue.request).filter((w) => w.length >= 4);
+  // (Not a word inside a longer name the request carries: "CVS Pharmacy – Oak Ave" is a place, not the Pharmacy app.)
+  const inName = new Set(cue.names.filter((n) => n.trim().split(/\s+/).length >= 2).flatMap((n) => contentWords(n)));
+  const appWords = contentWords(cue.request).filter((w) => w.length >= 4 && !inName.has(w));
   return {
     kind: 'open',
     target: undefined,
@@ -220,6 +225,14 @@ export function plainImperative(text: string): string | undefined {
   let t = text.replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
   const topic = /^([A-Z][^:]{1,60}):\s*(?:please\s+|can you\s+|could you\s+)?([a-z]+(?:\s+(?:out|up|off|back|in))?)\s+(?:it|this|that|them)\b\s*(.*)$/i.exec(t);
   if (topic) t = `${topic[2]} ${topic[1]}${topic[3] ? ` ${topic[3]}` : ''}`;
+  // "Have my X sent to Y" (a causative): "Send my X to Y".
+  const causative = /^(?:please\s+)?(?:have|get)\s+((?:my|the|our)\s+.+?)\s+(sent|delivered|moved|shipped|redirected|rerouted|changed|cancel+ed|booked|held|returned|picked up)\s+(.+)$/i.exec(t);
+  if (causative) {
+    const base: Record<string, string> = { sent: 'send', held: 'hold', 'picked up': 'pick up' };
+    const p = causative[2]!.toLowerCase();
+    const v = base[p] ?? p.replace(/led$/, 'l').replace(/ied$/, 'y').replace(/(?<=[^aeiou][aeiou][^aeiou])ed$/, 'e').replace(/ed$/, '');
+    t = `${v} ${causative[1]} ${causative[3]}`;
+  }
   t = t
     .replace(/^(?:i\s+(?:really\s+)?(?:need|want|have|would like|'d like|got)\s+(?:you\s+)?to|i'd\s+like\s+(?:you\s+)?to|i\s+must|let's|please)\s+/i, '')
     .replace(/,?\s+(?:right now|right away|now|today|asap|immediately|for me|please)$/i, '')
@@ -230,6 +243,9 @@ export function plainImperative(text: string): string | undefined {
 
 /** The labels a day strip or tab may show for a date ("Thursday" → Thursday, Thu, Thurs). */
 export function dayLabels(d: string): string[] {
+  // A whole date ("Thursday, June 19"): its weekday's labels, then the date as written.
+  const wd = /^([A-Z][a-z]+day),\s+\S+\s+\d{1,2}$/.exec(d)?.[1];
+  if (wd) return [...dayLabels(wd), d];
   if (!/^[A-Z][a-z]+day$/.test(d)) return [d];
   const short = d.slice(0, 3);
   return [...new Set([d, short, ...(d.startsWith('Thu') ? ['Thurs'] : []), ...(d.startsWith('Tue') ? ['Tues'] : [])])];
@@ -239,6 +255,11 @@ export function dayLabels(d: string): string[] {
 export function understandAction(request: string, opts: { stepVerbs?: boolean } = {}): ActPlan | undefined {
   const text = request.replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
   if (!text || /[.;?]\s/.test(text)) return undefined;
+  // "Have my X sent to Y": read as "Send my X to Y".
+  if (/^(?:please\s+)?(?:have|get)\s+(?:my|the|our)\s/i.test(text)) {
+    const plain = plainImperative(text);
+    if (plain && !/^(?:have|get)\s/i.test(plain)) return understandAction(plain, { ...opts, stepVerbs: true });
+  }
   const preference = understandPreference(text) ?? understandThreshold(text);
   if (preference) return preference;
   const words = text.split(' ');
@@ -250,10 +271,17 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   // The app the request names ("in Library", "in the Library app", "using Wallet").
   const named = namedAppIn(text);
   // Names after the verb: the first is the thing to act on, the others are values to fill in.
-  const all0 = instructionEntities(`then ${rest}`).filter((e) => !isNumberEntity(e) && e !== named);
+  // A whole date ("Thursday, June 19"): one value, its words never names of their own.
+  const fullDate = /\b(?:(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday),?\s+)?((?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2})(?:st|nd|rd|th)?\b/.exec(rest);
+  const all0 = instructionEntities(`then ${rest}`)
+    .filter((e) => !isNumberEntity(e) && e !== named)
+    .filter((e) => !fullDate || !(fullDate[0].includes(e) && (isDateEntity(e) || MONTH.test(e))))
+    .concat(fullDate ? [fullDate[0].replace(/,\s*/, ', ')] : [])
+    .filter((e, i, a) => a.indexOf(e) === i);
   // A date (a weekday, "June 12") is a value to choose, never the thing: the thing is the first other name.
-  const days = all0.filter(isDateEntity);
-  const entities = [...all0.filter((e) => !isDateEntity(e)), ...days];
+  const isDay = (e: string): boolean => isDateEntity(e) || e === fullDate?.[0].replace(/,\s*/, ', ');
+  const days = all0.filter(isDay);
+  const entities = [...all0.filter((e) => !isDay(e)), ...days];
   const read = entities[0];
   if (!read) return undefined;
   // The name as written (instructionEntities drops brackets: "The Hobbit (Illustrated)").

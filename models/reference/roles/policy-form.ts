@@ -104,6 +104,12 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
     out.push({ value: m[1]!.trim(), input: m[1]!.trim(), kind: 'text', cues: [...before(text, at), ...after(text, at + m[0].length, 3)] });
     blank(m[0]);
   }
+  // "under the name X", "with the name X" (to the end of the clause): the name the thing is kept under.
+  const nameLab = /\b(?:under|with|by)\s+the\s+name\s+(?!a\b|an\b|the\b|it\b)([^.;!?"]+?)\s*(?=[.;!?]|$)/i.exec(text);
+  if (nameLab && /\w/.test(nameLab[1]!)) {
+    out.push({ value: nameLab[1]!.trim(), input: nameLab[1]!.trim(), kind: 'text', cues: ['name', 'nickname', 'label'] });
+    blank(nameLab[0]);
+  }
   // "X as the note".
   const asl = AS_LABEL.exec(text);
   if (asl && /\w/.test(asl[1]!) && !/[$\d]/.test(asl[1]!)) {
@@ -348,6 +354,12 @@ export function understandForm(request: string): ActPlan | undefined {
       const n = numbered.includes(v) ? read.find((x) => x.kind === 'number' && text.includes(`${v.value} ${x.value}`)) : undefined;
       return n ? { ...v, value: `${v.value} ${n.value}`, input: `${v.value} ${n.value}` } : v;
     });
+  // A weekday and the date right after it are one date ("Thursday, June 19").
+  for (let i = values.length - 1; i >= 0; i--) {
+    const v = values[i]!;
+    if (v.kind !== 'date' || !/day$/i.test(v.value)) continue;
+    if (values.some((o) => o !== v && o.kind === 'date' && new RegExp(`${v.value},?\\s+${o.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).test(text))) values.splice(i, 1);
+  }
   const typed = values.filter((v) => v.kind !== 'name' && !(v.kind === 'text' && v.cues.join(' ') === 'for'));
   if (values.length < 2 || typed.length === 0) return undefined;
   // Not a single-thing action with a date (e.g. "Move X to June 4"): a form needs a typed value that is not only a date.
@@ -362,7 +374,7 @@ export function understandForm(request: string): ActPlan | undefined {
   for (const v of values) rest = rest.replace(v.value, ' ');
   // The kind of thing the form makes: the head (last) noun of the first noun phrase after an article ("a door code" →
   // code), else the first content word.
-  const np = /\b(?:a|an|the|my|new)\s+((?:[a-z]{3,}\s+)?[a-z]{3,})\b(?!\s+(?:and|or)\b)/.exec(rest.replace(/[^A-Za-z' ]+/g, ' ').replace(/\s+/g, ' '));
+  const np = /\b(?:a|an|the|my|new)\s+((?:(?!(?:under|over|with|from|into|onto|for|and|the|called|named)\b)[a-z]{3,}\s+)?(?!(?:under|over|with|from|into|onto|for|and|the|called|named)\b)[a-z]{3,})\b(?!\s+(?:and|or)\b)/.exec(rest.replace(/[^A-Za-z' ]+/g, ' ').replace(/\s+/g, ' '));
   const head = np ? contentWords(np[1]!.split(' ').pop()!)[0] : undefined;
   const kind = (head && head.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(head) ? head : undefined) ?? contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w));
   // A noun phrase of two words joined by "and" names a section or button whole ("lost and found", "terms and conditions").

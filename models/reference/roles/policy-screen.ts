@@ -172,6 +172,22 @@ export function switchOf(label: OcrLine, switches: SwitchBox[]): SwitchBox | und
     .sort((a, b) => Math.abs(a.y + a.h / 2 - cy) - Math.abs(b.y + b.h / 2 - cy))[0];
 }
 
+const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/**
+ * A screen line showing the request's date in any common form: "Thursday, June 19" is "Thu, Jun 19", "June 19",
+ * "19 Jun" (the month and the day number), never another day of that month.
+ */
+export function sameDate(line: string, value: string): boolean {
+  const v = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b/i.exec(value);
+  if (!v) return false;
+  const month = v[1]!.toLowerCase();
+  const day = Number(v[2]);
+  const l = line.toLowerCase();
+  const m = new RegExp(`\\b${month}[a-z]*\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b|\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${month}[a-z]*\\b`).exec(l);
+  return !!m && Number(m[1] ?? m[2]) === day && MONTH_NAMES.includes(month);
+}
+
 /** A short button (≤ 3 words, no question, no number) with one of `words` in it ("Pay and extend" for "extend"). */
 function shortButtonWith(l: OcrLine, words: readonly string[]): boolean {
   const ws = l.text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];

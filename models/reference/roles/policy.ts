@@ -12,7 +12,7 @@ import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.j
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
-import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, stemWords, pick, pointIn, prefixCandidates, readValue, rowCandidates, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
+import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, stemWords, pick, pointIn, prefixCandidates, readValue, rowCandidates, sameDate, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
 export type { BaseGoal, Goal } from './policy-tasks.js';
 
@@ -728,7 +728,7 @@ export function decide(input: DecideInput): Decision {
     let missing = false;
     for (const v of g.values) {
       if (pickedOrKept(v)) continue;
-      const opt = body.filter((l) => matchScore(l.text, v) >= 0.95).sort((a, b) => b.box.y - a.box.y)[0];
+      const opt = body.filter((l) => matchScore(l.text, v) >= 0.95 || sameDate(l.text, v)).sort((a, b) => b.box.y - a.box.y)[0];
       if (opt && beside(opt)) {
         // Nothing to do for it: go on with this screen at once.
         const kept = `"${opt.text}" is already chosen. [kept ${opt.text.trim()}] ${tag(`pick ${opt.text.trim()}`)}`;
@@ -1071,7 +1071,7 @@ export function decide(input: DecideInput): Decision {
     }
     case 'fill': {
       const f = fieldOf(lines, goal.hints, goal.value, screen, goal.avoid, goal.minShared);
-      const options = lines.filter((l) => !isHeader(l, screen) && l !== f?.value && matchScore(l.text, goal.value) >= 0.95);
+      const options = lines.filter((l) => !isHeader(l, screen) && l !== f?.value && (matchScore(l.text, goal.value) >= 0.95 || sameDate(l.text, goal.value)));
       // Once the picker is open, OCR may drop a letter of the option ("Riverside Mal"): the one clearly best near match.
       const near = sub.opened && options.length === 0 ? candidates(lines, [goal.value], 0.85).filter((c) => !isHeader(c.line, screen) && c.line !== f?.value).sort((a, b) => b.score - a.score) : [];
       if (near[0] && (near.length === 1 || near[0].score - near[1]!.score >= 0.05)) options.push(near[0].line);
