@@ -124,9 +124,15 @@ export function screenFit(lines: OcrLine[], cue: ExploreCue): { score: number; m
   const matched: string[] = [];
   let score = 0;
   let about = 0;
+  // A word of a longer name ("Home" of "Zara Home") or of a date ("June") is weak evidence on its own: half a point
+  // (the whole name shown counts two, below).
+  const weak = new Set([
+    ...cue.names.filter((n) => n.trim().split(/\s+/).length >= 2).flatMap((n) => contentWords(n)),
+    ...cue.words.filter((w) => /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*$|day$/.test(w) && w.length >= 3),
+  ]);
   for (const w of new Set(cue.words)) {
     if (has(w)) {
-      score += 1;
+      score += weak.has(w) ? 0.5 : 1;
       matched.push(w);
       // A screen about the word says it on several lines ("Find a class", "My classes", "6 class credits left").
       about += lines.filter((l) => contentWords(l.text).some((s) => stemEq(s, w))).length - 1;

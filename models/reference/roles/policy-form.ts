@@ -303,16 +303,27 @@ export function formVisible(values: readonly FormValue[], lines: readonly OcrLin
 }
 
 /** The form's submit button: a short line below the lowest field, led by a submit word or the request's verb. */
-export function submitButton(lines: readonly OcrLine[], screen: { width: number; height: number }, verbs: readonly string[]): OcrLine | undefined {
+export function submitButton(lines: readonly OcrLine[], screen: { width: number; height: number }, verbs: readonly string[], words: readonly string[] = []): OcrLine | undefined {
   const fields = formFields(lines, screen);
   const floor = Math.max(0, ...fields.map((f) => (f.input ?? f.label).box.y));
   const lead = new Set([...SUBMIT_WORDS, ...verbs.map((v) => v.toLowerCase().split(/\s+/)[0]!)]);
-  const cands = lines.filter((l) => {
-    if (isHeader(l, screen) || l.box.y <= floor) return false;
-    const ws = l.text.trim().toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
-    return ws.length > 0 && ws.length <= 3 && !/[?]/.test(l.text) && lead.has(ws[0]!);
+  const below = lines.filter((l) => !isHeader(l, screen) && l.box.y > floor && !/[?]/.test(l.text));
+  const wordsOf = (l: OcrLine): string[] => l.text.trim().toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
+  const cands = below.filter((l) => {
+    const ws = wordsOf(l);
+    return ws.length > 0 && ws.length <= 3 && lead.has(ws[0]!);
   });
-  return cands.sort((a, b) => a.box.y - b.box.y)[0];
+  if (cands.length > 0) return cands.sort((a, b) => a.box.y - b.box.y)[0];
+  // A one- or two-word button below the fields that starts with a word of the request or of the page's title
+  // ("Track" under "Tracking number" for "Add tracking number …" on "Track a package").
+  const title = lines.filter((l) => isHeader(l, screen) && !/\d/.test(l.text)).flatMap((l) => contentWords(l.text)).slice(0, 1);
+  const cue = [...words, ...title];
+  return below
+    .filter((l) => {
+      const ws = wordsOf(l);
+      return ws.length > 0 && ws.length <= 2 && !/\d/.test(l.text) && cue.some((w) => w.length >= 4 && ws[0]!.length >= 4 && (w.startsWith(ws[0]!) || ws[0]!.startsWith(w)));
+    })
+    .sort((a, b) => a.box.y - b.box.y)[0];
 }
 
 /**

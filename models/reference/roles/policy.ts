@@ -548,6 +548,25 @@ export function decide(input: DecideInput): Decision {
   appLabel = labelOf(openAt(gi)) ?? appLabel;
 
   if (gi >= n) {
+    // A confirmation the last step opened ("Change delivery day?" — Cancel / Change day): answer it with its own
+    // affirmative button (below the question, not Cancel/No), at most twice.
+    const asked = confirmationOpen(lines) ? lines.find((l) => /\?\s*$/.test(l.text.trim())) : undefined;
+    const answered = history.filter((c) => /\[all goals done: confirm \d+\]/.test(c)).length;
+    if (asked && answered < 2) {
+      // (The dialog's buttons sit on the row of its Cancel, not the page's buttons behind it.)
+      const no = lines.find((l) => l.box.y > asked.box.y && /^(?:cancel|no|not now)$/i.test(l.text.trim()));
+      const yes = lines
+        .filter((l) => l.box.y > asked.box.y + asked.box.h && !!no && Math.abs(l.box.y + l.box.h / 2 - (no.box.y + no.box.h / 2)) < 24 && l !== no && !/^(?:cancel|no|not now|back|close)$/i.test(l.text.trim()))
+        .filter((l) => (l.text.match(/[A-Za-z]+/g) ?? []).length <= 3 && !/[.,]$/.test(l.text.trim()) && !/\d/.test(l.text))
+        .sort((a, b) => b.box.y - a.box.y || b.box.x - a.box.x)[0];
+      if (yes) {
+        return {
+          thought: `All ${n} steps are done and the app asks "${asked.text}"; answering with "${yes.text}".`,
+          conclusion: `Tapped "${yes.text}" to confirm. [all goals done: confirm ${answered + 1}]`,
+          action: { action: 'click', coordinate: pointIn(yes, screen, temperature, random) },
+        };
+      }
+    }
     if (spec) {
       if (!progress.waitedAfterAll) {
         return { thought: `All ${n} steps are done but the screen (${seen}) does not show the expected result yet; waiting.`, conclusion: 'Waited for the result after the last step. [all goals done: wait]', action: { action: 'wait', time: 1 } };
@@ -971,7 +990,7 @@ export function decide(input: DecideInput): Decision {
       return { thought: head + st.thought, conclusion: `${st.conclusion} ${tag(st.state)}`, action: { action: 'click', coordinate: at } };
     }
     case 'submit': {
-      const b = submitButton(lines, screen, goal.verbs);
+      const b = submitButton(lines, screen, goal.verbs, contentWords(requestCore(input.instruction)));
       if (!b) return notFound("the form's submit button");
       return clickOn(b, `Step ${gi + 1} of ${n}: every value is in its field; submitting the form with "${b.text}".`, `Tapped "${b.text}". ${tag('done')}`);
     }
@@ -1078,10 +1097,25 @@ export function decide(input: DecideInput): Decision {
       const opt = options.sort((a, b) => b.box.y - a.box.y)[0];
       // (Also when the field's own button was just tapped: its options are open in front of it.)
       const fieldJustTapped = !!f && new RegExp(`Tapped "${f.label.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`).test(history[history.length - 1] ?? '');
-      if (opt && (sub.opened || !f || fieldJustTapped)) return clickOn(opt, `Step ${gi + 1} of ${n} ("${goal.text}"): "${opt.text}" is offered; choosing it.`, `Chose "${opt.text}". ${tag('done')}`);
+      // (And a date offered in a list of dates: the options are the page itself.)
+      if (opt && (sub.opened || !f || fieldJustTapped || (sameDate(opt.text, goal.value) && f.value !== opt))) return clickOn(opt, `Step ${gi + 1} of ${n} ("${goal.text}"): "${opt.text}" is offered; choosing it.`, `Chose "${opt.text}". ${tag('done')}`);
       if (f && !sub.opened) {
         const target = f.value ?? f.label;
         return clickOn(target, `Step ${gi + 1} of ${n} ("${goal.text}"): the field "${f.label.text}" takes this value${f.value ? ` (now "${f.value.text}")` : ''}; opening it.`, `Opened the field "${f.label.text}". ${tag('opened item')}`);
+      }
+      // No field and no option for it here, but a menu of what to do next: the row that says most of the request
+      // ("Deliver on another day" for "Move my X delivery to Tuesday", "Pick up at a … Point" for "… pickup point").
+      const removal = /^(?:cancel|delete|remove|drop|unbook)\b/i.test(requestCore(input.instruction));
+      if (!f && !opt && !goal.via && sub.via === 0 && sub.scrolls === 0 && sub.backs === 0 && !(removal && isDateEntity(goal.value))) {
+        const own = new Set([...contentWords(goal.value), ...(goal.avoid ?? []).flatMap((a) => contentWords(a))]);
+        const want = contentWords(requestCore(input.instruction)).filter((w) => !own.has(w));
+        const fit = (l: OcrLine): number => new Set(contentWords(l.text).filter((w) => want.some((x) => stemEq(x, w)))).size;
+        const rows = lines
+          .filter((l) => !isHeader(l, screen) && !/\d/.test(l.text) && (l.text.match(/[A-Za-z]+/g) ?? []).length <= 6 && !/[?]\s*$/.test(l.text) && !tabRow(lines, screen).includes(l))
+          .map((l) => ({ l, k: fit(l) }))
+          .filter((r) => r.k > 0)
+          .sort((a, b) => b.k - a.k || a.l.box.y - b.l.box.y);
+        if (rows[0]) return clickOn(rows[0].l, `Step ${gi + 1} of ${n} ("${goal.text}"): no field takes "${goal.value}" here; "${rows[0].l.text}" is the choice that fits the request.`, `Opened "${rows[0].l.text}" to set "${goal.value}". ${tag('via 1')}`);
       }
       // A date that only told which thing was meant ("cancel X on Wednesday"): no field here takes it, nothing to fill.
       if (!f && !opt && isDateEntity(goal.value)) {
