@@ -580,7 +580,7 @@ export function instructionEntities(instruction: string): string[] {
   let sentenceStart = true;
   let unitNext = false;
   const flush = (): void => {
-    while (run.length > 0 && /^(of|the|and|&|de)$/i.test(run[run.length - 1] ?? '')) run.pop();
+    while (run.length > 0 && /^(of|the|and|&|de|[–—-])$/i.test(run[run.length - 1] ?? '')) run.pop();
     if (run.length > 0) add(run.join(' '));
     run = [];
   };
@@ -595,7 +595,8 @@ export function instructionEntities(instruction: string): string[] {
     const lonelyStart = sentenceStart && !/^[\p{Lu}\p{N}$]/u.test(next);
     // "On"/"Off" are switch positions, never part of a name ("switch Bluetooth On").
     const capital = /^[\p{Lu}\p{N}$]/u.test(core) && !/^(On|Off)$/.test(core);
-    const connector = run.length > 0 && /^(of|the|and|&|de)$/i.test(core);
+    // (A dash between capitalised words joins a place's parts: "CVS Pharmacy – Oak Ave".)
+    const connector = run.length > 0 && (/^(of|the|and|&|de)$/i.test(core) || (/^[–—-]$/.test(core) && /^\p{Lu}/u.test(next)));
     const unit = (words[wi + 1] ?? '').replace(/[.,;:!?)\]}]+$/, '');
     if (run.length > 0 && !endsClause && /^\d+(?:\.\d+)?$/.test(core) && UNIT.test(unit)) {
       // A strength or size after a name belongs to it ("Sertraline 50 mg", "Vitamin D3 1000 IU"): the unit follows.

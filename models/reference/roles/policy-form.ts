@@ -304,7 +304,8 @@ export function formVisible(values: readonly FormValue[], lines: readonly OcrLin
 
 /** The form's submit button: a short line below the lowest field, led by a submit word or the request's verb. */
 export function submitButton(lines: readonly OcrLine[], screen: { width: number; height: number }, verbs: readonly string[], words: readonly string[] = []): OcrLine | undefined {
-  const fields = formFields(lines, screen);
+  // (A "field" with nothing under it is no field to fill: likely the button itself, "Track" under the last input.)
+  const fields = formFields(lines, screen).filter((f) => f.input);
   const floor = Math.max(0, ...fields.map((f) => (f.input ?? f.label).box.y));
   const lead = new Set([...SUBMIT_WORDS, ...verbs.map((v) => v.toLowerCase().split(/\s+/)[0]!)]);
   const below = lines.filter((l) => !isHeader(l, screen) && l.box.y > floor && !/[?]/.test(l.text));
