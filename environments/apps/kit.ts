@@ -97,6 +97,18 @@ export function tabBar(items: readonly (readonly [string, string, string])[], on
 }
 
 /** Overflow menu: `[label, href | js]` items (js when it starts with `js:`). */
+/**
+ * A bottom tab bar (class "bnav", styled by each app): one link per tab, the current one marked "on"; a tab with a glyph
+ * draws it before its label and names itself by aria-label.
+ */
+export function bottomNav<T extends string>(tabs: readonly { id: T; label: string; href: string; glyph?: string }[], on: T): string {
+  const link = (t: { id: T; label: string; href: string; glyph?: string }): string =>
+    t.glyph
+      ? `<a class="${t.id === on ? 'on' : ''}" href="${t.href}" aria-label="${t.label}"><span class="g" aria-hidden="true">${t.glyph}</span>${t.label}</a>`
+      : `<a class="${t.id === on ? 'on' : ''}" href="${t.href}">${t.label}</a>`;
+  return `<nav class="bnav">${tabs.map(link).join('')}</nav>`;
+}
+
 export function overflowMenu(items: readonly (readonly [string, string])[]): string {
   const els = items
     .map(([label, target]) =>

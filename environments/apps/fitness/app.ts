@@ -1,5 +1,5 @@
 import type { AppContext, AppRequest, AppResponse } from '../../app-types.js';
-import { appbar, bodyOf, confirmDialog, json, kitCss, notFound, overflowMenu, pickerDialog, renderPage, str, toast } from '../kit.js';
+import { appbar, bodyOf, confirmDialog, json, kitCss, notFound, overflowMenu, pickerDialog, renderPage, str, toast, bottomNav as navBar } from '../kit.js';
 import { esc } from '../shared.js';
 import {
   activeBooking,
@@ -72,16 +72,15 @@ body{background:#f1f5f6}
 
 type Tab = 'home' | 'schedule' | 'mine' | 'profile';
 const bottomNav = (ctx: AppContext, on: Tab): string =>
-  `<nav class="bnav">${(
+  navBar(
     [
-      ['home', 'Home', `${ctx.base}/`],
-      ['schedule', 'Schedule', `${ctx.base}/schedule`],
-      ['mine', 'My classes', `${ctx.base}/bookings`],
-      ['profile', 'Profile', `${ctx.base}/profile`],
-    ] as const
-  )
-    .map(([id, label, href]) => `<a class="${id === on ? 'on' : ''}" href="${href}">${label}</a>`)
-    .join('')}</nav>`;
+      { id: 'home', label: 'Home', href: `${ctx.base}/` },
+      { id: 'schedule', label: 'Schedule', href: `${ctx.base}/schedule` },
+      { id: 'mine', label: 'My classes', href: `${ctx.base}/bookings` },
+      { id: 'profile', label: 'Profile', href: `${ctx.base}/profile` },
+    ],
+    on,
+  );
 
 const menu = (ctx: AppContext): string =>
   overflowMenu([

@@ -1,5 +1,5 @@
 import type { AppContext, AppRequest, AppResponse } from '../../app-types.js';
-import { appbar, bodyOf, confirmDialog, json, kitCss, notFound, overflowMenu, renderPage, str, toast } from '../kit.js';
+import { appbar, bodyOf, confirmDialog, json, kitCss, notFound, overflowMenu, renderPage, str, toast, bottomNav as navBar } from '../kit.js';
 import { esc } from '../shared.js';
 import {
   canRedirect,
@@ -110,16 +110,15 @@ body{background:#f6f3ef}
 
 type Tab = 'packages' | 'send' | 'points' | 'account';
 const bottomNav = (ctx: AppContext, on: Tab): string =>
-  `<nav class="bnav">${(
+  navBar(
     [
-      ['packages', 'Packages', '&#9635;', `${ctx.base}/`],
-      ['send', 'Send', '&#10148;', `${ctx.base}/send`],
-      ['points', 'Points', '&#9906;', `${ctx.base}/points`],
-      ['account', 'Account', '&#9786;', `${ctx.base}/account`],
-    ] as const
-  )
-    .map(([id, label, g, href]) => `<a class="${id === on ? 'on' : ''}" href="${href}" aria-label="${label}"><span class="g" aria-hidden="true">${g}</span>${label}</a>`)
-    .join('')}</nav>`;
+      { id: 'packages', label: 'Packages', glyph: '&#9635;', href: `${ctx.base}/` },
+      { id: 'send', label: 'Send', glyph: '&#10148;', href: `${ctx.base}/send` },
+      { id: 'points', label: 'Points', glyph: '&#9906;', href: `${ctx.base}/points` },
+      { id: 'account', label: 'Account', glyph: '&#9786;', href: `${ctx.base}/account` },
+    ],
+    on,
+  );
 
 const menu = (ctx: AppContext): string =>
   overflowMenu([

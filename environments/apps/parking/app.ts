@@ -1,5 +1,5 @@
 import type { AppContext, AppRequest, AppResponse } from '../../app-types.js';
-import { appbar, bodyOf, confirmDialog, json, kitCss, notFound, overflowMenu, pickerDialog, renderPage, str, toast } from '../kit.js';
+import { appbar, bodyOf, confirmDialog, json, kitCss, notFound, overflowMenu, pickerDialog, renderPage, str, toast, bottomNav as navBar } from '../kit.js';
 import { esc } from '../shared.js';
 import {
   CARD,
@@ -90,15 +90,14 @@ body{background:#f3f1f8}
 
 type Tab = 'park' | 'sessions' | 'account';
 const bottomNav = (ctx: AppContext, on: Tab): string =>
-  `<nav class="bnav">${(
+  navBar(
     [
-      ['park', 'Park', '&#9873;', `${ctx.base}/`],
-      ['sessions', 'Sessions', '&#9684;', `${ctx.base}/sessions`],
-      ['account', 'Account', '&#9786;', `${ctx.base}/account`],
-    ] as const
-  )
-    .map(([id, label, g, href]) => `<a class="${id === on ? 'on' : ''}" href="${href}" aria-label="${label}"><span class="g" aria-hidden="true">${g}</span>${label}</a>`)
-    .join('')}</nav>`;
+      { id: 'park', label: 'Park', glyph: '&#9873;', href: `${ctx.base}/` },
+      { id: 'sessions', label: 'Sessions', glyph: '&#9684;', href: `${ctx.base}/sessions` },
+      { id: 'account', label: 'Account', glyph: '&#9786;', href: `${ctx.base}/account` },
+    ],
+    on,
+  );
 
 const menu = (ctx: AppContext): string =>
   overflowMenu([
