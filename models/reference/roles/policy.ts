@@ -865,9 +865,12 @@ export function decide(input: DecideInput): Decision {
       if (goal.near?.length && cands.length > 1) {
         const top = cands[0]!.score;
         const nearOf = (c: Candidate): boolean =>
-          lines.some((l) => l !== c.line && l.box.y >= c.line.box.y - 10 && l.box.y - (c.line.box.y + c.line.box.h) < 40 && goal.near!.some((d) => new RegExp(`\\b${d}\\b`, 'i').test(l.text)));
+          lines.some((l) => l !== c.line && l.box.y >= c.line.box.y - 10 && l.box.y - (c.line.box.y + c.line.box.h) < 40 && goal.near!.some((d) => new RegExp(`\\b${d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(l.text)));
         const dated = cands.find((c) => c.score >= top - 0.001 && nearOf(c));
-        if (dated) cands.splice(cands.indexOf(dated), 1), cands.unshift(dated);
+        if (dated) {
+          cands.splice(cands.indexOf(dated), 1);
+          cands.unshift(dated);
+        }
       }
       const best = cands[0];
       if (best && best.score < 0.95 && temperature > 0) cands.push({ line: best.line, score: 0.5, scroll: true });
