@@ -255,8 +255,15 @@ function typo(sentence: string, random: () => number): string {
 export function splitRequest(core: string, values: readonly string[]): { lead: string; request: string } {
   const masked = values.reduce((t, v, i) => (v ? t.split(v).join(`\u27e6${i}\u27e7`) : t), core);
   const cut = [...masked.matchAll(/[.!?]\s+(?=[A-Z\u27e6])/g)].pop();
-  if (!cut || cut.index === undefined) return { lead: '', request: core };
   const unmask = (t: string): string => t.replace(/\u27e6(\d+)\u27e7/g, (_m, i: string) => values[Number(i)]!);
+  if (!cut || cut.index === undefined) {
+    // A speaker's context clause before a comma ("I can't make X on Monday anymore, drop that booking"): its own
+    // sentence, so that a frame words the request after it, never the statement ("Please i can't make …").
+    const clause = /^((?:I|I'm|I've|I'll|I'd|We|We're|We've|My|Our)\b[^,;]*?),\s+(?=[a-z])/.exec(masked);
+    if (!clause) return { lead: '', request: core };
+    const rest = masked.slice(clause[0].length);
+    return { lead: `${unmask(clause[1]!)}.`, request: unmask(rest.charAt(0).toUpperCase() + rest.slice(1)) };
+  }
   return { lead: unmask(masked.slice(0, cut.index + 1)), request: unmask(masked.slice(cut.index + cut[0].length)) };
 }
 

@@ -14,7 +14,7 @@ export const IMPERATIVES = new Set(
     'change enable disable mark save share write type enter schedule put make reserve get look view start stop update ' +
     'rename move copy reply email text message post cancel clear purchase pick choose switch display list tell what how ' +
     'which when who where is are does do can could would will please use bring let help need want jot pin unpin archive ' +
-    'favourite favorite star mute toggle flip increase decrease lower raise verify confirm i erase pull fix kindly ' +
+    'favourite favorite star mute toggle flip increase decrease lower raise verify confirm i erase pull fix kindly drop extend invite redirect ' +
     'thanks thank hi hey quick').split(' '),
 );
 
