@@ -821,6 +821,8 @@ export function decide(input: DecideInput): Decision {
       const justTapped = goal.repeatLast ? /Tapped "([^"]+)"/.exec(history[history.length - 1] ?? '')?.[1] : undefined;
       // (Nor the action's own button tapped earlier, still showing behind the sheet of options it opened.)
       const openedBy = goal.repeatLast ? history.flatMap((c) => (/\[goal \d+\/\d+ done\]/.test(c) ? [...c.matchAll(/Tapped "([^"]+)"/g)].map((m) => m[1]!) : [])) : [];
+      // A label tapped before (the last one, or the action's own button behind the sheet it opened).
+      const again = (l: OcrLine): boolean => (!!justTapped && normText(l.text) === normText(justTapped)) || openedBy.some((t) => normText(t) === normText(l.text));
       const question = confirmationOpen(lines) ? lines.find((l) => /\?\s*$/.test(l.text.trim())) : undefined;
       const belowQuestion = (l: OcrLine): boolean => !!question && l.box.y > question.box.y + question.box.h && l.box.y - question.box.y < 260;
       const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, targets, min), ...(min >= 0.95 ? tokenCandidates(lines, targets) : []), ...(goal.stable ? prefixCandidates(lines, targets) : [])]
@@ -829,10 +831,9 @@ export function decide(input: DecideInput): Decision {
         // A verb's button, not a field label that starts with the verb ("Pay from", "Send to": a preposition ends it).
         .filter((c) => !(goal.words && /\s(?:from|to|for|with|at|on|by|via|into)$/i.test(c.line.text.trim())))
         // (Unless a confirmation now asks and this button is below its question: that is the dialog's, "Unlock X?" → "Unlock".)
-        .filter((c) => !((justTapped && normText(c.line.text) === normText(justTapped)) || openedBy.some((t) => normText(t) === normText(c.line.text))) || belowQuestion(c.line))
+        .filter((c) => !again(c.line) || belowQuestion(c.line))
         .sort((a, b) => b.score - a.score);
       if (cands.length === 0 && goal.words?.length) {
-        const again = (l: OcrLine): boolean => (!!justTapped && normText(l.text) === normText(justTapped)) || openedBy.some((t) => normText(t) === normText(l.text));
         cands.push(...wordButtons(lines, goal.words, screen).filter((l) => !again(l) || belowQuestion(l)).map((line) => ({ line, score: min })));
         // A sheet's button at the foot of the screen that echoes the choice ("Pay and extend by 1 hour"): up to six words.
         if (cands.length === 0 && goal.lowest) {
