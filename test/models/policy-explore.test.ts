@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../models/reference/roles/policy.js';
-import { labelFit, labelParts, launcherApps, PEEK_BUDGET, readExplore, screenFit } from '../../models/reference/roles/policy-explore.js';
+import { commonWords, labelFit, labelParts, launcherApps, mentionsAlone, PEEK_BUDGET, readExplore, screenFit } from '../../models/reference/roles/policy-explore.js';
 import { mulberry32 } from '../../models/reference/server.js';
 import type { OcrLine } from '../../models/reference/types.js';
 
@@ -43,6 +43,19 @@ describe('reference policy: finding the app a request implies by looking inside 
     expect(apps).toEqual(['Library', 'Weather', 'Camera', 'Foodie', 'Notes', 'Mail']);
     // A request on one of those topics keeps that app in launcher order.
     expect(launcherApps(HOME, screen, 'Share my notes with Sam').slice(0, 2)).toEqual(['Notes', 'Library']);
+  });
+
+  it('ranks a brand label by everyday word knowledge when no request word is a word of it (WordNet: parcel is a package, a cinema shows films)', () => {
+    const home = launcher(['Foodie', 'Notes', 'Weather', 'Camera', 'Library', 'BoxBird', 'CinemaGo', 'ParcelNest']);
+    // (Invented brands: no app of the repository is called so.)
+    expect(launcherApps(home, screen, 'Please track my package 1Z999AA10123456784', [], 'Please track my package 1Z999AA10123456784')[0]).toBe('ParcelNest');
+    expect(launcherApps(home, screen, 'Get me two tickets for the 7 pm film tonight', [], 'Get me two tickets for the 7 pm film tonight')[0]).toBe('CinemaGo');
+    // A word of a name ("Warby Parker", "CVS Pharmacy") is no evidence for a label; the label named on its own is.
+    expect(commonWords('Move my Warby Parker delivery to Tuesday, June 17.')).toEqual(['move', 'delivery']);
+    expect(mentionsAlone('Send it to CVS Pharmacy – Oak Ave', 'Pharmacy')).toBe(false);
+    expect(mentionsAlone('Refill my inhaler in Pharmacy.', 'Pharmacy')).toBe(true);
+    // Nothing related: launcher order is kept.
+    expect(launcherApps(home, screen, 'Xylo qwerty', [], 'Xylo qwerty').slice(0, 3)).toEqual(['Weather', 'Camera', 'Library']);
   });
 
   it('scores a first screen by the request words, its verb at half weight and its names', () => {

@@ -23,6 +23,7 @@ import type { OcrLine } from '../types.js';
 import { contentWords } from './policy-act.js';
 import { knownOffTopic } from './policy-tasks.js';
 import { matchScore, normText } from './policy-screen.js';
+import { knowsWord, relatedness } from '../wordnet.js';
 
 /** What a request offers to recognise its app by: content words, the verb and its synonyms, names. */
 export interface ExploreCue {
@@ -33,6 +34,8 @@ export interface ExploreCue {
   request: string;
   /** Content words of the whole instruction outside the request (its context: "my bus card ran out, …"). */
   context?: string[];
+  /** The whole instruction as written (for the everyday-knowledge prior over its common words). */
+  text?: string;
 }
 
 export interface ExploreState {
@@ -63,8 +66,12 @@ export function readExplore(history: string[]): ExploreState {
   return st;
 }
 
-/** Launcher labels (short capitalised lines below the clock), known-by-topic apps the request does not fit last. */
-export function launcherApps(lines: OcrLine[], screen: { height: number }, request: string, extraWords: readonly string[] = []): string[] {
+/**
+ * Launcher labels (short capitalised lines below the clock), ordered by how well each label fits the request, apps
+ * known by a topic the request does not fit last. A label fits by spelling (a part of it is a word of the request:
+ * "ParkSpot" for "parking") and by everyday word knowledge (`knowledgeFit`: "ParcelHub" for a "package").
+ */
+export function launcherApps(lines: OcrLine[], screen: { height: number }, request: string, extraWords: readonly string[] = [], text = request): string[] {
   const cx = (l: OcrLine): number => l.box.x + l.box.w / 2;
   // An icon's glyph ("Rx") sits on its tile right above the icon's label, centred on the same column: not a label.
   const glyph = (l: OcrLine): boolean =>
@@ -74,12 +81,50 @@ export function launcherApps(lines: OcrLine[], screen: { height: number }, reque
     .sort((a, b) => Math.round(a.box.y / 20) - Math.round(b.box.y / 20) || a.box.x - b.box.x)
     .map((l) => l.text.trim());
   const unique = [...new Set(labels)];
-  // Labels that share a word with the request first ("ParkPal" for a parking request, "HomeHub" for "my home"), then
-  // launcher order; apps known by a topic the request does not mention last.
-  const words = [...contentWords(request), ...extraWords];
-  const prior = (a: string): number => labelFit(a, words);
+  // The request's common words only: a name ("Warby Parker", "CVS Pharmacy") says who or what, not which app — unless
+  // the name is the label itself, standing alone ("on Foodie", "in HomeHub").
+  const common = commonWords(text);
+  const words = [...contentWords(request), ...extraWords].filter((w) => common.some((c) => c === w || contentWords(c)[0] === w || stemEq(c, w)));
+  const prior = (a: string): number => labelFit(a, words) + knowledgeFit(a, common) + (mentionsAlone(text, a) ? 2 : 0);
   const ranked = unique.map((a, i) => ({ a, i, p: prior(a) })).sort((x, y) => y.p - x.p || x.i - y.i).map((x) => x.a);
   return [...ranked.filter((a) => !knownOffTopic(a, request)), ...ranked.filter((a) => knownOffTopic(a, request))];
+}
+
+/** The text says the label as a name of its own, not as a word of a longer name ("CVS Pharmacy" is no Pharmacy app). */
+export function mentionsAlone(text: string, label: string): boolean {
+  const esc = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![A-Z][\\w'&-]*\\s)\\b${esc}\\b(?!\\s+[A-Z0-9])`).test(text);
+}
+
+/**
+ * A text's common words: lower-case content words outside names (a capitalised word not starting a sentence is part
+ * of a name; a sentence's first word counts when it is an ordinary English word — "Cancel", "Ship").
+ */
+export function commonWords(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/[A-Za-z][A-Za-z'-]+/g)) {
+    const w = m[0];
+    const before = text.slice(0, m.index).trimEnd();
+    const starts = before === '' || /[.!?:;]$/.test(before) || /["“(]$/.test(before);
+    if (/^[A-Z]/.test(w) && !(starts && /^[A-Z][a-z]+$/.test(w) && knowsWord(w))) continue;
+    // (The word as written, not stemmed: the lexicon finds "bus" under "bus", not "bu".)
+    if (contentWords(w).length > 0) out.push(w.toLowerCase());
+  }
+  return [...new Set(out)];
+}
+
+/**
+ * How well a label's parts fit the request's common words in everyday English (WordNet synonyms count 1, a word of
+ * the other's definition or a direct link half): "ParcelHub" and "package", "CineMax" and nothing (a made-up part
+ * the lexicon does not know). A part that is itself a request word is left to spelling (`labelFit`).
+ */
+export function knowledgeFit(label: string, words: readonly string[]): number {
+  let fit = 0;
+  for (const part of labelParts(label)) {
+    if (!knowsWord(part) || words.some((w) => stemEq(w, part))) continue;
+    fit += Math.max(0, ...words.map((w) => relatedness(part, w, 2, true)));
+  }
+  return fit;
 }
 
 /** The words of a launcher label: its spaced, hyphenated or camel-case parts ("HomeHub" → home, hub). */
@@ -194,7 +239,7 @@ export function exploreStep(state: ExploreState, lines: OcrLine[], screen: { hei
   let fresh: string[] | undefined;
   let apps = state.apps;
   if (!apps && onLauncher) {
-    fresh = launcherApps(lines, screen, cue.request, [...cue.words, ...(cue.context ?? [])]);
+    fresh = launcherApps(lines, screen, cue.request, [...cue.words, ...(cue.context ?? [])], cue.text ?? cue.request);
     apps = fresh;
   }
   if (!apps || apps.length === 0) return { kind: 'none', note: 'no launcher apps to look into' };

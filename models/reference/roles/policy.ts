@@ -773,7 +773,7 @@ export function decide(input: DecideInput): Decision {
       const cue = goal.explore ?? (absent ? exploreCue(input.instruction, goal.target!) : undefined);
       if (cue && (!appLabel || absent) && !explored.chosen) {
         const context = contentWords(input.instruction).filter((w) => !cue.words.includes(w));
-        const found = exploreStep(explored, lines, screen, { ...cue, context }, onLauncher);
+        const found = exploreStep(explored, lines, screen, { ...cue, context, text: input.instruction }, onLauncher);
         if (found.kind === 'peek') {
           const list = found.apps ? `[apps ${found.apps.join('|')}] ` : '';
           return {
