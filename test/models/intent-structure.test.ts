@@ -30,6 +30,18 @@ describe('intent reading: sentence structure', () => {
     expect(contextThing("There's a login code from Acme Support in my inbox.")).toBe('the login code from Acme Support');
   });
 
+  it('a context clause of any kind before ", can you …", a reason before a colon, a greeting and a topic before a colon are not the request (invented names)', () => {
+    expect(requestCore('A storm is coming, can you close the Attic Skylight for me in Nestly?')).toBe('Close the Attic Skylight for me in Nestly.');
+    expect(requestCore("I'm almost out of Zortex 10 mg, can you request a refill?")).toBe('Refill Zortex 10 mg.');
+    expect(requestCore('So I remember: make a new note titled Gutters with "Ladder, gloves" in it.')).toBe('Make a new note titled Gutters with "Ladder, gloves" in it.');
+    expect(requestCore('Hey, I\'d like you to freeze the card called Travel Plus in Coinly.')).toBe('Freeze the card called Travel Plus in Coinly.');
+    expect(requestCore('Bay 7: add 2 hours.')).toBe('Extend Bay 7 by 2 hours.');
+    expect(requestCore('Garage Keypad: disable it.')).toBe('Disable Garage Keypad.');
+    // A request that starts with its verb keeps its question ("Book X, can you?" is one request), and so does a label
+    // with nothing to do after the colon.
+    expect(requestCore('Guest pass: Ana Ruiz, Tuesday.')).toBe('Guest pass: Ana Ruiz, Tuesday.');
+  });
+
   it('a possessive ends the name it follows (shared with the critics)', () => {
     expect(instructionEntities("555-010-2233 is Ana Lind's number, add them as a new contact.")).toEqual(expect.arrayContaining(['555-010-2233', 'Ana Lind']));
     expect(instructionEntities("555-010-2233 is Ana Lind's number, add them as a new contact.")).not.toContain("Ana Lind's");

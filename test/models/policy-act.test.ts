@@ -19,7 +19,12 @@ describe('reference policy: the generic verb-and-thing reading (apps it was not 
     const hold = understandAction('Place a hold on The Hobbit (Illustrated) for pickup at Hillcrest Branch.')!;
     expect(hold.goals.map((g) => g.kind)).toEqual(['open', 'type', 'tap', 'tap', 'fill', 'tap']);
     expect(hold.goals[2]).toMatchObject({ targets: ['The Hobbit (Illustrated)'], entity: true });
-    expect(hold.goals[3]).toMatchObject({ targets: ['Place Hold', 'Place'] });
+    // ("place" is a light verb: its noun is the action too.)
+    expect(hold.goals[3]).toMatchObject({ targets: ['Place Hold', 'Place', 'Hold'] });
+    // A light verb's noun phrase names the button in either order ("put in a refill request" → "Request refill").
+    const refill = understandAction('Put in a refill request for my Zortex 10 mg prescription.')!;
+    expect(refill.goals[3]).toMatchObject({ targets: expect.arrayContaining(['Refill Request', 'Request Refill', 'Request']), words: ['refill', 'request'] });
+    expect(refill.result!.test('Refill requested')).toBe(true);
     expect(hold.goals[4]).toMatchObject({ kind: 'fill', value: 'Hillcrest Branch', hints: expect.arrayContaining(['pickup']) });
     // A named app is opened by name; otherwise the launcher label that is a word of the request.
     expect(planTask('Check out Circe for me in the Library app.', []).goals[0]).toMatchObject({ kind: 'open', target: 'Library' });

@@ -25,6 +25,8 @@ const LEAD_FRAMES: readonly RegExp[] = [
   /^(?:i'd|i\s+would|i)\s+(?:like|need|want)\s+you\s+to\s+/i,
   /^(?:please|kindly|pls|plz)\s*,?\s+/i,
   /^go\s+ahead\s+and\s+/i,
+  // A greeting before the request ("Hey, I'd like you to …", "Hi! Please …").
+  /^(?:hey|hi|hello|ok|okay)(?:\s+there)?\s*[,!]\s*/i,
   /^(?:from\s+now\s+on|going\s+forward|from\s+today\s+on),?\s+/i,
   /^help\s+me\s+out\s+and\s+/i,
 ];
@@ -101,12 +103,22 @@ function shield(text: string): { text: string; back: (s: string) => string } {
   return { text: t, back: (s) => s.replace(/\u0001(\d+)\u0001/g, (_a, i: string) => quotes[Number(i)]!) };
 }
 
+const cap1 = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);
+
 /** Words that open a subordinate clause's subject ("so I …", "so it …"). */
 /** Words before a number that count or measure (units, times, amounts), not a numbered thing's kind. */
 const NOT_NUMBERED = /^(?:the|my|your|our|their|his|her|its|about|around|over|under|than|least|most|only|just|all|every|each|some|and|or|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|seconds?|secs?|items?|times?|units?|pieces?|people|persons?|guests?|dollars?|euros?|pounds?|cents?|percent|points?|miles?|km|kg|mg|ml|steps?|pages?|copies|tickets?|rides?|trips?|stops?|floors?|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun|number|code|pin|phone|plate|amount|balance|total|price|cost)$/i;
 
 /** A clause about the speaker before a comma ("I'm heading out later, …", "We're out of milk, …"). */
 const CONTEXT_LEAD = /^((?:i|i'm|i am|i've|i'll|i'd|we|we're|we've|we'll|my|our|it's|there's|there is|tomorrow|tonight|today)\b[^,;]*?),\s+(?:(?:but|so|and)\s+)?(?:(?:can|could|would|will)\s+you\s+|please\s+|just\s+)?([a-z]+)\b/i;
+/**
+ * Any clause before a comma, then the request asked as a question ("A delivery is coming, can you unlock …", "The
+ * sitter starts tomorrow, could you add …"): the question frame marks where the request starts, whatever came first
+ * (unless the first clause is itself a request: it starts with a verb). Likewise a reason before a colon ("So I don't
+ * forget: make a new note …").
+ */
+const ASKED_AFTER = /^([^,;:]*?[^,;:\s]),\s+(?:(?:but|so|and)\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?([a-z]+)\b/i;
+const REASON_COLON = /^((?:so|because|since|just so|in case|before|while|as)\b[^,;:]*?):\s+(?:please\s+)?([a-z]+)\b/i;
 /** A verb that can start a request (not a question word, a greeting or a subject). */
 const ACTION_VERB = (w: string): boolean => (IMPERATIVES.has(w.toLowerCase()) && !NOT_ACTIONS.has(w.toLowerCase())) || /^(?:grab|get|buy|pay|renew|borrow|lock|unlock|reserve|refill|transfer|report|log|add|drop|cancel|book|extend|invite|send|start|stop)$/i.test(w);
 const NOT_ACTIONS = new Set('what how which when who where is are does do can could would will please i thanks thank hi hey quick let need want kindly'.split(' '));
@@ -127,6 +139,14 @@ function clauses(sentence: string): Piece[] {
     // A clause cut off at ";" ends like a sentence; the last keeps its own ending (a closing quote included).
     let rest = si === segs.length - 1 || /[.!?]$/.test(seg.trim()) ? seg.trim() : `${seg.trim()}.`;
     const end = /[.!?]+$/.exec(rest)?.[0] ?? '';
+    // A topic before a colon, then the request ("Zone 4102: add 1 hour", "Joint Debit card: freeze it"): the request
+    // about that topic — its pronoun stands for it, or the topic follows ("Add 1 hour for Zone 4102").
+    const topic = /^((?:the\s+|my\s+)?[\p{Lu}\p{N}][^:;,]{0,40}?):\s+([a-z]+)\b(.*)$/u.exec(rest);
+    if (topic && ACTION_VERB(topic[2]!) && namesSomething(`x ${topic[1]!}`) && !REASON_COLON.test(rest) && !/\b(?:I|we|you)\b/.test(topic[1]!)) {
+      const body = `${topic[2]!}${topic[3]!}`.replace(/[.!?]+$/, '');
+      const withIt = body.replace(/\b(?:it|them)\b/, topic[1]!);
+      rest = `${cap1(withIt !== body ? withIt : `${body} ${/^add$/i.test(topic[2]!) ? 'to' : 'for'} ${topic[1]!}`)}${end}`;
+    }
     // A purpose clause: "so (that) I / it / we …" up to the end of the clause.
     const purpose = /,?\s+so(?:\s+that)?\s+(?=(?:i|it|we|they|you|he|she)\b)/i.exec(rest);
     let purposeText: string | undefined;
@@ -143,9 +163,13 @@ function clauses(sentence: string): Piece[] {
       const after = rest.slice(so.index + so[0].length);
       heads.push(rest.slice(0, so.index) + '.', after[0]!.toUpperCase() + after.slice(1));
       requestAt = 1;
-    } else if ((ctx = CONTEXT_LEAD.exec(rest)) && ACTION_VERB(ctx[2]!)) {
+    } else if (
+      ((ctx = CONTEXT_LEAD.exec(rest)) && ACTION_VERB(ctx[2]!)) ||
+      ((ctx = ASKED_AFTER.exec(rest)) && !NOT_ACTIONS.has(ctx[2]!.toLowerCase()) && !ACTION_VERB(ctx[1]!.split(/\s+/)[0]!)) ||
+      ((ctx = REASON_COLON.exec(rest)) && ACTION_VERB(ctx[2]!))
+    ) {
       // "I'm heading downtown later, grab me a pass": a context clause of the speaker, then the request.
-      const after = rest.slice(ctx[1]!.length).replace(/^,\s*(?:(?:but|so|and)\s+)?/i, '');
+      const after = rest.slice(ctx[1]!.length).replace(/^[,:]\s*(?:(?:but|so|and)\s+)?/i, '');
       heads.push(`${ctx[1]!}.`, after[0]!.toUpperCase() + after.slice(1));
       requestAt = 1;
     } else heads.push(rest);

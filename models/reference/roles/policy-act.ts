@@ -35,6 +35,7 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['reserve', 'hold', 'place hold', 'book'],
   ['extend', 'renew'],
   ['remove', 'delete'],
+  ['clear out', 'delete', 'remove', 'clear'],
   ['cancel', 'cancel booking', 'remove'],
   ['drop', 'cancel', 'remove'],
   ['move', 'reschedule', 'change'],
@@ -52,6 +53,11 @@ export const SYNONYMS: readonly (readonly string[])[] = [
 ];
 
 const PARTICLE = /^(out|up|in|off|back|over|down)$/i;
+/**
+ * Light verbs: the action is the noun after them ("put in a refill request" → request a refill, "file a lost item
+ * report" → report, "make a transfer" → transfer). Generic English.
+ */
+const LIGHT_VERB = /^(?:put in|make|place|submit|file|raise|lodge|log|send in|do|issue)$/i;
 /** Verbs that make something new (a booking, a purchase, a session): generic English. */
 const CREATES = /^(?:book|reserve|buy|purchase|order|start|rent|join|register|sign up|enrol|enroll|subscribe|schedule|get|grab)$/i;
 
@@ -300,7 +306,13 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const all = contentWords(text.replace(thing, ' '));
   const syn = SYNONYMS.filter((g) => g.includes(verb)).flat().filter((w) => w !== verb);
   const verbLabel = cap(verb);
-  const actionTargets = [...(object.length ? [cap(`${verb} ${object.slice(0, 2).join(' ')}`)] : []), verbLabel, ...syn.map(cap)];
+  // After a light verb the noun says the action: its button names the noun phrase in either order ("Refill request",
+  // "Request refill") or one of its words.
+  const nouns = LIGHT_VERB.test(verb) ? object.slice(0, 3) : [];
+  const lightTargets = nouns.length ? [cap(nouns.join(' ')), ...(nouns.length >= 2 ? [cap([...nouns].reverse().join(' '))] : []), ...nouns.map(cap)] : [];
+  const actionTargets = [...new Set([...(object.length ? [cap(`${verb} ${object.slice(0, 2).join(' ')}`)] : []), verbLabel, ...syn.map(cap), ...lightTargets])];
+  const actWords = [verb, ...syn, ...nouns].filter((w) => !/\s/.test(w));
+  const acted = [verb, ...syn, ...nouns];
   // The kind of thing named right after it ("my Rewards Credit card", "the Metro Gas bill").
   const after = rest.slice(rest.indexOf(thing) + thing.length);
   const kindWord = /^\s+([a-z]{3,})\b/.exec(after)?.[1];
@@ -325,7 +337,7 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
       via: all.filter((w) => w !== verb && !valueWords.has(w)),
       notTitle: true,
       // A button that says more than the verb ("Request refill" for "refill").
-      words: [verb, ...syn].filter((w) => !/\s/.test(w)),
+      words: actWords,
       // The values chosen on the way when the thing's page has no such button (a duration, a vehicle, a day).
       values: [...new Set([...values, ...durations])],
       after: all.filter((w) => w !== verb && !valueWords.has(w) && !contentWords(thing).includes(w)),
@@ -342,10 +354,10 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
       // A dialog's button over a page that shows the same label: the dialog's sits lower.
       lowest: true,
       repeatLast: true,
-      doneWhen: new RegExp(`\\b(?:${[verb, ...syn].map(past).join('|')})\\b`, 'i'),
+      doneWhen: new RegExp(`\\b(?:${acted.map(past).join('|')})\\b`, 'i'),
       // A dialog's button that says more than the verb ("Pay and extend", "Confirm booking").
-      words: [verb, ...syn].filter((w) => !/\s/.test(w)),
+      words: actWords,
     },
   ];
-  return { goals, result: new RegExp(`\\b(?:${[verb, ...syn].map(past).join('|')})\\b`, 'i') };
+  return { goals, result: new RegExp(`\\b(?:${acted.map(past).join('|')})\\b`, 'i') };
 }
