@@ -18,6 +18,7 @@ import { settingsApp } from './apps/settings/index.js';
 import { shopApp } from './apps/shop/index.js';
 import { smartHomeApp } from './apps/smarthome/index.js';
 import { transitApp } from './apps/transit/index.js';
+import { vetApp } from './apps/vet/index.js';
 
 export type { AppModule, AppCheckers, CheckResult } from './app-types.js';
 
@@ -40,6 +41,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   parkingApp as AppModule,
   fitnessApp as AppModule,
   parcelsApp as AppModule,
+  vetApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
