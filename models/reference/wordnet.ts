@@ -5,7 +5,8 @@
  * definitions (glosses) and their direct links (hypernyms, hyponyms, derivations). Generic English, no app data.
  *
  * `relatedness(a, b)`: 1 when the two words share a synonym set in one of their commoner senses, 0.5 when one of
- * them (or a synonym of it) is a content word of the other's definition or a direct link, 0 otherwise. Only a
+ * them (or a synonym of it) is a content word of the other's definition or a direct link, 0.25 when their definitions
+ * share a content word ("paw" and "pet": both say "animal"), 0 otherwise. Only a
  * word's first few senses count (the everyday ones: "bank" is a money institution before it is a river's side).
  * The files are read once per process, lazily, on the first question.
  */
@@ -131,7 +132,7 @@ export function knowsWord(word: string): boolean {
 
 const memo = new Map<string, number>();
 
-/** How closely two words are related in everyday English (see the file comment): 1, 0.5 or 0. */
+/** How closely two words are related in everyday English (see the file comment): 1, 0.5, 0.25 or 0. */
 export function relatedness(a: string, b: string, senses = 3, nounsOnly = false): number {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
@@ -161,6 +162,11 @@ export function relatedness(a: string, b: string, senses = 3, nounsOnly = false)
         const linked = (ss: Synset[], forms: Set<string>): boolean =>
           ss.some((s) => s.links.some((l) => synset(d, l.pos, l.offset)?.words.some((w) => forms.has(w))));
         if (inGloss(sy, simpleX) || inGloss(sx, simpleY) || linked(sx, fy) || linked(sy, fx)) score = 0.5;
+        else {
+          // Two definitions that share a content word ("paw": a clawed foot of an animal; "pet": a domesticated animal …).
+          const gx = new Set(sx.flatMap((s) => s.gloss.flatMap(baseForms)));
+          if (sy.some((s) => s.gloss.some((g) => baseForms(g).some((f) => gx.has(f))))) score = 0.25;
+        }
       }
     }
   }

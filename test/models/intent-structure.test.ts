@@ -40,6 +40,8 @@ describe('intent reading: sentence structure', () => {
     // A request that starts with its verb keeps its question ("Book X, can you?" is one request), and so does a label
     // with nothing to do after the colon.
     expect(requestCore('Guest pass: Ana Ruiz, Tuesday.')).toBe('Guest pass: Ana Ruiz, Tuesday.');
+    // Asking a third party for the nominalised action is the action; what runs low is the thing, not who.
+    expect(requestCore('Rex is running low on Zyloxin 5 mg tablets. Ask the clinic for a 30-day supply refill, Store pickup please.')).toBe('Refill Zyloxin 5 mg, 30-day supply, Store pickup.');
   });
 
   it('a possessive ends the name it follows (shared with the critics)', () => {

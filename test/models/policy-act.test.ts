@@ -25,6 +25,9 @@ describe('reference policy: the generic verb-and-thing reading (apps it was not 
     const refill = understandAction('Put in a refill request for my Zortex 10 mg prescription.')!;
     expect(refill.goals[3]).toMatchObject({ targets: expect.arrayContaining(['Refill Request', 'Request Refill', 'Request']), words: ['refill', 'request'] });
     expect(refill.result!.test('Refill requested')).toBe(true);
+    // An owner before the thing ("Rex's Zyloxin 5 mg"): the thing is what is owned, the owner a way to reach it.
+    const owned = understandAction("Renew Rex's Zyloxin 5 mg tablets for 30 days.")!;
+    expect(owned.goals[2]).toMatchObject({ targets: ['Zyloxin 5 mg'], entity: true, via: expect.arrayContaining(['rex']) });
     expect(hold.goals[4]).toMatchObject({ kind: 'fill', value: 'Hillcrest Branch', hints: expect.arrayContaining(['pickup']) });
     // A named app is opened by name; otherwise the launcher label that is a word of the request.
     expect(planTask('Check out Circe for me in the Library app.', []).goals[0]).toMatchObject({ kind: 'open', target: 'Library' });

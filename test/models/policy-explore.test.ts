@@ -93,7 +93,8 @@ describe('reference policy: finding the app a request implies by looking inside 
     const wallet = page('Wallet', ['Cards', 'Everyday Visa', '•••• 4821', 'Travel Mastercard', 'Recent activity']);
     const pantry = page('Pantry', ['Shopping list', 'Eggs', 'Milk']);
     const r = run('Freeze my Everyday Visa card.', { home, Pantry: pantry, Wallet: wallet, Camera: comingSoon('Camera') });
-    expect(r.opened).toEqual(['Pantry', 'Wallet']);
+    // (Word knowledge ranks Wallet first — a card is kept in a wallet — so it is the first app looked into.)
+    expect(r.opened).toEqual(['Wallet']);
     expect(r.last.conclusion).toMatch(/\[seen Wallet=[\d.]+\] \[chose Wallet\] Tapped "Everyday Visa"/);
   });
 
@@ -116,7 +117,9 @@ describe('reference policy: finding the app a request implies by looking inside 
     expect(labelFit('Easyboat', ['boats'])).toBe(1);
     expect(labelFit('Transit', ['transfer'])).toBe(0);
     const home = launcher(['Pantry', 'Camera', 'Music', 'GreenThumb']);
-    expect(launcherApps(home, screen, 'Water my Fern Trio every 3 days')).toEqual(['Pantry', 'Camera', 'Music', 'GreenThumb']);
+    // No label part is a request word; word knowledge still puts the plant app first (green, fern and water: plants).
+    expect(launcherApps(home, screen, 'Water my Fern Trio every 3 days')).toEqual(['GreenThumb', 'Pantry', 'Camera', 'Music']);
+    expect(launcherApps(home, screen, 'Xylo my Qwerty Trio every 3 days')).toEqual(['Pantry', 'Camera', 'Music', 'GreenThumb']);
     expect(launcherApps(home, screen, 'Give my plants a green light', ['thumb'])[0]).toBe('GreenThumb');
   });
 

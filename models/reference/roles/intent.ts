@@ -214,6 +214,12 @@ export function contextThing(sentence: string): string | undefined {
   // "I don't need the Work late shift alarm any more": the name between "the/my" and a kind word, whole.
   const kinded = new RegExp(`\\b(?:the|my)\\s+([\\p{Lu}\\p{N}][^,;:"“”.]*?)\\s+(?:${CONTEXT_KINDS})\\b`, 'u').exec(s);
   if (kinded && kinded[1]!.split(/\s+/).length <= 5) return kinded[1];
+  // "X is running low on / out of Y": what runs out is the thing, not who ("Lulu is running low on Methimazole").
+  const low = /\b(?:low on|out of)\s+(?:my|the|his|her|its|their)?\s*([\p{Lu}].*)$/u.exec(s);
+  if (low) {
+    const t = contextThing(`It ${low[1]!}`);
+    if (t) return t;
+  }
   // (Any past tense after a name of two or more capitalised words: "Julia Novak changed phones".)
   const be = /^((?:the\s+|my\s+)?[\p{Lu}\p{N}][^,;:"“”]*?)\s+(?:is|are|was|were|got|has|have|had)\b/u.exec(s);
   const past = /^((?:[\p{Lu}][\p{L}'-]+\s+){1,3}[\p{Lu}][\p{L}'-]+)\s+[a-z]{3,}ed\b/u.exec(s);
@@ -341,6 +347,11 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   // "Order / request a refill" → "Refill it": a nominalised action is its verb (the thing from the context).
   s = s.replace(/^(?:order|get|place)\s+(?:a|an)\s+(refill|renewal)\b(.*)$/i, (_a, noun: string, rest: string) => `${noun.toLowerCase() === 'refill' ? 'Refill' : 'Renew'} it${rest}`);
   s = s.replace(/^(?:request|put\s+in)\s+(?:a|an)\s+(refill|renewal)([.!?]*)$/i, (_a, noun: string, rest: string) => `${noun.toLowerCase() === 'refill' ? 'Refill' : 'Renew'} it${rest}`);
+  // "Ask the vet / pharmacy for a 90-day supply refill, …" → "Refill it, 90-day supply, …": asking a third party for the
+  // nominalised action is the action; its modifiers are values.
+  s = s.replace(/^(?:request|put\s+in|ask\s+(?:the\s+|my\s+)?[\w-]+\s+for)\s+(?:a|an)\s+((?:[\w-]+\s+){0,3}?)(refill|renewal)\b(.*)$/i, (_a, mods: string, noun: string, rest: string) =>
+    `${noun.toLowerCase() === 'refill' ? 'Refill' : 'Renew'} it${mods.trim() ? `, ${mods.trim()}` : ''}${rest}`,
+  );
   // "Make sure / ensure X is V" → "Turn X On/Off" or "Set X to V".
   const sure = /^(?:make sure|ensure|check that)\s+(?:that\s+)?((?:the\s+|my\s+)?.+?)\s+(?:is|are)\s+(?:set to\s+|turned\s+|switched\s+)?(.+?)([.!?]*)$/i.exec(s);
   if (sure && !/^(?:i|it|this|that|they|we|you)\b/i.test(sure[1]!)) {

@@ -287,7 +287,12 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   // A date (a weekday, "June 12") is a value to choose, never the thing: the thing is the first other name.
   const isDay = (e: string): boolean => isDateEntity(e) || e === fullDate?.[0].replace(/,\s*/, ', ');
   const days = all0.filter(isDay);
-  const entities = [...all0.filter((e) => !isDay(e)), ...days];
+  const listed = [...all0.filter((e) => !isDay(e)), ...days];
+  // An owner before the thing ("Lulu's Methimazole 2.5 mg tablets", "Sam's Birthday Party"): the thing is what is owned;
+  // the owner is a way to reach it (a section, a profile), never a value to fill in.
+  const esc = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const owner = listed.length >= 2 && !isDay(listed[1]!) && new RegExp(`${esc(listed[0]!)}['’]s\\s+${esc(listed[1]!.split(/\s+/)[0]!)}`).test(rest) ? listed[0] : undefined;
+  const entities = owner ? listed.slice(1) : listed;
   const read = entities[0];
   if (!read) return undefined;
   // The name as written (instructionEntities drops brackets: "The Hobbit (Illustrated)").
@@ -302,7 +307,7 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const valueWords = new Set(contentWords([...values, ...durations].join(' ')));
   const at = rest.indexOf(thing.split(/\s+/)[0]!);
   const dayWords = new Set(days.flatMap((d) => contentWords(d)));
-  const object = contentWords(at > 0 ? rest.slice(0, at) : '').filter((w) => !dayWords.has(w));
+  const object = contentWords((at > 0 ? rest.slice(0, at) : '').replace(owner ? new RegExp(`${esc(owner)}['’]s`, 'g') : /$^/, ' ')).filter((w) => !dayWords.has(w));
   const all = contentWords(text.replace(thing, ' '));
   const syn = SYNONYMS.filter((g) => g.includes(verb)).flat().filter((w) => w !== verb);
   const verbLabel = cap(verb);
@@ -326,7 +331,7 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
     ...days.slice(0, 1).map((d): Goal => ({ kind: 'tap', targets: dayLabels(d), text: `open ${d}`, min: 0.95, optional: true, notTitle: true })),
     { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
     // Not on screen: a tab or section named by the kind of thing the request calls it ("my X card" → Cards).
-    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, ...(kinds.length ? { via: kinds } : {}), ...(days.length ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
+    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, ...(kinds.length || owner ? { via: [...kinds, ...(owner ? contentWords(owner) : [])] } : {}), ...(days.length ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
     {
       kind: 'tap',
       targets: actionTargets,
