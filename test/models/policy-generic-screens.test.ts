@@ -297,3 +297,22 @@ describe('a sheet of options in front of the button that opened it', () => {
     expect(d.action).toEqual({ action: 'click', coordinate: [205, 870] });
   });
 });
+
+describe('a new record with its values listed after a colon, and a flow entry button that lists the thing (after PawPoint)', () => {
+  it('"Add my new X Name to App: a, b, 4.5 kg" is a form behind "Add X", never a cart item; a measurement types its number', () => {
+    const plan = planTask('Add my new bike Zephyr to Cyclo: Road, Trek, 9.5 kg.', []);
+    expect(plan.goals[0]).toMatchObject({ kind: 'open', target: 'Cyclo' });
+    expect(plan.goals[1]).toMatchObject({ kind: 'tap', targets: expect.arrayContaining(['Add bike', 'New bike']) });
+    expect(plan.goals.some((g) => g.kind === 'add')).toBe(false);
+    const vs = formValues('then my new bike Zephyr: Road, Trek, 9.5 kg');
+    expect(vs.find((v) => v.value === '9.5 kg')).toMatchObject({ kind: 'number', input: '9.5' });
+    expect(vs.map((v) => v.value)).toEqual(expect.arrayContaining(['Zephyr', 'Road', 'Trek']));
+  });
+
+  it('opens a "<verb> a <noun>" entry button when the thing is not on screen, never a row that only names the owner', () => {
+    const req = "Request a refill of Rex's Zyloxin 5 mg tablets: 30-day supply.";
+    const home = [...title('Critterly'), line('Rex: heartworm due', 20, 150, 200), line('Book a visit', 20, 260, 120), line('Request a refill', 220, 260, 150), ...tabs(['Home', 'Pets'], 860)];
+    const d = step(req, ['Opened the Critterly app. [goal 1/7 done]'], home);
+    expect(d.conclusion).toMatch(/^Opened "Request a refill" to look for "Zyloxin 5 mg"/);
+  });
+});

@@ -350,7 +350,9 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   // "Ask the vet / pharmacy for a 90-day supply refill, …" → "Refill it, 90-day supply, …": asking a third party for the
   // nominalised action is the action; its modifiers are values.
   s = s.replace(/^(?:request|put\s+in|ask\s+(?:the\s+|my\s+)?[\w-]+\s+for)\s+(?:a|an)\s+((?:[\w-]+\s+){0,3}?)(refill|renewal)\b(.*)$/i, (_a, mods: string, noun: string, rest: string) =>
-    `${noun.toLowerCase() === 'refill' ? 'Refill' : 'Renew'} it${mods.trim() ? `, ${mods.trim()}` : ''}${rest}`,
+    /^\s+(?:of|for)\s+/i.test(rest)
+      ? `${noun.toLowerCase() === 'refill' ? 'Refill' : 'Renew'} ${rest.replace(/^\s+(?:of|for)\s+/i, '')}${mods.trim() ? `, ${mods.trim()}` : ''}`
+      : `${noun.toLowerCase() === 'refill' ? 'Refill' : 'Renew'} it${mods.trim() ? `, ${mods.trim()}` : ''}${rest}`,
   );
   // "Make sure / ensure X is V" → "Turn X On/Off" or "Set X to V".
   const sure = /^(?:make sure|ensure|check that)\s+(?:that\s+)?((?:the\s+|my\s+)?.+?)\s+(?:is|are)\s+(?:set to\s+|turned\s+|switched\s+)?(.+?)([.!?]*)$/i.exec(s);

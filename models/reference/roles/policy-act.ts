@@ -95,7 +95,11 @@ export function contentWords(text: string): string[] {
  * ("registered in California", "located in X").
  */
 export function namedAppIn(text: string): string | undefined {
-  return /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;!?]|\s*$)/.exec(text)?.[1];
+  return (
+    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;:!?]|\s*$)/.exec(text)?.[1] ??
+    // "Add my new pet Rocky to PawPoint: …" — the app a record is added to, right before the colon that lists its values.
+    /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*:)/.exec(text)?.[1]
+  );
 }
 
 /** The app goal of a request that names no generic app: the one named ("in/on/using X"), else a launcher label that is a word of it, else look inside the apps. */
@@ -331,7 +335,7 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
     ...days.slice(0, 1).map((d): Goal => ({ kind: 'tap', targets: dayLabels(d), text: `open ${d}`, min: 0.95, optional: true, notTitle: true })),
     { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
     // Not on screen: a tab or section named by the kind of thing the request calls it ("my X card" → Cards).
-    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, ...(kinds.length || owner ? { via: [...kinds, ...(owner ? contentWords(owner) : [])] } : {}), ...(days.length ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
+    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, entry: actWords, ...(kinds.length || owner ? { via: [...kinds, ...(owner ? contentWords(owner) : [])] } : {}), ...(days.length ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
     {
       kind: 'tap',
       targets: actionTargets,

@@ -70,6 +70,8 @@ export const SUBMIT_WORDS = ['review', 'continue', 'next', 'submit', 'send', 'sa
 
 const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec';
 const AMOUNT = /(?:[$€£]\s?\d(?:[\d,]*\d)?(?:\.\d{1,2})?|\b\d(?:[\d,]*\d)?(?:\.\d{1,2})?\s?(?:dollars|euros|pounds|bucks|usd|eur|gbp)\b)/gi;
+/** A number with a unit of weight, length or volume (generic measurement abbreviations). */
+const MEASURE = /(?<![\w$€£.,-])(\d+(?:\.\d+)?)\s?(lbs?|kg|g|oz|cm|mm|m|in|ft|km|mi|l|ml)\b(?![\w-])/gi;
 const NUMBER = /(?<![\w$€£.,-])(?:#\s?)?(?=[A-Za-z-]*\d)(?:[A-Za-z]{1,4}-?)?\d[\d -]{2,}\d(?![\w.-])/g;
 const DATE = new RegExp(`\\b(?:(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTHS})(?:\\s+\\d{4})?|\\d{4}-\\d{2}-\\d{2}|today|tomorrow|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\\b`, 'gi');
 const TIME = /\b\d{1,2}(?::\d{2})\s*(?:[ap]\.?m\.?)?(?!\w)|\b\d{1,2}\s*[ap]\.?m\.?(?!\w)/gi;
@@ -127,10 +129,17 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
   // A text after a colon that ends the request ("Report it to lost and found: Green folding umbrella"): the words
   // before the colon say what it is.
   const colon = /:\s*([A-Za-z][^.;:!?"]*?(?:\s+[^.;:!?"\s]+){1,})\s*$/.exec(text);
-  if (colon && !lab) {
+  // (A list of short items after the colon — "Road, Trek, 2021" — is several values, read one by one below.)
+  const items = colon ? colon[1]!.trim().split(/\s*,\s*/) : [];
+  if (colon && !lab && !(items.length >= 2 && items.every((p) => p.split(/\s+/).length <= 4))) {
     const v = colon[1]!.trim();
     out.push({ value: v, input: v, kind: 'text', cues: before(text, colon.index, 3) });
     blank(colon[0]);
+  }
+  // A measurement ("15.2 lb", "2.5 kg", "30 cm"): a number typed without its unit (the field says the unit).
+  for (const m of [...text.matchAll(MEASURE)]) {
+    out.push({ value: m[0].trim(), input: m[1]!, kind: 'number', cues: [m[2]!.toLowerCase(), ...before(text, m.index!, 2)] });
+    blank(m[0]);
   }
   // E-mail addresses: typed as they are (a person's name beside one is a name of its own, not part of it).
   for (const m of [...text.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g)]) {
@@ -388,7 +397,7 @@ export function understandForm(request: string): ActPlan | undefined {
   // code), else the first content word.
   const np = /\b(?:a|an|the|my|new)\s+((?:(?!(?:under|over|with|from|into|onto|for|and|the|called|named)\b)[a-z]{3,}\s+)?(?!(?:under|over|with|from|into|onto|for|and|the|called|named)\b)[a-z]{3,})\b(?!\s+(?:and|or)\b)/.exec(rest.replace(/[^A-Za-z' ]+/g, ' ').replace(/\s+/g, ' '));
   const head = np ? contentWords(np[1]!.split(' ').pop()!)[0] : undefined;
-  const kind = (head && head.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(head) ? head : undefined) ?? contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w));
+  const kind = (head && head.length >= 3 && !/^(?:note|memo|message|over|back|number)$/.test(head) ? head : undefined) ?? contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w));
   // A noun phrase of two words joined by "and" names a section or button whole ("lost and found", "terms and conditions").
   const phrase = /\b([a-z]{3,} and [a-z]{3,})\b/.exec(rest)?.[1];
   const syn = [...SYNONYMS, ...FORM_SYNONYMS].filter((g) => g.includes(verb!)).flat().filter((w) => w !== verb);

@@ -38,6 +38,11 @@ export type BaseGoal =
       entity?: boolean;
       /** Section labels to open first when the target is not on screen (e.g. a settings section, a shop category). */
       via?: string[];
+      /**
+       * The request's action words: a flow's entry button that starts with one ("Refill a prescription", "Book a
+       * visit") lists the things it acts on — opened when the thing is not on screen and no section fits.
+       */
+      entry?: string[];
       /** Minimum match score (default 0.6). */
       min?: number;
       /** Labels whose presence means this tap is already done ("Unpin" for Pin). */

@@ -330,6 +330,11 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   if (feature) return { goals: feature.goals, app: true, result: feature.result };
   const appGoals = understandAppTask(instruction);
   if (appGoals) return { goals: appGoals, app: true };
+  // "Add my new pet X …", "Add a new vehicle …": a new record with its values, never a cart's item.
+  if (/^add\s+(?:my\s+|a\s+|an\s+)?new\s+[a-z]/i.test(instruction)) {
+    const record = understandForm(instruction);
+    if (record) return { goals: record.goals, app: true, result: record.result };
+  }
   const spec = understandTask(instruction);
   if (spec) return { goals: planGoals(spec), spec, app: false };
   // Several values, one of them typed (an amount, a number, a note): a form the verb's button opens (policy-form.ts).
@@ -621,6 +626,18 @@ export function decide(input: DecideInput): Decision {
     // Back on the launcher (e.g. after Back from the app's first screen): open the app again, once or twice.
     if (appLabel && goal.kind !== 'open' && sub.reopened < 2 && looksLikeLauncher(lines, screen)) {
       return { thought: `Step ${gi + 1} of ${n}: this is the home screen, not the app; opening ${appLabel} again to look for ${what}.`, conclusion: `Re-opened the ${appLabel} app. ${tag(`reopen ${sub.reopened + 1}`)}`, action: { action: 'open', text: appLabel } };
+    }
+    // A flow's entry button that starts with the request's action ("Refill a prescription" for "Request a refill of
+    // X"): it lists the things the action applies to (once, and only a "<verb> a/an/new/my <noun>" button).
+    const entry = 'entry' in goal ? goal.entry : undefined;
+    if (entry?.length && sub.via < 1 && sub.scrolls === 0) {
+      const e = lines.find((l) => {
+        const ws = l.text.trim().toLowerCase().split(/\s+/);
+        return !isHeader(l, screen) && !/\d/.test(l.text) && ws.length >= 3 && ws.length <= 5 && /^(?:a|an|new|my)$/.test(ws[1]!) && ws.some((x) => entry.some((w) => stemEq(x.replace(/[^a-z]/g, ''), w)));
+      });
+      if (e) {
+        return clickOn(e, `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not on this screen; "${e.text}" starts the request's action and should list it; opening it.`, `Opened "${e.text}" to look for ${what}. ${tag(`via ${sub.via + 1}`)}`);
+      }
     }
     // A section that should hold it (a settings section, a shop category): open it first (once).
     const via = 'via' in goal ? goal.via : undefined;
