@@ -83,6 +83,12 @@ describe('reference step critic', () => {
     expect(r.verdict.summary).toMatch(/Tapped "Burger Place" instead of "Burger Palace"/);
   });
 
+  it('a label that resembles the app the request names is no near-duplicate item ("The Midnight Library" is no Library app)', async () => {
+    const r = await step({ instruction: 'Renew my loan in the Burger Plaza app', action: { action: 'click', coordinate: [...TAPS.burgerPlace] }, before: shots.list, after: shots.placeMenu });
+    expect(r.verdict.annotation, r.verdict.summary).not.toBe('HARMFUL');
+    expect(r.verdict.summary, r.verdict.summary).not.toMatch(/instead of/);
+  });
+
   it('NEUTRAL for a tap with no visible effect', async () => {
     const again = await render(browser, PAGES.list); // re-rendered, so the bytes need not be identical
     const r = await step({ action: { action: 'click', coordinate: [...TAPS.blank] }, before: shots.list, after: again });
@@ -229,6 +235,9 @@ describe('instructionEntities: names the instruction introduces', () => {
     expect(instructionEntities('Turn my Work alarm On.')).toEqual(['Work']);
     expect(instructionEntities('Turn my Work late shift alarm On.')).toEqual(['Work late shift']);
     expect(instructionEntities('Please switch Bluetooth On on my phone.')).toEqual(['Bluetooth']);
+    // A quote's leftover and a verb after "the message" are no texts of their own.
+    expect(instructionEntities('Could you move the message "Trip notes" out of my inbox into the archive?')).toEqual(['Trip notes']);
+    expect(instructionEntities('Email kim.ito@example.com; the message should say "See you at 6".')).toEqual(['See you at 6', 'kim.ito@example.com']);
   });
 });
 
@@ -272,7 +281,7 @@ describe('reference step critic: rows, controls and typed text', () => {
     expect(jun).toBeDefined();
     const at: [number, number] = [Math.round(jun!.box.x + jun!.box.w / 2), Math.round(jun!.box.y + jun!.box.h / 2)];
     const r = await step({ instruction: 'Add "Call with Grandma" to my calendar on June 11 at 09:00.', action: { action: 'click', coordinate: at }, before: months, after: picked });
-    expect(r.verdict.annotation).not.toBe('HARMFUL');
+    expect(r.verdict.annotation, r.verdict.summary).not.toBe('HARMFUL');
   });
 
   it('a removal control is asked for by any removal verb ("Cancel the Project Review" → "Delete event")', async () => {
@@ -285,7 +294,7 @@ describe('reference step critic: rows, controls and typed text', () => {
       after: dialog,
     });
     expect(r.verdict.summary).toMatch(/^Tapped "Delete event"/);
-    expect(r.verdict.annotation).not.toBe('HARMFUL');
+    expect(r.verdict.annotation, r.verdict.summary).not.toBe('HARMFUL');
     // Not asked for at all, the same control is still a mistake.
     const unasked = await step({ instruction: 'Open Book Club in my calendar.', action: { action: 'click', coordinate: ROW_TAPS.rowText(2) }, before: event, after: dialog });
     expect(unasked.verdict.annotation).toBe('HARMFUL');
@@ -321,6 +330,15 @@ describe('reference step critic: rows, controls and typed text', () => {
     const typo = await step({ instruction, action: typeText('Birthday partys'), before: shots.list, after: shots.palaceMenu });
     expect(typo.verdict.annotation).toBe('HARMFUL');
     expect(typo.verdict.summary).toMatch(/instead of/);
+  });
+
+  it('a typed text that runs on into another labelled part of the instruction is HARMFUL (two values in one field)', async () => {
+    const instruction = 'I need to get back to kim.ito@example.com by email. subject: Trip notes; body: "Bring the maps"';
+    const ok = await step({ instruction, action: typeText('Trip notes'), before: shots.list, after: shots.palaceMenu });
+    expect(ok.verdict.annotation).toBe('GOOD');
+    const runOn = await step({ instruction, action: typeText('Trip notes. body: "Bring the maps"'), before: shots.list, after: shots.palaceMenu });
+    expect(runOn.verdict.annotation).toBe('HARMFUL');
+    expect(runOn.verdict.summary, runOn.verdict.summary).toMatch(/two values in one/);
   });
 });
 

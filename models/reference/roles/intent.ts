@@ -570,7 +570,8 @@ const KIND_NAMED =
 const NAMED_KIND =
   /\b(?:my|the)\s+([\p{Lu}\p{N}][^,.;:!?"“”]*?)\s+(?:alarm|note|event|contact|conversation|email|mail|setting|switch|toggle)\b/gu;
 /** A text the instruction dictates ("that says X", "saying X"): up to the end of the sentence. */
-const SAID_PHRASE = /\b(?:saying|says|reads|(?:with\s+)?the\s+(?:text|body|message))\s+(?!a\b|an\b|the\b|it\b)([^"“”]+?)(?=[;!?]|\.(?:\s|$)|$)/gi;
+// (Never a quote's leftover — the quoted text is read on its own — nor a verb: "the message should say …".)
+const SAID_PHRASE = /\b(?:saying|says|reads|(?:with\s+)?the\s+(?:text|body|message))\s+(?!a\b|an\b|the\b|it\b|should\b|must\b|will\b|would\b|can\b|could\b|is\b|to\b|says?\b|reads?\b)([^"“”\s,;][^"“”]*?)(?=[;!?]|\.(?:\s|$)|$)/gi;
 
 /** Key entities of an instruction: quoted strings, capitalised runs, numbers. */
 /** An entity that is a number, amount, time or number-led value ("2", "$40.50", "9:25 PM", "555-348-1290"), not a name ("3-Day Pass"). */

@@ -137,8 +137,13 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
     blank(colon[0]);
   }
   // A measurement ("15.2 lb", "2.5 kg", "30 cm"): a number typed without its unit (the field says the unit).
+  // Its cues are the unit and the quantity it measures ("lb" → weight), and a word right before it that is no value
+  // of a list ("weight 15.2 lb" — not "Maine Coon, 15.2 lb").
   for (const m of [...text.matchAll(MEASURE)]) {
-    out.push({ value: m[0].trim(), input: m[1]!, kind: 'number', cues: [m[2]!.toLowerCase(), ...before(text, m.index!, 2)] });
+    const unit = m[2]!.toLowerCase();
+    const quantity = /^(?:lbs?|kg|g|oz)$/.test(unit) ? ['weight', 'weighs'] : /^(?:l|ml)$/.test(unit) ? ['volume', 'amount'] : ['length', 'height', 'size', 'distance'];
+    const lead = /,\s*$/.test(text.slice(0, m.index!)) ? [] : before(text, m.index!, 1);
+    out.push({ value: m[0].trim(), input: m[1]!, kind: 'number', cues: [unit, ...quantity, ...lead] });
     blank(m[0]);
   }
   // E-mail addresses: typed as they are (a person's name beside one is a name of its own, not part of it).

@@ -4,7 +4,7 @@ import { messageImages, messageText } from '../../../domain/openai.js';
 import type { ChatRequest } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleContext, RoleHandler } from '../types.js';
-import { instructionEntities, requestCore } from './intent.js';
+import { instructionEntities, namesTheApp, requestCore } from './intent.js';
 import { bestWindow, containsPhrase, contentTokens, IMPERATIVES, NEAR, tokens } from './text-match.js';
 import { DESTRUCTIVE, MISTAKE, PROGRESS, REMOVAL_ASK, REMOVAL_WORD, REVERT, changedFraction, decodeDataUrl, eraseMarks, closedOverlay, gainedEntity, groundEntities, lastUser, marksOf, matchTarget, newLines, ocrScreen, parseAction, quote, reply, sections, targetLine, type EntityMatch, type Screen } from './critic-screen.js';
 
@@ -234,7 +234,8 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
         const verb = action.action === 'long_press' ? 'Long-pressed' : desktop ? describeAction(action, undefined, true).split(' ')[0]! : 'Tapped';
         const rowDid = `${verb} the row of ${quote(row.line.text)}`;
         if (row.match.kind === 'exact') return { annotation: 'GOOD', did: rowDid, why: `the control belongs to ${quote(row.match.entity)} from the instruction` };
-        if (row.match.kind === 'near')
+        // (Not the app the request names: "The Midnight Library" is no near-duplicate of the Library app.)
+        if (row.match.kind === 'near' && !namesTheApp(instruction, row.match.entity))
           return {
             annotation: 'HARMFUL',
             did: `${rowDid} instead of ${quote(row.match.entity)}`,
@@ -247,7 +248,7 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
       }
       const m = matchTarget(target, entities, before.lines);
       if (m.kind === 'exact') return { annotation: 'GOOD', did, why: `${quote(m.entity)} is named in the instruction` };
-      if (m.kind === 'near')
+      if (m.kind === 'near' && !namesTheApp(instruction, m.entity))
         return {
           annotation: 'HARMFUL',
           did: `${did} instead of ${quote(m.entity)}`,
@@ -296,6 +297,12 @@ async function judgeStepHeuristic(input: StepInputs): Promise<StepJudgement> {
     case 'type': {
       const typed = action.text.trim();
       if (typed === '') return { annotation: 'NEUTRAL', did, why: 'empty text' };
+      // A typed text that runs on into another labelled part of the instruction ("Project update; body: …" typed as
+      // the subject): two fields' values in one.
+      const labels = new Set([...instruction.matchAll(/\b([A-Za-z]+)\s*:/g)].map((m) => m[1]!.toLowerCase()));
+      const carried = [...typed.matchAll(/\b([A-Za-z]+)\s*:/g)].map((m) => m[1]!.toLowerCase()).find((l) => labels.has(l) && !new RegExp(`^\\s*${l}\\s*:`, 'i').test(typed));
+      if (carried)
+        return { annotation: 'HARMFUL', did: `${did} instead of the "${carried}:" part's own field (two values in one)`, why: `the typed text carries another labelled part of the instruction ("${carried}:"), so a field got two values` };
       if (verbatim(instruction, typed) || entities.some((e) => verbatim(typed, e) && verbatim(instruction, typed.replace(/\s+/g, ' '))))
         return { annotation: 'GOOD', did, why: 'the typed text comes from the instruction' };
       if (containsPhrase(instruction, typed) || entities.some((e) => containsPhrase(typed, e)))
