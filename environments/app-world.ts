@@ -7,6 +7,7 @@ import { clockApp } from './apps/clock/index.js';
 import { contactsApp } from './apps/contacts/index.js';
 import { fitnessApp } from './apps/fitness/index.js';
 import { foodApp } from './apps/food/index.js';
+import { laundryApp } from './apps/laundry/index.js';
 import { libraryApp } from './apps/library/index.js';
 import { mailApp } from './apps/mail/index.js';
 import { messagesApp } from './apps/messages/index.js';
@@ -42,6 +43,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   fitnessApp as AppModule,
   parcelsApp as AppModule,
   vetApp as AppModule,
+  laundryApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
