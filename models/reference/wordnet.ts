@@ -173,3 +173,10 @@ export function relatedness(a: string, b: string, senses = 3, nounsOnly = false)
   memo.set(key, score);
   return score;
 }
+
+/** Whether a word can be a verb in everyday English ("polish", "collect"; not "window"). */
+export function isVerb(word: string): boolean {
+  const d = load();
+  if (!d) return false;
+  return baseForms(word).some((f) => d.index.get('verb')!.has(f));
+}

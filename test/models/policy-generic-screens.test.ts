@@ -316,3 +316,22 @@ describe('a new record with its values listed after a colon, and a flow entry bu
     expect(d.conclusion).toMatch(/^Opened "Request a refill" to look for "Zyloxin 5 mg"/);
   });
 });
+
+describe('an app named as a brand inside the request, a causative, and a record added to a collection (after FreshFold)', () => {
+  it('a brand-like word of its own ("my GlowCo order", "get GlowCo to …") names the app; "get X to V …" is "V … in X"', () => {
+    const plan = planTask('Can you get GlowCo to polish my Oak Table on Friday, June 6, with Deluxe finish?', []);
+    expect(plan.goals[0]).toMatchObject({ kind: 'open', target: 'GlowCo' });
+    expect(plan.goals[1]).toMatchObject({ kind: 'tap', targets: expect.arrayContaining(['Polish']) });
+    // (Never a possessive or a word of a longer name: "McKay's", "BluePeak Tower B".)
+    expect(planTask("Order 2 Lemon Tart from McKay's Bakery in Foodie.", []).goals[0]).not.toMatchObject({ target: 'McKay' });
+  });
+
+  it('"Add 12 Elm Rd, 90210 to my GlowCo addresses" is a new record behind "Add address", not a cart item', () => {
+    const plan = planTask('Add 12 Elm Rd, 90210 to my GlowCo addresses with the note Ring twice.', []);
+    expect(plan.goals[0]).toMatchObject({ kind: 'open', target: 'GlowCo' });
+    expect(plan.goals[1]).toMatchObject({ kind: 'tap', targets: expect.arrayContaining(['Add address', 'New address']) });
+    expect(plan.goals.some((g) => g.kind === 'add')).toBe(false);
+    // A cart stays a cart.
+    expect(planTask('Add 2 Lemon Tart to my cart.', []).goals.some((g) => g.kind === 'add')).toBe(true);
+  });
+});

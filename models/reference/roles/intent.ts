@@ -16,6 +16,7 @@
  * ("Set Dark mode to Off in Settings" → value "Off", not "Off in Settings").
  */
 
+import { isVerb } from '../wordnet.js';
 import { IMPERATIVES, tokens } from './text-match.js';
 
 /** Leading courtesy/indirect frames, longest first (each is removed repeatedly: "Kindly, please …"). */
@@ -361,6 +362,10 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   }
   // "… and need X switched Off" — a wish for a state after a clause saying why.
   s = s.replace(/^.*?\b(?:and|so|but)\s+(?:i\s+)?(?:need|want)\s+(?!to\b)(.+?)\s+(?:turned|switched|set|kept)\s+(on|off)\b(.*)$/i, 'Turn $1 $2$3');
+  // "Get / have FreshFold collect …", "get X to collect …" → "Collect … in X": a causative's second verb is the action.
+  s = s.replace(/^(?:[Gg]et|[Hh]ave|[Ll]et)\s+([A-Z][\w&'-]*)\s+(?:to\s+)?([a-z]+)\b(.*?)([.!?]*)$/, (all, app: string, verb: string, rest: string, end: string) =>
+    IMPERATIVES.has(verb) || ACTION_VERB(verb) || isVerb(verb) ? `${verb.charAt(0).toUpperCase()}${verb.slice(1)}${rest} in ${app}${end || '.'}` : all,
+  );
   // "Ask the pharmacy to refill X" → "Refill X": the request to a third party is the request.
   s = s.replace(/^ask\s+(?:the\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?\s+to\s+([a-z]+\b.*)$/i, (_a, rest: string) => rest.charAt(0).toUpperCase() + rest.slice(1));
   // "the phone's X setting" → "X": the device and the word "setting" name no thing.

@@ -40,6 +40,7 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['drop', 'cancel', 'remove'],
   ['move', 'reschedule', 'change'],
   ['ship', 'send'],
+  ['collect', 'pick up', 'pickup', 'schedule pickup', 'schedule'],
   ['redirect', 'reroute', 'change'],
   ['purchase', 'buy', 'get', 'grab'],
   ['share', 'send'],
@@ -98,7 +99,10 @@ export function namedAppIn(text: string): string | undefined {
   return (
     /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;:!?]|\s*$)/.exec(text)?.[1] ??
     // "Add my new pet Rocky to PawPoint: …" — the app a record is added to, right before the colon that lists its values.
-    /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*:)/.exec(text)?.[1]
+    /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*:)/.exec(text)?.[1] ??
+    // A brand-like word of its own, capitals inside ("my FreshFold order", "get PawPoint to …"): an app's name. (Checked
+    // against the launcher later: a name no icon carries is looked for inside the apps instead.)
+    /(?<![A-Z][\w'&-]*\s)\b([A-Z][a-z]+[A-Z][a-z]+)\b(?!['’]s\b|\s+[A-Z0-9])/.exec(text)?.[1]
   );
 }
 

@@ -345,7 +345,7 @@ export function submitButton(lines: readonly OcrLine[], screen: { width: number;
  * The form plan, or undefined when the request is not one: at least two values, one of them a typed value
  * (amount, number, date, time or a quoted/labelled text), and a verb.
  */
-export function understandForm(request: string): ActPlan | undefined {
+export function understandForm(request: string, opts: { numberAfterVerb?: boolean; kind?: string } = {}): ActPlan | undefined {
   const text = request.replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
   if (!text) return undefined;
   // The verb: the first word of the first clause that starts with one (not "I …", "My …", a name).
@@ -354,7 +354,9 @@ export function understandForm(request: string): ActPlan | undefined {
   let clause = '';
   for (const raw of clauses) {
     const c = raw.trim().replace(/^(?:i(?:'d| would)? (?:like|want|need) (?:you )?to|i'd love to|let's|help me)\s+/i, '');
-    const w = /^([A-Za-z]+)\b(?!\s+\d)/.exec(c)?.[1];
+    // (A number right after the verb is a quantity — "Add 2 Classic Burger" — unless the caller knows it starts a value:
+    // "Add 88 King St to my addresses".)
+    const w = (opts.numberAfterVerb ? /^([A-Za-z]+)\b/ : /^([A-Za-z]+)\b(?!\s+\d)/).exec(c)?.[1];
     if (!w || /^(?:i|my|the|a|an|it|this|that|there|please|can|could|would|will|and|then)$/i.test(w)) continue;
     if (/^[A-Z][a-z]+$/.test(w) || /^[a-z]+$/.test(w)) {
       verb = w.toLowerCase();
@@ -402,7 +404,7 @@ export function understandForm(request: string): ActPlan | undefined {
   // code), else the first content word.
   const np = /\b(?:a|an|the|my|new)\s+((?:(?!(?:under|over|with|from|into|onto|for|and|the|called|named)\b)[a-z]{3,}\s+)?(?!(?:under|over|with|from|into|onto|for|and|the|called|named)\b)[a-z]{3,})\b(?!\s+(?:and|or)\b)/.exec(rest.replace(/[^A-Za-z' ]+/g, ' ').replace(/\s+/g, ' '));
   const head = np ? contentWords(np[1]!.split(' ').pop()!)[0] : undefined;
-  const kind = (head && head.length >= 3 && !/^(?:note|memo|message|over|back|number)$/.test(head) ? head : undefined) ?? contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w));
+  const kind = opts.kind ?? (head && head.length >= 3 && !/^(?:note|memo|message|over|back|number)$/.test(head) ? head : undefined) ?? contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w));
   // A noun phrase of two words joined by "and" names a section or button whole ("lost and found", "terms and conditions").
   const phrase = /\b([a-z]{3,} and [a-z]{3,})\b/.exec(rest)?.[1];
   const syn = [...SYNONYMS, ...FORM_SYNONYMS].filter((g) => g.includes(verb!)).flat().filter((w) => w !== verb);

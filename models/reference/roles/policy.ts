@@ -331,8 +331,12 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   const appGoals = understandAppTask(instruction);
   if (appGoals) return { goals: appGoals, app: true };
   // "Add my new pet X …", "Add a new vehicle …": a new record with its values, never a cart's item.
-  if (/^add\s+(?:my\s+|a\s+|an\s+)?new\s+[a-z]/i.test(instruction)) {
-    const record = understandForm(instruction);
+  // ("Add 88 King St to my FreshFold addresses": a collection of the user's records, not a cart.)
+  const collection = /^add\s+.+?\s+to\s+(?:my|the)\s+(?:[A-Z][\w&'-]*\s+)?([a-z]+s)\b/i.exec(instruction)?.[1];
+  if (/^add\s+(?:my\s+|a\s+|an\s+)?new\s+[a-z]/i.test(instruction) || (collection && !/^(?:carts?|baskets?|bags?|orders?|favou?rites|wishlists?)$/i.test(collection))) {
+    // (The kind of record is the collection's noun, singular: "addresses" → "Add address".)
+    const kind = collection ? collection.toLowerCase().replace(/(?<=(?:ss|x|ch|sh))es$|s$/, '') : undefined;
+    const record = understandForm(instruction, { numberAfterVerb: true, ...(kind ? { kind } : {}) });
     if (record) return { goals: record.goals, app: true, result: record.result };
   }
   const spec = understandTask(instruction);
