@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decide, planTask } from '../../models/reference/roles/policy.js';
-import { assignFields, formFields, formValues, submitButton, understandForm } from '../../models/reference/roles/policy-form.js';
+import { assignFields, fieldStep, formFields, formValues, submitButton, understandForm } from '../../models/reference/roles/policy-form.js';
 import { tabRow } from '../../models/reference/roles/policy-screen.js';
 import { mulberry32 } from '../../models/reference/server.js';
 import type { OcrLine } from '../../models/reference/types.js';
@@ -220,5 +220,30 @@ describe('policy: a confirmation dialog whose button is "<Verb> now"', () => {
     const dialog = [line('9:41', 10, 6, 40, 16), line('Membership', 20, 44, 120, 24), line('Harbor Pass', 20, 110), line('Renew $12.00', 140, 420, 120), line('Renew this pass?', 40, 500, 200), line('Cancel', 150, 580, 60), line('Renew now', 260, 580, 90)];
     const s = step(req, hist, dialog);
     expect(s.conclusion).toMatch(/^Tapped "Renew now"/);
+  });
+});
+
+describe('a value offered as an option of its own (after FreshFold)', () => {
+  it('is chosen by tapping it, and its row is never a field for another value', () => {
+    const screen = { width: 412, height: 915 };
+    const lines = [
+      line('9:41', 10, 6, 40, 16),
+      line('Book a polish', 60, 44, 200, 24),
+      line('WHICH SURFACE?', 16, 150, 160, 18),
+      line('Oak Table', 52, 192, 120, 22),
+      line('Solid wood, oiled · from $40', 52, 218, 240, 18),
+      line('Marble Top', 52, 275, 120, 22),
+      line('Stone, sealed · from $60', 52, 301, 240, 18),
+      line('Notes', 26, 400, 80, 18),
+      line('Anything we should know?', 40, 430, 240, 20),
+    ];
+    const values = formValues('then my Marble Top with the note Fragile edges');
+    const i = values.findIndex((v) => v.value === 'Marble Top');
+    const st = fieldStep(values, i, lines, screen, undefined);
+    expect(st).toMatchObject({ do: 'tap', state: 'done', conclusion: 'Chose "Marble Top".' });
+    // The note goes into the Notes field, never into the "Oak Table" row read as a label with a line under it.
+    const note = fieldStep(values, values.findIndex((v) => v.value === 'Fragile edges'), lines, screen, undefined);
+    expect(note.do).toBe('tap');
+    expect((note as { conclusion: string }).conclusion).toMatch(/"Notes"/);
   });
 });

@@ -23,7 +23,7 @@ import type { OcrLine } from '../types.js';
 import { contentWords, SYNONYMS, appGoal, namedAppIn, type ActPlan } from './policy-act.js';
 import type { Goal } from './policy-tasks.js';
 import { instructionEntities, isNumberEntity } from './intent.js';
-import { isHeader, matchScore, normText } from './policy-screen.js';
+import { isHeader, matchScore, normText, sameDate } from './policy-screen.js';
 
 export type ValueKind = 'amount' | 'number' | 'date' | 'time' | 'text' | 'name';
 
@@ -491,7 +491,12 @@ export function fieldStep(values: readonly FormValue[], index: number, lines: re
     if (picks < 2) return { do: 'swipe', thought: `The field's options are open but "${v.value}" is not among those shown; scrolling them.`, conclusion: `Scrolled the options for "${v.value}".`, state: `field #${opened[1]} pick ${picks + 1}` };
     return { do: 'type', text: v.input, thought: `No option reads "${v.value}"; typing it into the field.`, conclusion: `Typed "${v.input}" into the field.` };
   }
-  const f = assignFields(values, formFields(lines, screen)).get(index);
+  // The value offered as an option of its own (a radio row, a chip, a day in a list: "Dry Cleaning", "Sat, Jun 7"): chosen
+  // by tapping it — it is no field's label.
+  const offered = v.kind !== 'number' && v.kind !== 'amount' ? lines.filter((l) => !isHeader(l, screen) && (matchScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && sameDate(l.text, v.value)))).sort((a, b) => b.box.y - a.box.y)[0] : undefined;
+  if (offered) return { do: 'tap', line: offered, thought: `"${offered.text}" is offered as an option: choosing it for "${v.value}".`, conclusion: `Chose "${offered.text}".`, state: 'done' };
+  const isValue = (l: OcrLine): boolean => values.some((x) => matchScore(l.text, x.input) >= 0.95);
+  const f = assignFields(values, formFields(lines, screen).filter((x) => !isValue(x.label))).get(index);
   if (!f) return { do: 'notFound', what: `the field for "${v.value}"` };
   const sig = bodySig(lines, screen);
   const label = f.label.text.trim();
