@@ -247,3 +247,12 @@ describe('a value offered as an option of its own (after FreshFold)', () => {
     expect((note as { conclusion: string }).conclusion).toMatch(/"Notes"/);
   });
 });
+
+describe('a name followed only by lower-case words describing it is the same thing (after PawPoint)', () => {
+  it('"Zyloxin 25 mg chewable" is "Zyloxin 25 mg"; "Zyloxin 75 mg chewable" and "Harbor Line Express" are not', async () => {
+    const { matchScore } = await import('../../models/reference/roles/policy-screen.js');
+    expect(matchScore('Zyloxin 25 mg chewable', 'Zyloxin 25 mg')).toBeGreaterThanOrEqual(0.85);
+    expect(matchScore('Zyloxin 75 mg chewable', 'Zyloxin 25 mg')).toBeLessThan(0.75);
+    expect(matchScore('Harbor Line Express', 'Harbor Line')).toBeLessThan(0.75);
+  });
+});

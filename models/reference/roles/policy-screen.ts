@@ -41,6 +41,14 @@ export function matchScore(line: string, target: string): number {
   let contain = 0;
   if (l.includes(t)) contain = 0.5 + 0.4 * (t.length / l.length);
   else if (t.includes(l) && l.length >= 4) contain = 0.4 + 0.4 * (l.length / t.length);
+  // The whole name of two or more words, then only lower-case words describing it ("Carprofen 25 mg chewable" for
+  // "Carprofen 25 mg", "Oak Table oiled"): the same thing. (A capitalised word after it is more name: "Blue Line
+  // Express" is not "Blue Line".)
+  const tw = target.trim().split(/\s+/);
+  const lw = line.trim().split(/\s+/);
+  const described =
+    tw.length >= 2 && lw.length > tw.length && normText(lw.slice(0, tw.length).join(' ')) === t && lw.slice(tw.length).every((w) => /^[a-z][a-z-]*[,.]?$/.test(w));
+  if (described) contain = Math.max(contain, 0.85);
   return Math.min(0.9, Math.max(edit, contain));
 }
 
