@@ -256,3 +256,21 @@ describe('a name followed only by lower-case words describing it is the same thi
     expect(matchScore('Harbor Line Express', 'Harbor Line')).toBeLessThan(0.75);
   });
 });
+
+describe('a date no field of the first page takes is chosen on a later page of the flow (after FreshFold)', () => {
+  const screen = { width: 412, height: 915 };
+  it('defers the date on a page with no date field, then picks it where offered and goes on', () => {
+    const page1 = [line('9:41', 10, 6, 40, 16), line('Book a polish', 60, 44, 200, 24), line('WHICH SURFACE?', 16, 150, 160, 18), line('Oak Table', 52, 192, 120, 22), line('Solid wood, oiled', 52, 218, 240, 18), line('Continue', 160, 760, 100, 22)];
+    const values = formValues('then my Oak Table on Thursday, June 5');
+    const i = values.findIndex((v) => v.kind === 'date');
+    expect(fieldStep(values, i, page1, screen, undefined)).toEqual({ do: 'defer', value: values[i]!.value });
+    const instruction = 'Schedule a GlowCo polish for Oak Table on Thursday, June 5.';
+    const n = planTask(instruction, []).goals.length;
+    const page2 = [line('9:41', 10, 6, 40, 16), line('Pick a day', 60, 44, 200, 24), line('Wed, Jun 4', 20, 200, 120, 22), line('Thu, Jun 5', 20, 260, 120, 22), line('Confirm booking', 140, 780, 160, 22)];
+    const history = [`Left "June 5" for a later page of the form. [deferred June 5] [goal ${n - 2}/${n} done]`, `Tapped "Continue". [goal ${n}/${n} done]`];
+    const pick = decide({ instruction, guidance: [], history, lines: page2, screen, temperature: 0, random: mulberry32(1) });
+    expect(pick.conclusion).toMatch(/^Chose "Thu, Jun 5"\. \[picked June 5\] \[all goals done: later 1\]/);
+    const go = decide({ instruction, guidance: [], history: [...history, pick.conclusion], lines: page2, screen, temperature: 0, random: mulberry32(1) });
+    expect(go.conclusion).toMatch(/^Tapped "Confirm booking"\. \[all goals done: onward 2\]/);
+  });
+});

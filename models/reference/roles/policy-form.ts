@@ -454,7 +454,9 @@ export type FieldStep =
   | { do: 'tap'; line?: OcrLine; point?: [number, number]; thought: string; conclusion: string; state: string }
   | { do: 'type'; text: string; thought: string; conclusion: string }
   | { do: 'swipe'; thought: string; conclusion: string; state: string }
-  | { do: 'notFound'; what: string };
+  | { do: 'notFound'; what: string }
+  /** A date or time no field on this page takes: chosen on a later page of the flow (after Continue). */
+  | { do: 'defer'; value: string };
 
 /** A short signature of what the screen shows outside its title bar (did a tap change the screen?). */
 export function bodySig(lines: readonly OcrLine[], screen: { height: number }): string {
@@ -497,6 +499,8 @@ export function fieldStep(values: readonly FormValue[], index: number, lines: re
   if (offered) return { do: 'tap', line: offered, thought: `"${offered.text}" is offered as an option: choosing it for "${v.value}".`, conclusion: `Chose "${offered.text}".`, state: 'done' };
   const isValue = (l: OcrLine): boolean => values.some((x) => matchScore(l.text, x.input) >= 0.95);
   const f = assignFields(values, formFields(lines, screen).filter((x) => !isValue(x.label))).get(index);
+  // A date or time no field here is labelled for ("When", "Date", "Time"): a later page of the flow asks for it.
+  if ((v.kind === 'date' || v.kind === 'time') && (!f || fieldScore(v, f) < 1)) return { do: 'defer', value: v.value };
   if (!f) return { do: 'notFound', what: `the field for "${v.value}"` };
   const sig = bodySig(lines, screen);
   const label = f.label.text.trim();

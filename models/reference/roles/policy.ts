@@ -576,6 +576,27 @@ export function decide(input: DecideInput): Decision {
         };
       }
     }
+    // Dates and times a form's first page had no field for: chosen where a later page offers them ("Thu, Jun 5",
+    // "11 AM – 1 PM"), then the page's forward or submit button — a few times at most.
+    const tapLine = (line: OcrLine, thought: string, conclusion: string): Decision => ({ thought, conclusion, action: { action: 'click', coordinate: pointIn(line, screen, temperature, random) } });
+    const deferred = history.flatMap((c) => [...c.matchAll(/\[deferred ([^\]]+)\]/g)].map((m) => m[1]!));
+    if (deferred.length > 0) {
+      const picked = history.flatMap((c) => [...c.matchAll(/\[picked ([^\]]+)\]/g)].map((m) => m[1]!));
+      const rounds = history.filter((c) => /\[all goals done: (?:later|onward) \d+\]/.test(c)).length;
+      const timeIn = (text: string, v: string): boolean => new RegExp(`(?:^|[^\\d:])${v.replace(/\s+/g, '\\s*').replace(/[.]/g, '\\.')}(?![\\d:])`, 'i').test(text.replace(/\u2013|\u2014/g, '-'));
+      for (const v of deferred.filter((d) => !picked.includes(d))) {
+        const opt = rounds < 6 ? lines.filter((l) => !isHeader(l, screen) && (sameDate(l.text, v) || (/\d/.test(v) && /[ap]m/i.test(v) && timeIn(l.text, v)))).sort((a, b) => a.box.y - b.box.y)[0] : undefined;
+        if (opt) {
+          // (Every deferred value this line also shows is picked with it: "11 AM – 1 PM" for 11 AM and 1 PM.)
+          const also = deferred.filter((d) => !picked.includes(d) && (sameDate(opt.text, d) || timeIn(opt.text, d)));
+          return tapLine(opt, `The form's later page offers "${opt.text}" for ${also.map((d) => `"${d}"`).join(', ')}; choosing it.`, `Chose "${opt.text}". ${also.map((d) => `[picked ${d}]`).join(' ')} [all goals done: later ${rounds + 1}]`);
+        }
+      }
+      const onward = rounds < 6 && !confirmationOpen(lines) ? lines.filter((l) => !isHeader(l, screen) && (FORWARD.test(l.text.trim()) || /^(?:confirm|book|schedule|submit|place|save)\b/i.test(l.text.trim())) && l.text.trim().split(/\s+/).length <= 4).sort((a, b) => b.box.y - a.box.y)[0] : undefined;
+      if (onward && !history.some((c) => c.includes(`Tapped "${onward.text}". [all goals done: onward`))) {
+        return tapLine(onward, `The deferred values are chosen; "${onward.text}" goes on.`, `Tapped "${onward.text}". [all goals done: onward ${rounds + 1}]`);
+      }
+    }
     if (spec) {
       if (!progress.waitedAfterAll) {
         return { thought: `All ${n} steps are done but the screen (${seen}) does not show the expected result yet; waiting.`, conclusion: 'Waited for the result after the last step. [all goals done: wait]', action: { action: 'wait', time: 1 } };
@@ -1006,6 +1027,12 @@ export function decide(input: DecideInput): Decision {
       const st = fieldStep(goal.values, goal.index, lines, screen, lm && Number(lm[1]) - 1 === gi ? lm[4] : undefined);
       const head = `Step ${gi + 1} of ${n} ("${goal.text}"): `;
       if (st.do === 'notFound') return notFound(st.what);
+      if (st.do === 'defer') {
+        // Nothing to do for it on this page: go on with the next step on this very screen.
+        const left = `Left "${st.value}" for a later page of the form. [deferred ${st.value}] ${tag('done')}`;
+        const next = decide({ ...input, history: [...history, left] });
+        return { thought: `${head}no field on this page takes "${st.value}"; it is chosen on a later page. ${next.thought}`, conclusion: `[deferred ${st.value}] ${next.conclusion}`, action: next.action };
+      }
       if (st.do === 'type') return { thought: head + st.thought, conclusion: `${st.conclusion} ${tag('done')}`, action: { action: 'type', text: st.text } };
       if (st.do === 'swipe') {
         const x = Math.round(screen.width / 2);
