@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decide, planTask } from '../../models/reference/roles/policy.js';
-import { assignFields, fieldStep, formFields, formValues, submitButton, understandForm } from '../../models/reference/roles/policy-form.js';
+import { assignFields, fieldStep, filledOnScreen, formFields, formValues, submitButton, understandForm } from '../../models/reference/roles/policy-form.js';
 import { tabRow } from '../../models/reference/roles/policy-screen.js';
 import { mulberry32 } from '../../models/reference/server.js';
 import type { OcrLine } from '../../models/reference/types.js';
@@ -245,6 +245,9 @@ describe('a value offered as an option of its own (after FreshFold)', () => {
     const note = fieldStep(values, values.findIndex((v) => v.value === 'Fragile edges'), lines, screen, undefined);
     expect(note.do).toBe('tap');
     expect((note as { conclusion: string }).conclusion).toMatch(/"Notes"/);
+    // Shown as an option, a value is not filled in yet; "3 in the morning" is no length in inches.
+    expect(filledOnScreen(values, i, lines, screen)).toBe(false);
+    expect(formValues('then my Oak Table on June 3 in the 9–11 AM window').map((v) => v.value)).toContain('June 3');
   });
 });
 

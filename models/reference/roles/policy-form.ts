@@ -71,7 +71,7 @@ export const SUBMIT_WORDS = ['review', 'continue', 'next', 'submit', 'send', 'sa
 const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec';
 const AMOUNT = /(?:[$€£]\s?\d(?:[\d,]*\d)?(?:\.\d{1,2})?|\b\d(?:[\d,]*\d)?(?:\.\d{1,2})?\s?(?:dollars|euros|pounds|bucks|usd|eur|gbp)\b)/gi;
 /** A number with a unit of weight, length or volume (generic measurement abbreviations). */
-const MEASURE = /(?<![\w$€£.,-])(\d+(?:\.\d+)?)\s?(lbs?|kg|g|oz|cm|mm|m|in|ft|km|mi|l|ml)\b(?![\w-])/gi;
+const MEASURE = /(?<![\w$€£.,-])(\d+(?:\.\d+)?)\s?(lbs?|kg|g|oz|cm|mm|ft|km|mi|ml)\b(?![\w-])/gi;
 const NUMBER = /(?<![\w$€£.,-])(?:#\s?)?(?=[A-Za-z-]*\d)(?:[A-Za-z]{1,4}-?)?\d[\d -]{2,}\d(?![\w.-])/g;
 const DATE = new RegExp(`\\b(?:(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTHS})(?:\\s+\\d{4})?|\\d{4}-\\d{2}-\\d{2}|today|tomorrow|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\\b`, 'gi');
 const TIME = /\b\d{1,2}(?::\d{2})\s*(?:[ap]\.?m\.?)?(?!\w)|\b\d{1,2}\s*[ap]\.?m\.?(?!\w)/gi;
@@ -300,10 +300,14 @@ export function assignFields(values: readonly FormValue[], fields: readonly Form
 /** The values of this form the screen shows filled in (each field's line under its label reads as the value). */
 export function filledOnScreen(values: readonly FormValue[], index: number, lines: readonly OcrLine[], screen: { width: number; height: number }): boolean {
   if (dialogOpen(lines)) return false;
-  const f = assignFields(values, formFields(lines, screen)).get(index);
+  const all = formFields(lines, screen);
+  // A value offered as an option of its own (a radio row with its description under it) is not filled in by being
+  // shown: it is chosen by tapping it (fieldStep).
+  const isValue = (l: OcrLine): boolean => values.some((x) => matchScore(l.text, x.input) >= 0.95);
+  const f = assignFields(values, all.filter((x) => !isValue(x.label))).get(index);
   // A name the form has no field for ("… to Pharmacy": the app itself) is nothing to fill once the form shows.
-  if (!f && values[index]!.kind === 'name' && formVisible(values, lines, screen)) return true;
-  return !!f?.input && matchScore(f.input.text, values[index]!.input) >= 0.95;
+  if (!f && values[index]!.kind === 'name' && formVisible(values, lines, screen) && !lines.some((l) => !isHeader(l, screen) && matchScore(l.text, values[index]!.input) >= 0.95)) return true;
+  return !!f?.input && matchScore(f.input.text, values[index]!.input) >= 0.95 && !all.some((x) => x.label === f.input);
 }
 
 /** Enough of the form is visible: at least two of its values have a field whose label names them. */
