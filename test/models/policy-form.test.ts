@@ -277,3 +277,19 @@ describe('a date no field of the first page takes is chosen on a later page of t
     expect(go.conclusion).toMatch(/^Tapped "Confirm booking"\. \[all goals done: onward 2\]/);
   });
 });
+
+describe('a deferred date is chosen in a day strip, never from a sentence that mentions it (after FreshFold seeds 21–22)', () => {
+  it('"Thu" over "5" is June 5; "Back Thu, Jun 5, 5–7 PM" is a description', () => {
+    const screen = { width: 412, height: 915 };
+    const instruction = 'Schedule a GlowCo polish for Oak Table on Thursday, June 5.';
+    const n = planTask(instruction, []).goals.length;
+    const page = [
+      line('9:41', 10, 6, 40, 16), line('Pick a time', 60, 44, 200, 24),
+      line('Tue', 28, 262, 30, 16), line('3', 36, 282, 14, 22), line('Thu', 168, 262, 30, 16), line('5', 176, 282, 14, 22),
+      line('9–11 AM', 52, 440, 100, 22), line('Back Thu, Jun 5, 5–7 PM', 52, 464, 220, 18), line('Continue', 160, 860, 100, 22),
+    ];
+    const history = [`Left "June 5" for a later page of the form. [deferred June 5] [goal ${n - 2}/${n} done]`, `Tapped "Continue". [goal ${n}/${n} done]`];
+    const d = decide({ instruction, guidance: [], history, lines: page, screen, temperature: 0, random: mulberry32(1) });
+    expect(d.conclusion).toMatch(/^Chose "5"\. \[picked June 5\]/);
+  });
+});

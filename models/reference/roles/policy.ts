@@ -585,10 +585,16 @@ export function decide(input: DecideInput): Decision {
       const rounds = history.filter((c) => /\[all goals done: (?:later|onward) \d+\]/.test(c)).length;
       const timeIn = (text: string, v: string): boolean => new RegExp(`(?:^|[^\\d:])${v.replace(/\s+/g, '\\s*').replace(/[.]/g, '\\.')}(?![\\d:])`, 'i').test(text.replace(/\u2013|\u2014/g, '-'));
       for (const v of deferred.filter((d) => !picked.includes(d))) {
-        const opt = rounds < 6 ? lines.filter((l) => !isHeader(l, screen) && (sameDate(l.text, v) || (/\d/.test(v) && /[ap]m/i.test(v) && timeIn(l.text, v)))).sort((a, b) => a.box.y - b.box.y)[0] : undefined;
+        // (A date as an option of its own — a short line or a day strip's cell, "Thu" over "5" — never a sentence that
+        // mentions it: "Back Thu, Jun 5, 5–7 PM" describes another choice.)
+        const day = /\b(\d{1,2})(?:st|nd|rd|th)?\b/.exec(v)?.[1];
+        const cell = (l: OcrLine): boolean =>
+          !!day && l.text.trim() === day && !/[ap]m/i.test(v) && lines.some((w) => w !== l && /^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?$/i.test(w.text.trim()) && Math.abs(w.box.x + w.box.w / 2 - (l.box.x + l.box.w / 2)) < 25 && l.box.y > w.box.y && l.box.y - w.box.y < 50);
+        const short = (l: OcrLine): boolean => l.text.trim().split(/\s+/).length <= 4;
+        const opt = rounds < 6 ? lines.filter((l) => !isHeader(l, screen) && ((short(l) && sameDate(l.text, v)) || cell(l) || (short(l) && /\d/.test(v) && /[ap]m/i.test(v) && timeIn(l.text, v)))).sort((a, b) => a.box.y - b.box.y)[0] : undefined;
         if (opt) {
           // (Every deferred value this line also shows is picked with it: "11 AM – 1 PM" for 11 AM and 1 PM.)
-          const also = deferred.filter((d) => !picked.includes(d) && (sameDate(opt.text, d) || timeIn(opt.text, d)));
+          const also = deferred.filter((d) => !picked.includes(d) && (d === v || sameDate(opt.text, d) || timeIn(opt.text, d)));
           return tapLine(opt, `The form's later page offers "${opt.text}" for ${also.map((d) => `"${d}"`).join(', ')}; choosing it.`, `Chose "${opt.text}". ${also.map((d) => `[picked ${d}]`).join(' ')} [all goals done: later ${rounds + 1}]`);
         }
       }
