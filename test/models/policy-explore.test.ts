@@ -54,6 +54,9 @@ describe('reference policy: finding the app a request implies by looking inside 
     expect(commonWords('Move my Warby Parker delivery to Tuesday, June 17.')).toEqual(['move', 'delivery']);
     expect(mentionsAlone('Send it to CVS Pharmacy – Oak Ave', 'Pharmacy')).toBe(false);
     expect(mentionsAlone('Refill my inhaler in Pharmacy.', 'Pharmacy')).toBe(true);
+    // (A capitalised word that starts the sentence is no part of the name: "Search Foodie for …".)
+    expect(mentionsAlone('Search Foodie for Pizza Roma and open it.', 'Foodie')).toBe(true);
+    expect(mentionsAlone('Order from Burger Foodie today.', 'Foodie')).toBe(false);
     // Nothing related: launcher order is kept.
     expect(launcherApps(home, screen, 'Xylo qwerty', [], 'Xylo qwerty').slice(0, 3)).toEqual(['Weather', 'Camera', 'Library']);
   });

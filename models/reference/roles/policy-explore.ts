@@ -93,7 +93,15 @@ export function launcherApps(lines: OcrLine[], screen: { height: number }, reque
 /** The text says the label as a name of its own, not as a word of a longer name ("CVS Pharmacy" is no Pharmacy app). */
 export function mentionsAlone(text: string, label: string): boolean {
   const esc = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![A-Z][\\w'&-]*\\s)\\b${esc}\\b(?!\\s+[A-Z0-9])`).test(text);
+  for (const m of text.matchAll(new RegExp(`\\b${esc}\\b(?!\\s+[A-Z0-9])`, 'g'))) {
+    // The word before it, if capitalised, makes it part of a longer name — unless that word starts the sentence
+    // ("Search Foodie for …", "New FreshFold address: …").
+    const before = text.slice(0, m.index).trimEnd();
+    const prev = /([A-Za-z][\w'&-]*)$/.exec(before);
+    const startsSentence = (at: number): boolean => /(?:^|[.!?:;]\s*)$/.test(before.slice(0, at).trimEnd() === '' ? '' : before.slice(0, at));
+    if (!prev || !/^[A-Z]/.test(prev[1]!) || startsSentence(prev.index)) return true;
+  }
+  return false;
 }
 
 /**
