@@ -556,6 +556,12 @@ export function decide(input: DecideInput): Decision {
   while (gi < n && (satisfiedOnScreen(goals, gi, lines, header, switches, history, screen) || unnamedOpen(goals[gi]!) || chosenAlready(goals[gi]!))) gi++;
   appLabel = labelOf(openAt(gi)) ?? appLabel;
 
+  const clickOn = (line: OcrLine, thought: string, conclusion: string): Decision => ({
+    thought,
+    conclusion,
+    action: { action: 'click', coordinate: pointIn(line, screen, temperature, random) },
+  });
+
   if (gi >= n) {
     // A confirmation the last step opened ("Change delivery day?" — Cancel / Change day): answer it with its own
     // affirmative button (below the question, not Cancel/No), at most twice.
@@ -578,7 +584,6 @@ export function decide(input: DecideInput): Decision {
     }
     // Dates and times a form's first page had no field for: chosen where a later page offers them ("Thu, Jun 5",
     // "11 AM – 1 PM"), then the page's forward or submit button — a few times at most.
-    const tapLine = (line: OcrLine, thought: string, conclusion: string): Decision => ({ thought, conclusion, action: { action: 'click', coordinate: pointIn(line, screen, temperature, random) } });
     const deferred = history.flatMap((c) => [...c.matchAll(/\[deferred ([^\]]+)\]/g)].map((m) => m[1]!));
     if (deferred.length > 0) {
       const picked = history.flatMap((c) => [...c.matchAll(/\[picked ([^\]]+)\]/g)].map((m) => m[1]!));
@@ -595,12 +600,12 @@ export function decide(input: DecideInput): Decision {
         if (opt) {
           // (Every deferred value this line also shows is picked with it: "11 AM – 1 PM" for 11 AM and 1 PM.)
           const also = deferred.filter((d) => !picked.includes(d) && (d === v || sameDate(opt.text, d) || timeIn(opt.text, d)));
-          return tapLine(opt, `The form's later page offers "${opt.text}" for ${also.map((d) => `"${d}"`).join(', ')}; choosing it.`, `Chose "${opt.text}". ${also.map((d) => `[picked ${d}]`).join(' ')} [all goals done: later ${rounds + 1}]`);
+          return clickOn(opt, `The form's later page offers "${opt.text}" for ${also.map((d) => `"${d}"`).join(', ')}; choosing it.`, `Chose "${opt.text}". ${also.map((d) => `[picked ${d}]`).join(' ')} [all goals done: later ${rounds + 1}]`);
         }
       }
       const onward = rounds < 6 && !confirmationOpen(lines) ? lines.filter((l) => !isHeader(l, screen) && (FORWARD.test(l.text.trim()) || /^(?:confirm|book|schedule|submit|place|save)\b/i.test(l.text.trim())) && l.text.trim().split(/\s+/).length <= 4).sort((a, b) => b.box.y - a.box.y)[0] : undefined;
       if (onward && !history.some((c) => c.includes(`Tapped "${onward.text}". [all goals done: onward`))) {
-        return tapLine(onward, `The deferred values are chosen; "${onward.text}" goes on.`, `Tapped "${onward.text}". [all goals done: onward ${rounds + 1}]`);
+        return clickOn(onward, `The deferred values are chosen; "${onward.text}" goes on.`, `Tapped "${onward.text}". [all goals done: onward ${rounds + 1}]`);
       }
     }
     if (spec) {
@@ -775,11 +780,6 @@ export function decide(input: DecideInput): Decision {
     };
   };
   const requestStems = new Set(stemWords(input.instruction));
-  const clickOn = (line: OcrLine, thought: string, conclusion: string): Decision => ({
-    thought,
-    conclusion,
-    action: { action: 'click', coordinate: pointIn(line, screen, temperature, random) },
-  });
 
   /**
    * On the way to an action's button the thing's page does not show: choose the request's values offered there as
