@@ -16,6 +16,7 @@ import {
   trajectoryMultimodalCriticRole,
   trajectoryTextCriticRole,
 } from '../../models/reference/roles/critics.js';
+import { offeredAction } from '../../models/reference/roles/evidence.js';
 import type { OcrEngine } from '../../models/reference/types.js';
 import { roleModel } from './fake-model.js';
 import { MORE_PAGES, PAGES, ROW_TAPS, TAPS, alarms, launch, render } from './screens.js';
@@ -393,6 +394,44 @@ describe('reference trajectory critics: what a completed final screen looks like
     const wrong = await textVerdict(instruction, steps, [start, 'Display | Dark mode | Font size | Largest | Display size | Large']);
     expect(wrong.correct).toBe(false);
     expect(wrong.reason).toMatch(/does not show "Font size" set to "Large"/);
+  });
+
+  it("set: an owner's detail is shown on the owner's record (the app's own label for it), once no form is left open", async () => {
+    // An invented address book: the saved record labels the number "Cell"; the request says "number".
+    const instruction = "Change Nadia Okafor's number to 555-880-1200.";
+    const steps: [JudgeStepInput['action'], string][] = [
+      [open('People'), 'Opened "People"; the screen now shows "Nadia Okafor".'],
+      [tap, 'Tapped "Nadia Okafor"; the screen now shows "Edit".'],
+      [tap, 'Tapped "Edit"; the screen now shows "Edit person".'],
+      [typeText('555-880-1200'), 'Typed "555-880-1200"; the screen now shows "555-880-1200".'],
+      [tap, 'Tapped "Save"; the screen now shows "Person".'],
+    ];
+    const start = 'People | Nadia Okafor | Tomas Berg';
+    expect(await textVerdict(instruction, steps, [start, 'Person | Edit | NO | Nadia Okafor | Cell | 555-880-1200 | Email | nadia@example.com | Saved'])).toMatchObject({ correct: true });
+    // Another person's record, the edit form still open, or the old number: not done.
+    expect(await textVerdict(instruction, steps, [start, 'Person | Edit | TB | Tomas Berg | Cell | 555-880-1200'])).toMatchObject({ correct: false });
+    expect(await textVerdict(instruction, steps, [start, 'Edit person | Nadia Okafor | Cell | 555-880-1200 | Save'])).toMatchObject({ correct: false });
+    expect(await textVerdict(instruction, steps, [start, 'Person | Edit | Nadia Okafor | Cell | 555-880-1299'])).toMatchObject({ correct: false });
+  });
+
+  it('a request starting with an English verb before an amount ("Remit $75 …") has no entity "Remit"; "$75" is shown as "$75.00"', async () => {
+    const instruction = 'Remit $75 to Oskar Lind for Tickets.';
+    expect(instructionEntities(instruction)).toEqual(['$75', 'Oskar Lind', 'Tickets']);
+    const steps: [JudgeStepInput['action'], string][] = [
+      [open('Coinly'), 'Opened "Coinly"; the screen now shows "Pay someone".'],
+      [tap, 'Tapped "Oskar Lind"; the screen now shows "Amount".'],
+      [typeText('75'), 'Typed "75"; the screen now shows "75".'],
+      [typeText('Tickets'), 'Typed "Tickets"; the screen now shows "Tickets".'],
+      [tap, 'Tapped "Pay"; the screen now shows "Payment sent".'],
+    ];
+    const start = 'Coinly | Pay someone | Oskar Lind | Oskar Lindqvist';
+    expect(await textVerdict(instruction, steps, [start, 'Payment sent | You paid $75.00 to Oskar Lind | "Tickets" | Done'])).toMatchObject({ correct: true });
+    expect(await textVerdict(instruction, steps, [start, 'Payment sent | You paid $7.50 to Oskar Lind | "Tickets" | Done'])).toMatchObject({ correct: false });
+  });
+
+  it('a list heading in the plural of the request\'s verb ("ALERTS" for "Alert me …") offers no action', () => {
+    expect(offeredAction('Alert me when my savings drop below $90', ['Profile', 'ALERTS', 'Low balance alert', '$90', 'Alert updated'])).toBeUndefined();
+    expect(offeredAction('Alert me when my savings drop below $90', ['Profile', 'Low balance alert', '$90', 'Alert me'])).toBe('Alert me');
   });
 
   it('a submitted form whose result page is titled like its list ("Transfer requests") is done, not an offered action', async () => {

@@ -159,6 +159,9 @@ export function offeredAction(request: string, finalLines: readonly string[], en
   const lists = new Set(finalLines.filter((l) => COUNTED.test(l.trim())).map((l) => tokens(l.trim().replace(COUNTED, '')).join(' ')));
   return finalLines.find((l) => {
     const t = tokens(l);
+    // (A plural of the verb — "ALERTS" over the alert rows for "Alert me when …" — heads a list; it offers nothing.)
+    const first = (l.trim().toLowerCase().match(/[\p{L}\p{N}]+/u) ?? [''])[0];
+    if (first !== verb && first === `${verb}s`) return false;
     const last = l.trim().toLowerCase().split(/\s+/).pop() ?? '';
     const reports = t.length >= 2 && (/^[a-z]{2,}ed$/.test(last) || IRREGULAR_PARTICIPLES.has(last));
     // (A field label ending in a preposition — "Pay from", "Send to" — offers nothing either.)

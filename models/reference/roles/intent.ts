@@ -669,8 +669,9 @@ export function instructionEntities(instruction: string): string[] {
       // Numbers (quantities, times, prices) are entities of their own, never part of a name.
       flush();
       add(core);
-    } else if (sentenceStart && capital && (IMPERATIVES.has(core.toLowerCase()) || lonelyStart)) {
-      // "Order a ...": an imperative at the start of a sentence is not a name.
+    } else if (sentenceStart && capital && (IMPERATIVES.has(core.toLowerCase()) || lonelyStart || (/^[\p{N}$€£]/u.test(next) && isVerb(core.toLowerCase())))) {
+      // "Order a ...": an imperative at the start of a sentence is not a name; nor is an English verb before an
+      // amount ("Transfer $120 to …", "Withdraw 40 …").
     } else if (capital && WEEKDAY.test(core)) {
       // A weekday is a date of its own, never a word of the name next to it ("the Monday Vinyasa Flow class").
       flush();

@@ -45,6 +45,11 @@ export function similarity(a: string, b: string): number {
   return m === 0 ? 1 : 1 - levenshtein(a, b) / m;
 }
 
+/** Equal tokens; a whole amount is also its amount in cents ("120" is shown as "120.00", "$1,200" as "1,200.00"). */
+function sameToken(h: string, n: string): boolean {
+  return h === n || (/^\d[\d,]*$/.test(n) && h === `${n}.00`);
+}
+
 /**
  * Does `hay` contain the token sequence of `needle`? Also true when OCR dropped the spaces between words
  * ("Teamlunch onFriday" for "Team lunch on Friday"): the letters must then run from a token start to a token end.
@@ -54,7 +59,7 @@ export function containsPhrase(hay: string, needle: string): boolean {
   const n = tokens(needle);
   if (n.length === 0) return false;
   outer: for (let i = 0; i + n.length <= h.length; i++) {
-    for (let j = 0; j < n.length; j++) if (h[i + j] !== n[j]) continue outer;
+    for (let j = 0; j < n.length; j++) if (!sameToken(h[i + j] ?? '', n[j] ?? '')) continue outer;
     return true;
   }
   const raw = (t: string): string[] => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];

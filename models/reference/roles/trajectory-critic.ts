@@ -152,7 +152,7 @@ function withoutApps(entity: string, apps: readonly string[]): string {
 }
 
 /** "Change my Font size to Large" → { setting: "Font size", value: "Large" }. */
-function settingRequest(instruction: string): { setting: string; value: string } | undefined {
+export function settingRequest(instruction: string): { setting: string; value: string } | undefined {
   const t = instruction.trim();
   // "Make X my preferred store": X is the value the setting named after it takes.
   // (Case-sensitive: the value is a run of capitalised words, "Make Ana Lind one of my favourites" is no setting.)
@@ -246,6 +246,18 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
       const clipped = next.length >= 8 && next.length === value.length - 1 && value.startsWith(next);
       return next === value || clipped || tokens(l).join(' ').endsWith(` ${value}`);
     });
+    // An owner's detail ("Rachel Adams's number"): the owner's own record — a line that is the owner's name, with the
+    // value on a line of its own below it — once no form is left open (no save button on the page). The app may label
+    // the detail in its own words ("Mobile" for "number").
+    const owned = /^(.+?)['’]s\s+(.+)$/.exec(setting.setting);
+    if (hit < 0 && owned) {
+      const owner = owned[1] ?? '';
+      const at = lines.findIndex((l) => isExactLine(l, owner) || listsEntity(l, owner));
+      const valueAt = lines.findIndex((l, i) => i > at && tokens(l).join(' ') === value);
+      const formOpen = lines.some((l) => /^(?:save|done|update|submit|apply|ok)$/i.test(l.trim()));
+      if (at >= 0 && valueAt > at && !formOpen)
+        return { complete: true, reason: `the final screen shows ${quote(lines[at] ?? owner)}'s record with ${quote(lines[valueAt] ?? setting.value)}` };
+    }
     return hit >= 0
       ? { complete: true, reason: `the final screen shows ${quote(lines[hit] ?? '')} set to ${quote(setting.value)}` }
       : { complete: false, reason: `the final screen does not show ${quote(setting.setting)} set to ${quote(setting.value)}` };
