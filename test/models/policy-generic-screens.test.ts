@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { instructionEntities } from '../../models/reference/roles/intent.js';
+import { foldStatement } from '../../models/reference/roles/policy-act.js';
 import { launcherApps } from '../../models/reference/roles/policy-explore.js';
 import { formFields, formValues, assignFields } from '../../models/reference/roles/policy-form.js';
 import { decide, planTask } from '../../models/reference/roles/policy.js';
@@ -238,6 +239,34 @@ describe('the way to an action\'s button through a flow (written after ParkSpot 
     const third = step(req, [...opened, first.conclusion, second.conclusion], review);
     expect(third.action).toEqual({ action: 'click', coordinate: [205, 610] });
     expect(third.conclusion).toMatch(/Tapped "Start kayak trip"\. \[goal 4\/7 done\]/);
+  });
+
+  it('in the picker "Change" opened (a question over the choices, with Cancel), taps the value it opened it for', () => {
+    const req3 = 'Rent a kayak at Dock 7 for 2 hours with the Red Single.';
+    const h = [...opened, 'Chose "2 hours". [goal 4/7: pick 2 hours]', 'Opened "Change". [goal 4/7: pick change]'];
+    const sheet = [
+      ...title('Dock 7'),
+      line('Which boat?', 60, 240, 140),
+      line('Blue Tandem', 100, 290, 120),
+      line('Red Single', 100, 350, 110),
+      line('Green Double', 100, 410, 120),
+      line('Cancel', 280, 480, 60),
+    ];
+    const d = step(req3, h, sheet);
+    expect(d.action).toEqual({ action: 'click', coordinate: [155, 360] });
+    expect(d.conclusion).toMatch(/Chose "Red Single"\. \[goal 4\/7: pick Red Single\]/);
+    // A confirmation that lists none of the values is still no picker: the value step does not answer it.
+    const ask = [...title('Dock 7'), line('Discard this rental?', 60, 240, 180), line('Discard', 100, 300, 80), line('Cancel', 280, 300, 60)];
+    expect(step(req3, h, ask).conclusion).not.toMatch(/Chose/);
+  });
+
+  it('a statement of what the speaker did, then a request with no names, is the request about what it names', () => {
+    expect(foldStatement('I just moored the Blue Tandem at Dock 7. Start a 2 hour session.')).toBe('Start a 2 hour mooring session at Dock 7 for the Blue Tandem.');
+    // (A request with names of its own, or no statement, is left as it is.)
+    expect(foldStatement('I just moored at Dock 7. Rent the Red Single.')).toBeUndefined();
+    expect(foldStatement('Rent a kayak at Dock 7.')).toBeUndefined();
+    // "Start a …" is a thing to start, never an app called "2 hour session".
+    expect(planTask('I just moored the Blue Tandem at Dock 7, start a 2 hour session.', []).goals[0]).toMatchObject({ kind: 'open', explore: { names: ['Dock 7', 'Blue Tandem'] } });
   });
 
   it('goes back out of the flow when its last page has no such button, instead of scrolling it', () => {

@@ -15,6 +15,7 @@
 import type { ExploreCue } from './policy-explore.js';
 import type { Goal } from './policy-tasks.js';
 import { instructionEntities, isDateEntity, isNumberEntity, MONTH } from './intent.js';
+import { baseForms, isVerb, knowsWord } from '../wordnet.js';
 
 /** Words that carry no content for matching labels. */
 const STOP = new Set(
@@ -228,6 +229,27 @@ export function understandThreshold(text: string): ActPlan | undefined {
     { kind: 'tap', targets: ['Save', 'Done', 'OK', 'Apply', 'Confirm'], text: 'save', min: 0.9, optional: true, notTitle: true, lowest: true },
   ];
   return { goals, result: /\b(?:updated|saved|changed|set)\b/i };
+}
+
+/**
+ * A statement of what the speaker just did, then a request with no names of its own ("I just parked the Honda CR-V in
+ * Zone 4120. Start a 45 minutes session."): the request about what the statement names — the activity (the statement's
+ * verb as a noun: "parking") qualifies the request's thing, the place keeps its preposition and the object is what it
+ * is for ("Start a 45 minutes parking session in Zone 4120 for the Honda CR-V."). Generic English (WordNet for the verb).
+ */
+export function foldStatement(core: string): string | undefined {
+  const parts = core.split(/(?<=[.!?])\s+(?=[A-Z])/);
+  if (parts.length !== 2) return undefined;
+  const st = /^I\s+(?:just\s+|already\s+|have\s+(?:just\s+)?|'ve\s+(?:just\s+)?)?([a-z]+ed)\s+(?:(?:the|my|our|a|an)\s+)?(.+?)\s+(in|at|on|near|by)\s+(.+?)[.!]?$/.exec(parts[0]!);
+  const rq = /^([A-Z][a-z]+)\s+(an?|the|one)\s+(.+?)[.!]?$/.exec(parts[1]!);
+  if (!st || !rq || instructionEntities(parts[1]!).some((e) => !/^\d/.test(e))) return undefined;
+  const [, done, object, prep, place] = st;
+  const base = baseForms(done!).find((b) => b !== done && isVerb(b));
+  const gerund = base ? (/[^e]e$/.test(base) ? `${base.slice(0, -1)}ing` : `${base}ing`) : undefined;
+  const words = rq[3]!.split(/\s+/);
+  const noun = words.pop()!;
+  const thing = [...words, ...(gerund && knowsWord(gerund) ? [gerund] : []), noun].join(' ');
+  return `${rq[1]} ${rq[2]} ${thing} ${prep} ${place} for the ${object}.`;
 }
 
 /**

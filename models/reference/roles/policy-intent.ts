@@ -83,7 +83,9 @@ const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4
 function toGoal(piece: string): BaseGoal | undefined {
   const p = piece.trim().replace(/[.!]+$/, '');
   let m: RegExpExecArray | null;
-  if ((m = /^(?:open|launch|start)\s+(?:the\s+)?(.+?)(?:\s+app(?:lication)?)?$/i.exec(p))) return { kind: 'open', target: cleanTarget(m[1]!), text: p };
+  // ("Start a 45 minutes session", "Start 2 timers": a thing to start, no app — apps take no article or count.)
+  if ((m = /^(?:open|launch|start)\s+(?:the\s+)?(.+?)(?:\s+app(?:lication)?)?$/i.exec(p)) && !/^start\s+(?:an?|\d+|one|two|three|my|new)\s/i.test(p))
+    return { kind: 'open', target: cleanTarget(m[1]!), text: p };
   if ((m = /^(?:in|on|using)\s+(?:the\s+)?(.+?)\s+app(?:lication)?$/i.exec(p))) return { kind: 'open', target: cleanTarget(m[1]!), text: p };
   if ((m = /^(?:search|look)\s+(?:for\s+)?(.+)$/i.exec(p)))
     return { kind: 'type', field: 'search', value: stripQuotes(m[1]!), submit: true, text: p };

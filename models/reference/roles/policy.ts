@@ -6,7 +6,7 @@ import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { instructionEntities, isDateEntity, requestCore } from './intent.js';
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
-import { contentWords, dayLabels, plainImperative, understandAction, understandFeature } from './policy-act.js';
+import { contentWords, dayLabels, foldStatement, plainImperative, understandAction, understandFeature } from './policy-act.js';
 import { exploreStep, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
 import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
@@ -306,7 +306,9 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   const guided = guidanceGoals(guidance, parseGoals);
   if (guided.length > 0) return { goals: guided, app: false };
   // The request without courtesy frames and context sentences (intent.ts), so the wording does not change the plan.
-  const instruction = requestCore(raw);
+  const core = requestCore(raw);
+  // A statement of what the speaker did, then a request about it (policy-act.ts): the request with the statement's names.
+  const instruction = foldStatement(core) ?? core;
   // A topic before a colon with a pronoun after it ("X: please unfreeze it"): the plain imperative ("Unfreeze X").
   if (/^[A-Z][^:]{1,60}:\s*(?:please\s+|can you\s+|could you\s+)?[a-z]+\s+(?:it|this|that|them)\b/i.test(instruction)) {
     const plain = plainImperative(instruction);
@@ -786,15 +788,18 @@ export function decide(input: DecideInput): Decision {
    * options (a value shown beside "Change" is the current choice already; a missing one is looked for behind "Change"),
    * then a forward button. Only on the pages reached from the thing (no scroll, tab or Back taken for this goal yet).
    */
+  const pickedValue = (v: string): boolean => sub.picks.some((p) => matchScore(p, v) >= 0.9) || keptValues(history).some((p) => matchScore(p, v) >= 0.9);
   const advance = (g: Extract<Goal, { kind: 'tap' }>): Decision | undefined => {
-    if (!g.values?.length || sub.scrolls > 0 || sub.backs > 0 || sub.tabs.length > 0 || confirmationOpen(lines)) return undefined;
+    if (!g.values?.length || sub.scrolls > 0 || sub.backs > 0 || sub.tabs.length > 0) return undefined;
     const body = lines.filter((l) => !isHeader(l, screen));
+    // (A dialog that asks a question and lists one of the request's values — "Which vehicle?" over the vehicles — is a
+    // picker opened for that value, not a confirmation.)
+    if (confirmationOpen(lines) && !body.some((l) => g.values!.some((v) => !pickedValue(v) && matchScore(l.text, v) >= 0.95))) return undefined;
     const change = body.find((l) => /^(?:change|edit|select|choose)$/i.test(l.text.trim()));
     const beside = (l: OcrLine): boolean => !!change && Math.abs(change.box.y + change.box.h / 2 - (l.box.y + l.box.h / 2)) < 30 && change.box.x > l.box.x + l.box.w;
-    const pickedOrKept = (v: string): boolean => sub.picks.some((p) => matchScore(p, v) >= 0.9) || keptValues(history).some((p) => matchScore(p, v) >= 0.9);
     let missing = false;
     for (const v of g.values) {
-      if (pickedOrKept(v)) continue;
+      if (pickedValue(v)) continue;
       const opt = body.filter((l) => matchScore(l.text, v) >= 0.95 || sameDate(l.text, v)).sort((a, b) => b.box.y - a.box.y)[0];
       if (opt && beside(opt)) {
         // Nothing to do for it: go on with this screen at once.
