@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { instructionEntities } from '../../models/reference/roles/intent.js';
-import { foldStatement } from '../../models/reference/roles/policy-act.js';
+import { foldStatement, settingPairs, understandSettings } from '../../models/reference/roles/policy-act.js';
 import { launcherApps } from '../../models/reference/roles/policy-explore.js';
 import { formFields, formValues, assignFields } from '../../models/reference/roles/policy-form.js';
 import { decide, planTask } from '../../models/reference/roles/policy.js';
@@ -362,5 +362,47 @@ describe('an app named as a brand inside the request, a causative, and a record 
     expect(plan.goals.some((g) => g.kind === 'add')).toBe(false);
     // A cart stays a cart.
     expect(planTask('Add 2 Lemon Tart to my cart.', []).goals.some((g) => g.kind === 'add')).toBe(true);
+  });
+});
+
+describe('several settings of one app in one request, or one said as a wish (written after FreshFold; invented screens)', () => {
+  it('reads each setting noun with its value, whatever the frame; a single pair needs a wish, a list of names is no setting', () => {
+    expect(settingPairs('Use Amber Glow theme and Large type for my Readly books from now on.')).toEqual([
+      { setting: 'theme', value: 'Amber Glow' },
+      { setting: 'type', value: 'Large' },
+    ]);
+    expect(settingPairs('From now on Readly should show my books with Amber Glow theme, and the spacing on my pages should be Wide.')).toEqual(
+      expect.arrayContaining([{ setting: 'spacing', value: 'Wide' }, { setting: 'theme', value: 'Amber Glow' }]),
+    );
+    expect(settingPairs('Set the font to Serif and the theme to Sepia in Readly.')).toEqual([
+      { setting: 'font', value: 'Serif' },
+      { setting: 'theme', value: 'Sepia' },
+    ]);
+    expect(understandSettings('Send money to Mario Lopez and Chris Wong.')).toBeUndefined();
+    expect(understandSettings('Order a Large Pepperoni with Extra Cheese topping.')).toBeUndefined();
+    const plan = planTask('Use Amber Glow theme and Large type for my Readly books from now on.', []);
+    expect(plan.goals.map((g) => g.kind)).toEqual(['open', 'fill', 'fill', 'tap']);
+    expect(plan.goals[0]).toMatchObject({ target: 'Readly' });
+  });
+
+  it("chooses the value among the field's own options (chips under its label), not a same-named option of another field", () => {
+    const req = 'Use Amber Glow theme and Large type for my Readly books from now on.';
+    const prefs = [
+      ...title('Reading preferences'),
+      line('Theme', 20, 150, 80),
+      line('Amber Glow', 20, 175, 120),
+      line('Margins', 20, 260, 80),
+      line('Small', 20, 290, 60),
+      line('Large', 120, 290, 60),
+      line('Type', 20, 380, 60),
+      line('Small', 20, 410, 60),
+      line('Medium', 120, 410, 70),
+      line('Large', 230, 410, 60),
+      line('Save preferences', 120, 800, 160),
+    ];
+    const h = ['Opened the Readly app. [goal 1/4 done]', 'Chose "Amber Glow". [goal 2/4 done]'];
+    const d = step(req, h, prefs);
+    expect(d.action).toEqual({ action: 'click', coordinate: [260, 420] });
+    expect(d.conclusion).toMatch(/Chose "Large"\. \[goal 3\/4 done\]/);
   });
 });

@@ -103,7 +103,9 @@ export function namedAppIn(text: string): string | undefined {
     /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*:)/.exec(text)?.[1] ??
     // A brand-like word of its own, capitals inside ("my FreshFold order", "get PawPoint to …"): an app's name. (Checked
     // against the launcher later: a name no icon carries is looked for inside the apps instead.)
-    /(?<![A-Z][\w'&-]*\s)\b([A-Z][a-z]+[A-Z][a-z]+)\b(?!['’]s\b|\s+[A-Z0-9])/.exec(text)?.[1]
+    /(?<![A-Z][\w'&-]*\s)\b([A-Z][a-z]+[A-Z][a-z]+)\b(?!['’]s\b|\s+[A-Z0-9])/.exec(text)?.[1] ??
+    // "for my Readly books": a word no dictionary knows, between "my" and the user's things in it, is the app's name.
+    [...text.matchAll(/\bmy\s+([A-Z][a-z]{2,})\s+[a-z]+s\b/g)].map((m) => m[1]!).find((w) => !knowsWord(w))
   );
 }
 
@@ -150,6 +152,51 @@ export function understandPreference(text: string): ActPlan | undefined {
     appGoal(named, { words: [...hints, ...contentWords(value)], verbs: [], names: [value], request: `${setting} ${value}` }),
     { kind: 'tap', targets: mineTabs(setting), text: `open ${mineTabs(setting)[0]}`, min: 0.8, optional: true, notTitle: true },
     { kind: 'fill', value, hints, text: `set ${setting} to ${value}`, via: PREFERENCE_PLACES, minShared: hints.length >= 3 ? 2 : 1 },
+    { kind: 'tap', targets: ['Save', 'Done', 'OK', 'Apply', 'Confirm'], text: 'save', min: 0.9, optional: true, notTitle: true, lowest: true },
+  ];
+  return { goals, result: /\b(?:updated|saved|changed|set)\b/i };
+}
+
+/**
+ * Several settings of one app in one request, or one said as a wish ("Use Oxi Brights detergent and Medium starch for
+ * my X orders from now on", "From now on X should wash my clothes with Y detergent, and the starch on my shirts should
+ * be Z", "Set the font to Serif and the theme to Sepia in X"): each setting's noun names its field, the capitalised
+ * words with it are its value; the fields are filled one after another where the app keeps its preferences, then saved.
+ * Generic English: a value before its noun after "use"/"with"/"and", or a noun "should be"/"set to" a value.
+ */
+export function settingPairs(text: string): { setting: string; value: string }[] {
+  const t = text.replace(/\s+/g, ' ').trim();
+  const VALUE = String.raw`[A-Z0-9][\w'’-]*(?:\s+(?:&\s+)?[A-Z0-9][\w'’-]*)*`;
+  const NOUN = String.raw`[a-z][a-z-]+`;
+  const out: { setting: string; value: string }[] = [];
+  const add = (setting: string, value: string): void => {
+    const words = contentWords(setting);
+    if (words.length === 0 || !words.every((w) => knowsWord(w)) || out.some((p) => p.setting === setting)) return;
+    out.push({ setting, value: value.trim() });
+  };
+  const setVerb = /\b(?:[Ss]et|[Cc]hange|[Uu]pdate|[Ss]witch)\b/.test(t);
+  const said = new RegExp(String.raw`\b(?:the\s+|my\s+)?(${NOUN}(?:\s${NOUN})?)(?:\s+(?:on|for|of|in)\s+(?:my|the)\s+${NOUN})?\s+(should\s+be|to)\s+(${VALUE})`, 'g');
+  for (const m of t.matchAll(said)) {
+    if (m[2] === 'to' && !setVerb) continue;
+    add(m[1]!.replace(/^(?:set|change|update|switch)\s+/i, ''), m[3]!);
+  }
+  for (const m of t.matchAll(new RegExp(String.raw`(?:\b[Uu]se|\bwith|\band|,)\s+(${VALUE})\s+(${NOUN})\b`, 'g'))) {
+    if (FUNCTION_WORDS_RE.test(m[2]!)) continue;
+    add(m[2]!, m[1]!);
+  }
+  return out;
+}
+const FUNCTION_WORDS_RE = /^(?:in|on|at|to|from|for|with|by|of|and|or|the|a|an|my|your|this|that|instead|too|please|now|again)$/;
+
+export function understandSettings(text: string): ActPlan | undefined {
+  const pairs = settingPairs(text);
+  const wish = /\bshould\s+be\b|\bfrom now on\b|\bgoing forward\b|\bby default\b/i.test(text);
+  if (pairs.length < 2 && !(pairs.length === 1 && wish)) return undefined;
+  const named = namedAppIn(text);
+  const hints = pairs.flatMap((p) => contentWords(p.setting));
+  const goals: Goal[] = [
+    appGoal(named, { words: [...hints, ...pairs.flatMap((p) => contentWords(p.value))], verbs: [], names: pairs.map((p) => p.value), request: pairs.map((p) => `${p.setting} ${p.value}`).join(' ') }),
+    ...pairs.map((p): Goal => ({ kind: 'fill', value: p.value, hints: contentWords(p.setting), text: `set ${p.setting} to ${p.value}`, via: PREFERENCE_PLACES, minShared: 1 })),
     { kind: 'tap', targets: ['Save', 'Done', 'OK', 'Apply', 'Confirm'], text: 'save', min: 0.9, optional: true, notTitle: true, lowest: true },
   ];
   return { goals, result: /\b(?:updated|saved|changed|set)\b/i };

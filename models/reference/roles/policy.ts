@@ -6,7 +6,7 @@ import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { instructionEntities, isDateEntity, requestCore } from './intent.js';
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
-import { contentWords, dayLabels, foldStatement, plainImperative, understandAction, understandFeature } from './policy-act.js';
+import { contentWords, dayLabels, foldStatement, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
 import { exploreStep, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
 import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
@@ -330,6 +330,9 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   // An app's automatic feature with its amount ("Turn on auto-reload … with $50"), before the switch readers.
   const feature = understandFeature(instruction);
   if (feature) return { goals: feature.goals, app: true, result: feature.result };
+  // Several settings of one app, or one said as a wish ("… should be Medium", "Use X detergent … from now on").
+  const settings = understandSettings(raw);
+  if (settings) return { goals: settings.goals, app: true, result: settings.result };
   const appGoals = understandAppTask(instruction);
   if (appGoals) return { goals: appGoals, app: true };
   // "Add my new pet X …", "Add a new vehicle …": a new record with its values, never a cart's item.
@@ -1157,6 +1160,10 @@ export function decide(input: DecideInput): Decision {
       // Once the picker is open, OCR may drop a letter of the option ("Riverside Mal"): the one clearly best near match.
       const near = sub.opened && options.length === 0 ? candidates(lines, [goal.value], 0.85).filter((c) => !isHeader(c.line, screen) && c.line !== f?.value).sort((a, b) => b.score - a.score) : [];
       if (near[0] && (near.length === 1 || near[0].score - near[1]!.score >= 0.05)) options.push(near[0].line);
+      // The field's own options shown under its label (chips, a segmented control: "Starch" over "None  Light  Medium"):
+      // the one under this label, not a same-named option of another field ("Medium" under "Dryer heat").
+      const under = f ? options.filter((o) => o.box.y > f.label.box.y && o.box.y - (f.label.box.y + f.label.box.h) < 70).sort((a, b) => a.box.y - b.box.y)[0] : undefined;
+      if (under && !sub.opened) return clickOn(under, `Step ${gi + 1} of ${n} ("${goal.text}"): "${under.text}" is offered under "${f!.label.text}"; choosing it.`, `Chose "${under.text}". ${tag('done')}`);
       const opt = options.sort((a, b) => b.box.y - a.box.y)[0];
       // (Also when the field's own button was just tapped: its options are open in front of it.)
       const fieldJustTapped = !!f && new RegExp(`Tapped "${f.label.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`).test(history[history.length - 1] ?? '');
