@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { buildTextChannelRequest, parseChannelVerdict } from '../../critics/trajectory-critic.js';
 import { trajectoryTextCriticRole } from '../../models/reference/roles/critics.js';
-import { nearDuplicateOnResult, offeredAction, screenChange } from '../../models/reference/roles/evidence.js';
+import { nearDuplicateOnResult, offeredAction, screenChange, unsubmittedForm } from '../../models/reference/roles/evidence.js';
 import type { OcrEngine } from '../../models/reference/types.js';
 import { roleModel } from './fake-model.js';
 
@@ -20,6 +20,21 @@ describe('an action still offered on the final screen', () => {
     expect(offeredAction('Settle my Harbor Gas invoice', listed)).toBeUndefined();
     expect(offeredAction('Settle my Harbor Gas invoice', [...listed, 'Settle now'])).toBe('Settle now');
     expect(offeredAction('Settle my Harbor Gas invoice', ['Settle invoices on time to avoid a late fee'])).toBeUndefined();
+  });
+});
+
+describe('a form left unsubmitted', () => {
+  it("the typed text still in its field above a submit button no step tapped; a result page, a tapped button or a tab is not", () => {
+    // An invented claims app: the form filled in, never sent.
+    const form = ['File a claim', 'What happened?', 'Dented bumper', 'Photos', 'Add photo', 'Submit claim'];
+    expect(unsubmittedForm(['Dented bumper'], ['File a claim'], form)).toBe('Submit claim');
+    // Tapped (and refused or kept on screen): another rule's evidence, not this one.
+    expect(unsubmittedForm(['Dented bumper'], ['File a claim', 'Submit claim'], form)).toBeUndefined();
+    // The result page shows what was typed, and reports the result.
+    expect(unsubmittedForm(['Dented bumper'], ['Submit claim'], ['Claim received', 'Dented bumper', 'Submit another claim'])).toBeUndefined();
+    expect(unsubmittedForm(['Dented bumper'], [], ['Dented bumper', 'Claim filed', 'Claims', 'Send'])).toBeUndefined();
+    // Nothing typed there any more: nothing left unsent.
+    expect(unsubmittedForm(['Dented bumper'], [], ['File a claim', 'What happened?', 'Submit claim'])).toBeUndefined();
   });
 });
 

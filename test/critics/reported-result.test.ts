@@ -248,6 +248,28 @@ describe('results that are not this request\'s (issue 17, after the HomeHub and 
     expect(w.correct).toBe(false);
   });
 
+  it('the control tapped earlier in the flow (a value chosen behind it, then confirmed) still offered after the report is this request\'s', async () => {
+    const steps = [
+      { summary: 'Opened "Shelfie"; the screen now shows "Shelf".', actionText: 'open Shelfie' },
+      { summary: 'Tapped "The Long Walk"; the screen now shows "Loan".', actionText: 'click' },
+      { summary: 'Tapped "Extend"; the screen now shows "How long?".', actionText: 'click' },
+      { summary: 'Tapped "2 weeks"; the screen now shows "2 weeks".', actionText: 'click' },
+      { summary: 'Tapped "Confirm"; the screen now shows "Extended until May 3".', actionText: 'click' },
+    ];
+    const captions = [
+      'Shelf | The Long Walk | Due Apr 19',
+      'Loan | The Long Walk | Due Apr 19 | Extend | Return',
+      'How long? | 1 week | 2 weeks | Confirm',
+      'How long? | 1 week | 2 weeks | Confirm',
+      'Loan | The Long Walk | Due May 3 · extended by 2 weeks | Extend | Return | Extended until May 3',
+    ];
+    const ok = await textVerdict('Extend my loan of The Long Walk by 2 weeks.', steps, captions);
+    expect(ok).toMatchObject({ correct: true });
+    // Never tapped: an earlier time's report.
+    const never = steps.filter((s) => !/"Extend"/.test(s.summary));
+    expect(await textVerdict('Extend my loan of The Long Walk by 2 weeks.', never, [captions[0]!, captions[1]!, captions[3]!, captions[4]!])).toMatchObject({ correct: false });
+  });
+
   it('a form that asks for a value after its button was tapped refused the submission', async () => {
     const steps = [
       { summary: 'Tapped "Report a station fault"; the screen now shows "Report a station fault".', actionText: 'click' },

@@ -175,6 +175,36 @@ export function offeredAction(request: string, finalLines: readonly string[], en
 }
 
 /**
+ * A form left unsubmitted: text the agent typed is still in a field of the final screen, under the form's own submit
+ * button ("Send report", "Save address", "Submit") that no step ever tapped. The request was filled in, never sent.
+ * (A button that starts another record — "Add", "New", "… another" — is no submit button.) `typed`: the texts typed;
+ * `tapped`: the labels tapped, in order.
+ */
+export function unsubmittedForm(typed: readonly string[], tapped: readonly string[], finalLines: readonly string[]): string | undefined {
+  const SUBMIT = /^(?:send|submit|save|report|confirm|place|pay|book|request|post|apply|update|schedule|reserve|file|finish|complete)\b/i;
+  const at = finalLines.findIndex((l) => typed.some((t) => tokens(t).length > 0 && containsPhrase(l, t)));
+  if (at < 0) return undefined;
+  // A line reporting a result ("Added to your packages", "Report sent"): the form was sent, this is its result page.
+  const PARTICIPLE = (w: string): boolean => /^[a-z]{2,}ed$/.test(w) || IRREGULAR_PARTICIPLES.has(w);
+  if (finalLines.some((l) => {
+    if (typed.some((x) => containsPhrase(l, x)) || /\?\s*$/.test(l)) return false;
+    const t = (l.toLowerCase().match(/[a-z]+/g) ?? []);
+    return t.length >= 2 && t.length <= 6 && (PARTICIPLE(t[0]!) || PARTICIPLE(t[t.length - 1]!));
+  })) return undefined;
+  const norm = (s: string): string => tokens(s).join(' ');
+  return finalLines
+    .slice(at + 1)
+    .map((l) => l.trim())
+    .find((l) => {
+      const t = tokens(l);
+      if (!SUBMIT.test(l) || t.length > 4 || /\?\s*$/.test(l) || /\b(?:another|again|new|more)\b/i.test(l)) return false;
+      const last = t[t.length - 1] ?? '';
+      if (t.length >= 2 && (/^[a-z]{2,}ed$/.test(last) || IRREGULAR_PARTICIPLES.has(last))) return false;
+      return !tapped.some((x) => norm(x) === norm(l));
+    });
+}
+
+/**
  * A form that refused its submission: a line on the final screen, on no earlier screen, that asks for a value ("Choose
  * what you lost", "Enter a name", "Code is required", "Invalid code") while the form's button is still there. The
  * request was not carried out. `earlier`: the earlier screens' text (one string per screen).

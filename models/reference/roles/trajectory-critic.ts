@@ -5,7 +5,7 @@ import type { ChatMessage } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
-import { formRejected, namedItemsMissingFromResult, nearDuplicateOnResult, offeredAction, openConfirmation, quantityMismatch, screenChange, unitPriceForCount } from './evidence.js';
+import { formRejected, namedItemsMissingFromResult, nearDuplicateOnResult, offeredAction, openConfirmation, quantityMismatch, screenChange, unitPriceForCount, unsubmittedForm } from './evidence.js';
 import { reportedResult } from './reported-result.js';
 import { containsPhrase, contentTokens, IMPERATIVES, tokens } from './text-match.js';
 import { desktopCompletion, isDesktopSteps } from './desktop-evidence.js';
@@ -217,10 +217,12 @@ function completionOf(ev: TrajectoryEvidence, entities: readonly string[], inten
   // line reports an earlier time, not this request.
   const offered = offeredAction(requestCore(ev.instruction), ev.finalLines, entities);
   // (Unless a step tapped that very control and the page changed: a thing that can be done again still offers it —
-  // "Renew" under "Renewed until Jun 18".)
-  // The last step that acted tapped it, and no confirmation is left asking.
-  const lastActed = [...ev.summaries.map(summaryAction)].reverse().find((a) => a !== undefined && a.verb !== 'Swiped' && a.verb !== 'Waited' && a.verb !== 'Ended');
-  const tappedIt = !!offered && lastActed?.verb === 'Tapped' && lastActed.changed && tokens(lastActed.object).join(' ') === tokens(offered).join(' ') && !openConfirmation(ev.finalLines);
+  // "Renew" under "Renewed until Jun 18", "Change delivery" under "Delivery day changed" after a date was chosen
+  // behind it — and no confirmation is left asking. The report is new on the final screen, so it followed that tap.)
+  const tappedIt =
+    !!offered &&
+    ev.summaries.map(summaryAction).some((a) => a?.verb === 'Tapped' && a.changed && tokens(a.object).join(' ') === tokens(offered).join(' ')) &&
+    !openConfirmation(ev.finalLines);
   if (offered && !tappedIt) return { complete: false, reason: `the final screen reports ${quote(r.line)} but still offers ${quote(offered)}: the request's action was not taken` };
   return { complete: true, reason: `the final screen newly reports ${quote(r.line)} ("${r.verb}" done) and lists every named thing` };
 }
@@ -492,6 +494,17 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
       completion = false;
       reasons.push(`the final screen still asks ${quote(open)}: the change was not confirmed`);
       }
+    // A form filled in but never sent: the typed text still in its field under a submit button no step tapped.
+    const acts = ev.summaries.map(summaryAction);
+    const unsent = unsubmittedForm(
+      acts.flatMap((a) => (a?.verb === 'Typed' ? [a.object] : [])),
+      acts.flatMap((a) => (a?.verb === 'Tapped' ? [a.object] : [])),
+      ev.finalLines,
+    );
+    if (unsent) {
+      completion = false;
+      reasons.push(`the final screen still holds the typed text under ${quote(unsent)}, which no step tapped: the form was never sent`);
+    }
     // A counted request whose result line costs the item's unit price holds one item ("2 Beef Burrito", cart line
     // at the menu's $10.49).
     const up = kind !== 'removal' && kind !== 'toggle' ? unitPriceForCount(ev.instruction, ev.screens.slice(0, -1).map(linesOf), ev.finalLines) : undefined;
