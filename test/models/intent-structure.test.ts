@@ -117,6 +117,10 @@ describe('intent reading: sentence structure', () => {
     expect(requestCore('In the Clock app, create a Yoga alarm that goes off at 6:30 AM.')).toBe('In the Clock app, create an alarm called Yoga that goes off at 6:30 AM.');
     expect(requestCore('Could you send $15 to Ivo Petrov? Write Pizza in the note field and confirm the payment.')).toBe('Send $15 to Ivo Petrov with the note Pizza.');
     expect(requestCore('Ivo Petrov changed phones and his number is now 555-300-1122. Can you update the contact?')).toBe("Change Ivo Petrov's number to 555-300-1122.");
+    // A text written into a new record, and record shorthand (no recipient: "in a note" is no message to anyone).
+    expect(requestCore('Could you jot "Milk, eggs" in a memo and call it Groceries?')).toBe('Create a memo titled Groceries that says "Milk, eggs".');
+    expect(requestCore('new memo - title Groceries, text: Milk, eggs, bread')).toBe('Create a memo titled Groceries that says "Milk, eggs, bread"');
+    expect(requestCore('Write Ivo Petrov a note about dinner.')).toBe('Send Ivo Petrov a message about dinner.');
   });
 
   it('everyday paraphrases of plain requests: settle a bill, open a lock, a verbless setting, a titled thing, "but could you"', () => {

@@ -375,6 +375,13 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   // "Flip / toggle X On" → "Turn X On".
   s = s.replace(/^(?:flip|toggle)\s+(.+?\s+(?:on|off))([.!?]*)$/i, 'Turn $1$2');
   s = s.replace(/^(?:flip|toggle)\s+(on|off)\s+/i, 'Turn $1 ');
+  // "Write "…" in a note (and call it X)" → "Create a note (titled X) that says "…"": a text written into a new record.
+  s = s.replace(/^(?:write|put|jot(?:\s+down)?|type|save|add)\s+(\u0001\d+\u0001)\s+(?:in|into|on|to)\s+(?:a|an)\s+(?:new\s+)?(note|memo|document|doc|entry|reminder)\b(\s+and\s+(?:call|name|title)\s+it\s+.+|[.!?]*)$/i, 'Create a $2 that says $1$3');
+  s = s.replace(/^(Create\s+an?\s+[a-z]+)\s+(that says\s+\u0001\d+\u0001)\s+and\s+(?:call|name|title)\s+it\s+(.+?)([.!?]*)$/i, '$1 titled $3 $2$4');
+  // Shorthand "new note - title X, text: Y" → "Create a note titled X that says "Y"".
+  s = s.replace(/^(?:new|add(?:\s+a)?)\s+([a-z]+)\s*[-–—:,]\s*(?:title|name|called)\s*:?\s+(.+?)\s*[,;]\s*(?:text|body|content|saying|says)\s*:?\s+(.+?)([.!?]*)$/i, (_a, kind: string, title: string, body: string, e: string) =>
+    `Create a ${kind.toLowerCase()} titled ${title} that says ${/^\u0001\d+\u0001$/.test(body) ? body : `"${body}"`}${e}`,
+  );
   // "I want / I'd like X (turned) On" → "Turn X On".
   s = s.replace(/^I(?:'d| would)?\s+(?:want|like|need)\s+(?!to\b)(.+?)\s+(?:(?:turned|switched|set|to be|kept)\s+)?(on|off)([.!?]*)$/i, 'Turn $1 $2$3');
   // "I want X gone / deleted" → "Delete X".
@@ -386,8 +393,9 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   // "Send "…" to X (in App)" → "Message X: "…" (in App)" — a quoted body before its recipient.
   s = s.replace(/^send\s+(\u0001\d+\u0001)\s+to\s+(?!\S*@)(.+?)((?:\s+(?:in|on|via|using)\s+(?:the\s+)?[A-Z][\w-]*(?:\s+app)?)?[.!?]*)$/i, 'Message $2: $1$3');
   // "Shoot / drop / fire off X a (quick) text / line / email" → "Send X a text": a verb of sending with a dative.
-  s = s.replace(/^(?:shoot|drop|fire\s+off|flick|ping|zap|write)\s+(.+?)\s+(?:a|an)\s+(?:(?:quick|short|brief|little)\s+)?(text(?:\s+message)?|message|line|note|e-?mail|mail|dm)\b/i, (_a, who: string, kind: string) =>
-    `Send ${who} ${/mail/i.test(kind) ? 'an email' : /^note$/i.test(kind) ? 'a message' : `a ${/^line$/i.test(kind) ? 'message' : kind.toLowerCase()}`}`,
+  // (Not "write "…" in a note": a text written into a note, no recipient.)
+  s = s.replace(/^(?:shoot|drop|fire\s+off|flick|ping|zap|write)\s+(.+?)\s+(?:a|an)\s+(?:(?:quick|short|brief|little)\s+)?(text(?:\s+message)?|message|line|note|e-?mail|mail|dm)\b/i, (all: string, who: string, kind: string) =>
+    /\u0001|\s(?:in|into|on|onto|as|for)$/i.test(who) ? all : `Send ${who} ${/mail/i.test(kind) ? 'an email' : /^note$/i.test(kind) ? 'a message' : `a ${/^line$/i.test(kind) ? 'message' : kind.toLowerCase()}`}`,
   );
   // "Message X saying "…"" → "Message X: "…"".
   s = s.replace(/^((?:message|text|tell|sms)\s+.+?)\s+(?:saying|that says|which says)\s*:?\s*(?=\u0001)/i, '$1: ');
