@@ -211,6 +211,9 @@ describe('trajectory text channel: a preference and a switch named "for" a thing
   it('a request ending in a switch position is a switch, not the setting "for" it set to a value', async () => {
     const v = await textVerdict('Turn the nightly alert for Vitamin D3 1000 IU On.', steps, ['Home | Depot', 'Alerts | Vitamin D3 1000 IU', 'Alerts | Vitamin D3 1000 IU']);
     expect(v.reason).not.toMatch(/set to/);
+    // (Also with the app after the position: "… to Off in my depot app?")
+    const w = await textVerdict('Can you set the nightly alert for Vitamin D3 1000 IU to Off in my depot app?', steps, ['Home | Depot', 'Alerts | Vitamin D3 1000 IU', 'Alerts | Vitamin D3 1000 IU']);
+    expect(w.reason).not.toMatch(/set to/);
   });
 });
 

@@ -164,6 +164,8 @@ export function settingRequest(instruction: string): { setting: string; value: s
   if (/^(?:on|off)\b/i.test((m[1] ?? '').trim())) return undefined;
   // "Turn the reminder for X On": a request that ends in a switch position is a switch, whatever it is for.
   if (/\b(?:on|off)$/i.test((m[2] ?? '').trim())) return undefined;
+  // ("Set the reminder for X to Off in my app": a switch too, its position before the app it is in.)
+  if (/\bto\s+(?:on|off)\b/i.test(m[2] ?? '')) return undefined;
   // The value ends at a function word ("Large in Settings" → "Large"), as in the policy.
   const value = entityEnd(m[2] ?? '');
   if (tokens(value).length === 0 || tokens(value).length > 4 || /^(on|off)$/i.test(value)) return undefined;
