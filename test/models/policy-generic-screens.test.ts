@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { instructionEntities } from '../../models/reference/roles/intent.js';
-import { foldStatement, settingPairs, understandSettings } from '../../models/reference/roles/policy-act.js';
+import { foldStatement, mergeDetails, settingPairs, understandSettings } from '../../models/reference/roles/policy-act.js';
 import { launcherApps } from '../../models/reference/roles/policy-explore.js';
 import { formFields, formValues, assignFields } from '../../models/reference/roles/policy-form.js';
 import { decide, planTask } from '../../models/reference/roles/policy.js';
@@ -379,6 +379,7 @@ describe('several settings of one app in one request, or one said as a wish (wri
       { setting: 'theme', value: 'Sepia' },
     ]);
     expect(understandSettings('Send money to Mario Lopez and Chris Wong.')).toBeUndefined();
+    expect(understandSettings('Send Ana Ruiz a parcel at 4 Elm Road with Medium box size and Ground shipping.')).toBeUndefined();
     expect(understandSettings('Order a Large Pepperoni with Extra Cheese topping.')).toBeUndefined();
     const plan = planTask('Use Amber Glow theme and Large type for my Readly books from now on.', []);
     expect(plan.goals.map((g) => g.kind)).toEqual(['open', 'fill', 'fill', 'tap']);
@@ -404,5 +405,20 @@ describe('several settings of one app in one request, or one said as a wish (wri
     const d = step(req, h, prefs);
     expect(d.action).toEqual({ action: 'click', coordinate: [260, 420] });
     expect(d.conclusion).toMatch(/Chose "Large"\. \[goal 3\/4 done\]/);
+  });
+});
+
+describe('addresses, labelled numbers and options in sentences of their own (written after ParcelHub\'s template arm)', () => {
+  it('a house number heads its street ("9 Mill Lane"); a ZIP label is no name; an option sentence joins its request', () => {
+    expect(instructionEntities('Mail a card to Ana Ruiz, 14 Old Oak Road, ZIP 10115.')).toEqual(['Ana Ruiz', '14 Old Oak Road', '10115']);
+    // (A quantity before a name stays a quantity.)
+    expect(instructionEntities('Order 2 Classic Burger')).toEqual(['2', 'Classic Burger']);
+    expect(mergeDetails("I need to mail Ana Ruiz a card at 14 Old Oak Road, ZIP 10115. It's the Large envelope. Use Priority postage.")).toBe(
+      'Mail Ana Ruiz a card at 14 Old Oak Road, ZIP 10115, Large envelope, Priority postage.',
+    );
+    // A second sentence that asks something else is no option.
+    expect(mergeDetails('Mail Ana Ruiz a card. Then delete the draft.')).toBeUndefined();
+    const form = planTask("I need to mail Ana Ruiz a card at 14 Old Oak Road, ZIP 10115. It's the Large envelope. Use Priority postage.", []).goals.find((g) => g.kind === 'tap' && g.form);
+    expect(form && form.kind === 'tap' && form.form?.map((v) => v.value)).toEqual(expect.arrayContaining(['14 Old Oak Road', '10115', 'Ana Ruiz', 'Large', 'Priority']));
   });
 });

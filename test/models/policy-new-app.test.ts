@@ -20,7 +20,8 @@ describe('reference policy: readings that carry over to an app it was not writte
   it('keeps a strength or size with the name it follows ("Sertraline 50 mg"), and numbers alone stay numbers', () => {
     expect(instructionEntities('Please refill Sertraline 50 mg for me at the pharmacy.')).toContain('Sertraline 50 mg');
     expect(instructionEntities('Buy the Travel Mug 500 ml in Blue')).toContain('Travel Mug 500 ml');
-    expect(instructionEntities('Order 2 Classic Burger to 12 Baker Street')).toEqual(expect.arrayContaining(['2', 'Classic Burger', '12', 'Baker Street']));
+    // (A house number heads the street it names: one value, as the address field takes it.)
+    expect(instructionEntities('Order 2 Classic Burger to 12 Baker Street')).toEqual(expect.arrayContaining(['2', 'Classic Burger', '12 Baker Street']));
   });
 
   it('a launcher label whose open leaves the home screen as it was is no app: the next candidate is looked into', () => {

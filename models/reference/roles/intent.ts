@@ -603,6 +603,19 @@ export const MONTH = /^(?:January|February|March|April|May|June|July|August|Sept
 /** Units of a strength or size written after a name (generic measurement abbreviations). */
 const UNIT = /^(?:mg|mcg|µg|g|kg|ml|mL|iu|IU|oz|lb|lbs|mm|cm|GB|TB|MB)$/;
 
+/** Street-type words of everyday English addresses. */
+const STREET = /^(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Court|Ct|Drive|Dr|Boulevard|Blvd|Way|Place|Pl|Terrace|Circle|Parkway|Pkwy|Highway|Hwy|Square|Sq|Close|Crescent|Row|Alley)\.?$/;
+/** Capitalised words from `from` on, within the clause, ending in a street-type word ("Mill Lane", "Old Oak Road"). */
+function streetAhead(words: readonly string[], from: number): boolean {
+  for (let i = from; i < Math.min(words.length, from + 4); i++) {
+    const w = (words[i] ?? '').replace(/[.,;:!?)\]}]+$/, '');
+    if (!/^\p{Lu}/u.test(w)) return false;
+    if (i > from && STREET.test(w)) return true;
+    if (w !== words[i]) return false;
+  }
+  return false;
+}
+
 export function instructionEntities(instruction: string): string[] {
   const out: string[] = [];
   const add = (s: string): void => {
@@ -649,7 +662,12 @@ export function instructionEntities(instruction: string): string[] {
     // (A dash between capitalised words joins a place's parts: "CVS Pharmacy – Oak Ave".)
     const connector = run.length > 0 && (/^(of|the|and|&|de)$/i.test(core) || (/^[–—-]$/.test(core) && /^\p{Lu}/u.test(next)));
     const unit = (words[wi + 1] ?? '').replace(/[.,;:!?)\]}]+$/, '');
-    if (run.length > 0 && !endsClause && /^\d+(?:\.\d+)?$/.test(core) && UNIT.test(unit)) {
+    if (/^\d/.test(core) && run.length > 0 && /^(?:ZIP|Zip|Postcode|Code|PIN|No\.?|Nr\.?)$/.test(run[run.length - 1] ?? '')) {
+      // "ZIP 80302", "Postcode 10115": the number is the value, its label no name.
+      run.pop();
+      flush();
+      add(core);
+    } else if (run.length > 0 && !endsClause && /^\d+(?:\.\d+)?$/.test(core) && UNIT.test(unit)) {
       // A strength or size after a name belongs to it ("Sertraline 50 mg", "Vitamin D3 1000 IU"): the unit follows.
       run.push(core);
       unitNext = true;
@@ -672,6 +690,10 @@ export function instructionEntities(instruction: string): string[] {
     ) {
       // A bare number right after a capitalised name, before the clause ends, another capitalised word or a
       // function word, numbers that name ("Route 12", "Route 40 Night", "Gate 7 Lounge") — not a date ("June 25").
+      run.push(core);
+    } else if (!endsClause && /^\d{1,5}[A-Za-z]?$/.test(core) && streetAhead(words, wi + 1)) {
+      // A house number starts the street address it heads ("9 Mill Lane", "221B Baker Street"): one value.
+      flush();
       run.push(core);
     } else if (/^[$€£]?\d/.test(core)) {
       // Numbers (quantities, times, prices) are entities of their own, never part of a name.

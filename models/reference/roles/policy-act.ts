@@ -191,6 +191,9 @@ const FUNCTION_WORDS_RE = /^(?:in|on|at|to|from|for|with|by|of|and|or|the|a|an|m
 export function understandSettings(text: string): ActPlan | undefined {
   const pairs = settingPairs(text);
   const wish = /\bshould\s+be\b|\bfrom now on\b|\bgoing forward\b|\bby default\b/i.test(text);
+  // (A request to do something else — send, order, book — with its options is no settings change.)
+  const verb = (/^(?:please\s+)?([A-Za-z]+)/i.exec(text.trim())?.[1] ?? '').toLowerCase();
+  if (!wish && !/^(?:set|change|update|use|switch|make|adjust)$/.test(verb)) return undefined;
   if (pairs.length < 2 && !(pairs.length === 1 && wish)) return undefined;
   const named = namedAppIn(text);
   const hints = pairs.flatMap((p) => contentWords(p.setting));
@@ -297,6 +300,26 @@ export function foldStatement(core: string): string | undefined {
   const noun = words.pop()!;
   const thing = [...words, ...(gerund && knowsWord(gerund) ? [gerund] : []), noun].join(' ');
   return `${rq[1]} ${rq[2]} ${thing} ${prep} ${place} for the ${object}.`;
+}
+
+/**
+ * A request followed by sentences that only add its options ("… at 9 Mill Lane, ZIP 80302. It's the Medium box size.
+ * Use Ground shipping."): one request with those options as further values ("…, ZIP 80302, Medium box size, Ground
+ * shipping."). A need before the verb ("I need to send …") is the plain imperative. Generic English.
+ */
+export function mergeDetails(core: string): string | undefined {
+  const parts = core.split(/(?<=[.!?])\s+(?=[A-Z"“])/);
+  if (parts.length < 2) return undefined;
+  const details: string[] = [];
+  for (const p of parts.slice(1)) {
+    const d = /^(?:It['’]s|It is|It['’]ll be|It will be|That['’]s)\s+(?:the\s+|a\s+|an\s+)?([A-Z0-9][^.!?]*?)[.!]?$/.exec(p.trim()) ?? /^(?:Use|Pick|Choose|Select|Go with|Make it)\s+(?:the\s+|a\s+|an\s+)?([A-Z0-9][^.!?]*?)[.!]?$/.exec(p.trim());
+    if (!d) return undefined;
+    details.push(d[1]!.trim());
+  }
+  const first = parts[0]!.trim().replace(/[.!]+$/, '');
+  const head = plainImperative(first) ?? first;
+  if (!/^[A-Z][a-z]+\b/.test(head) || /^I\b/.test(head)) return undefined;
+  return `${head}, ${details.join(', ')}.`;
 }
 
 /**

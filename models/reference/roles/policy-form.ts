@@ -93,6 +93,8 @@ function after(text: string, end: number, n = 2): string[] {
   return ws.slice(0, n);
 }
 
+const STREET_ADDRESS = /\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Court|Ct|Drive|Dr|Boulevard|Blvd|Way|Place|Pl|Terrace|Circle|Parkway|Pkwy|Highway|Hwy|Square|Sq|Close|Crescent|Row|Alley)\b\.?/g;
+
 /** The values of a request, each with its kind and the words that may name its field. */
 export function formValues(request: string, exclude: readonly string[] = []): FormValue[] {
   let text = request.replace(/[“”]/g, '"').replace(/[‘’]/g, "'").replace(/\s+/g, ' ').trim();
@@ -149,6 +151,11 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
   // E-mail addresses: typed as they are (a person's name beside one is a name of its own, not part of it).
   for (const m of [...text.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g)]) {
     out.push({ value: m[0], input: m[0], kind: 'text', cues: ['email', ...before(text, m.index!, 2)] });
+    blank(m[0]);
+  }
+  // A street address ("9 Mill Lane", "88 King St"): typed whole, where the form asks for a street or an address.
+  for (const m of [...text.matchAll(STREET_ADDRESS)]) {
+    out.push({ value: m[0].trim(), input: m[0].trim(), kind: 'text', cues: ['street', 'address', ...before(text, m.index!, 2)] });
     blank(m[0]);
   }
   for (const m of [...text.matchAll(AMOUNT)]) {
@@ -377,6 +384,8 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   const verbAt = new RegExp(`(?<=^|[.;!?]\\s+)(?:${verb})\\b`, 'gi');
   const read = formValues(text.replace(verbAt, 'then'), named ? [named] : [])
     .filter((v) => !(v.kind === 'name' && normText(v.value) === normText(verb!)))
+    // ("ZIP 80302": the label of the number after it — a cue of that number — no name of its own.)
+    .filter((v) => !(v.kind === 'name' && /^(?:ZIP|Zip|Postcode|Code|PIN)$/.test(v.value)))
     .map((v) => ({ ...v, cues: v.cues.filter((c) => c !== 'then') }));
   // A name and the number right after it are one name ("Zone 4120", "Gate 12"): a numbered thing, not two values.
   const numbered = read.filter((v) => v.kind === 'name' && read.some((n) => n.kind === 'number' && text.includes(`${v.value} ${n.value}`)));

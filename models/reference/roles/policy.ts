@@ -6,7 +6,7 @@ import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { instructionEntities, isDateEntity, requestCore } from './intent.js';
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
-import { contentWords, dayLabels, foldStatement, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
+import { contentWords, dayLabels, foldStatement, mergeDetails, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
 import { exploreStep, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
 import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
@@ -308,7 +308,8 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   // The request without courtesy frames and context sentences (intent.ts), so the wording does not change the plan.
   const core = requestCore(raw);
   // A statement of what the speaker did, then a request about it (policy-act.ts): the request with the statement's names.
-  const instruction = foldStatement(core) ?? core;
+  // A request with its options in sentences of their own ("It's the Medium size. Use Ground shipping."): one request.
+  const instruction = foldStatement(core) ?? mergeDetails(core) ?? core;
   // A topic before a colon with a pronoun after it ("X: please unfreeze it"): the plain imperative ("Unfreeze X").
   if (/^[A-Z][^:]{1,60}:\s*(?:please\s+|can you\s+|could you\s+)?[a-z]+\s+(?:it|this|that|them)\b/i.test(instruction)) {
     const plain = plainImperative(instruction);
