@@ -422,3 +422,25 @@ describe('addresses, labelled numbers and options in sentences of their own (wri
     expect(form && form.kind === 'tap' && form.form?.map((v) => v.value)).toEqual(expect.arrayContaining(['14 Old Oak Road', '10115', 'Ana Ruiz', 'Large', 'Priority']));
   });
 });
+
+describe("where a setting or a new record lives (written after FreshFold's template arm; invented screens)", () => {
+  const account = [
+    ...title('Account'),
+    line('Mia Chen', 20, 120, 100),
+    line('Addresses', 20, 300, 100),
+    line('2 saved', 20, 325, 70),
+    line('Reading preferences', 20, 380, 180),
+    line('Amber Glow theme - small type', 20, 405, 240),
+    line('Notifications', 20, 480, 130),
+    ...tabs(['Home', 'Books', 'Account'], 880),
+  ];
+  it('opens the row that sums the setting up among others before any generic place for settings', () => {
+    const d = step('Use Sepia theme and Large type for my Readly books from now on.', ['Opened the Readly app. [goal 1/4 done]'], account);
+    expect(d.conclusion).toMatch(/^Opened "Amber Glow theme - small type" to look for the value "Sepia"\. \[goal 2\/4: via 1\]/);
+  });
+  it("opens the list of the user's things of the new record's kind to find its Add button", () => {
+    const req = "I'd like Readly to ship my books to 12 Elm Road (ZIP 10115). Save that address, and for delivery choose Leave at door.";
+    const d = step(req, ['Opened the Readly app. [goal 1/7 done]'], account);
+    expect(d.conclusion).toMatch(/^Opened "Addresses" to look for "Save address"\./);
+  });
+});

@@ -441,7 +441,17 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   const goals: Goal[] = [
     open,
     // (The button that creates a thing of that kind is often "Add <kind>" / "New <kind>", after the verb's own.)
-    { kind: 'tap', targets: kind ? [...opens.slice(0, opens.indexOf(cap(verb))), `Add ${kind}`, `New ${kind}`, ...opens.slice(opens.indexOf(cap(verb)))] : opens, text: `tap ${opens[0]}`, min: 0.8, notTitle: true, words: [...verbs.filter((w) => !/\s/.test(w)), ...(kind ? [kind] : [])], form: values },
+    // (And it lives on the list of the user's things of that kind — "Addresses" — when the first screen lacks it.)
+    {
+      kind: 'tap',
+      targets: kind ? [...opens.slice(0, opens.indexOf(cap(verb))), `Add ${kind}`, `New ${kind}`, ...opens.slice(opens.indexOf(cap(verb)))] : opens,
+      text: `tap ${opens[0]}`,
+      min: 0.8,
+      notTitle: true,
+      words: [...verbs.filter((w) => !/\s/.test(w)), ...(kind ? [kind] : [])],
+      form: values,
+      ...(kind ? { via: [cap(/(?:s|x|ch|sh)$/.test(kind) ? `${kind}es` : `${kind}s`)] } : {}),
+    },
     ...values.map((v, i): Goal => ({ kind: 'field', index: i, values, text: `fill in ${v.value}` })),
     { kind: 'submit', verbs, text: 'submit the form' },
     {

@@ -681,6 +681,16 @@ export function decide(input: DecideInput): Decision {
         return clickOn(e, `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not on this screen; "${e.text}" starts the request's action and should list it; opening it.`, `Opened "${e.text}" to look for ${what}. ${tag(`via ${sub.via + 1}`)}`);
       }
     }
+    // A row that sums up the setting among others ("Classic Fresh detergent - light starch" for the starch): the page
+    // that holds it, before any generic place for settings.
+    if (goal.kind === 'fill' && sub.via < 1 && sub.scrolls === 0) {
+      const tabs = tabRow(lines, screen);
+      const row = lines.find((l) => {
+        const ws = l.text.trim().split(/\s+/);
+        return !isHeader(l, screen) && !tabs.includes(l) && ws.length >= 3 && ws.length <= 10 && !/[?:]\s*$/.test(l.text) && contentWords(l.text).some((w) => goal.hints.some((h) => stemEq(w, h)));
+      });
+      if (row) return clickOn(row, `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not on this screen, but "${row.text}" names the setting; opening it.`, `Opened "${row.text}" to look for ${what}. ${tag(`via ${sub.via + 1}`)}`);
+    }
     // A section that should hold it (a settings section, a shop category): open it first (once).
     const via = 'via' in goal ? goal.via : undefined;
     if (via && sub.via < 1 && sub.scrolls === 0) {
