@@ -382,7 +382,7 @@ describe('several settings of one app in one request, or one said as a wish (wri
     expect(understandSettings('Send Ana Ruiz a parcel at 4 Elm Road with Medium box size and Ground shipping.')).toBeUndefined();
     expect(understandSettings('Order a Large Pepperoni with Extra Cheese topping.')).toBeUndefined();
     const plan = planTask('Use Amber Glow theme and Large type for my Readly books from now on.', []);
-    expect(plan.goals.map((g) => g.kind)).toEqual(['open', 'fill', 'fill', 'tap']);
+    expect(plan.goals.map((g) => g.kind)).toEqual(['open', 'fill', 'fill', 'submit']);
     expect(plan.goals[0]).toMatchObject({ target: 'Readly' });
   });
 
@@ -442,5 +442,9 @@ describe("where a setting or a new record lives (written after FreshFold's templ
     const req = "I'd like Readly to ship my books to 12 Elm Road (ZIP 10115). Save that address, and for delivery choose Leave at door.";
     const d = step(req, ['Opened the Readly app. [goal 1/7 done]'], account);
     expect(d.conclusion).toMatch(/^Opened "Addresses" to look for "Save address"\./);
+    // The option after "choose" is one value with its field's words as cues, its "it" no pronoun to resolve.
+    const plan = planTask("I'd like Readly to ship my books to 12 Elm Road (ZIP 10115). Save that address, and for delivery choose Hand it to me.", []);
+    const form = plan.goals.find((g) => g.kind === 'tap' && g.form);
+    expect(form && form.kind === 'tap' && form.form?.find((v) => v.value === 'Hand it to me')?.cues).toContain('delivery');
   });
 });

@@ -427,7 +427,8 @@ function resolvePronoun(text: string, thing: string, kind?: string): string {
   }
   if (!done) {
     // "it"/"them" as an object: after a verb or preposition, not before a name ("name it Dentist" keeps "it").
-    s = s.replace(/\b(it|them)\b(?!\s+[\p{Lu}\p{N}\u0001])(?!['’])/u, () => {
+    // (Never inside an option's label: "choose Hand it to me".)
+    s = s.replace(/(?<!\b(?:choose|select|pick)\s+\p{Lu}[\p{L}'’]*\s+)\b(it|them)\b(?!\s+[\p{Lu}\p{N}\u0001])(?!['’])/u, () => {
       done = true;
       // The kind the context gave the thing ("an alarm for Work" → "the Work alarm").
       return kind && !/^["“]|^the\s/i.test(thing) ? `the ${thing} ${kind}` : thing;

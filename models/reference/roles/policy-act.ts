@@ -200,7 +200,8 @@ export function understandSettings(text: string): ActPlan | undefined {
   const goals: Goal[] = [
     appGoal(named, { words: [...hints, ...pairs.flatMap((p) => contentWords(p.value))], verbs: [], names: pairs.map((p) => p.value), request: pairs.map((p) => `${p.setting} ${p.value}`).join(' ') }),
     ...pairs.map((p): Goal => ({ kind: 'fill', value: p.value, hints: contentWords(p.setting), text: `set ${p.setting} to ${p.value}`, via: PREFERENCE_PLACES, minShared: 1 })),
-    { kind: 'tap', targets: ['Save', 'Done', 'OK', 'Apply', 'Confirm'], text: 'save', min: 0.9, optional: true, notTitle: true, lowest: true },
+    // The page's own save button, looked for below the fold too ("Save preferences" under the last section).
+    { kind: 'submit', verbs: ['save', 'apply', 'update', 'done'], text: 'save the preferences' },
   ];
   return { goals, result: /\b(?:updated|saved|changed|set)\b/i };
 }

@@ -153,6 +153,15 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
     out.push({ value: m[0], input: m[0], kind: 'text', cues: ['email', ...before(text, m.index!, 2)] });
     blank(m[0]);
   }
+  // An option named after "choose"/"select"/"pick", to the end of its clause ("for handoff choose Leave at my door"): one
+  // value, however many words, the option's own label.
+  // ("for handoff choose …": the words after "for" name the option's field, no purpose of their own.)
+  for (const m of [...text.matchAll(/(?:\bfor\s+(?:the\s+)?([a-z][a-z -]*?)\s*,?\s+)?\b(?:choose|select|pick)\s+([A-Z][^.;,!?"]*?)\s*(?=[.;,!?]|$)/g)]) {
+    const v = m[2]!.trim();
+    if (v.split(/\s+/).length < 2 || v.split(/\s+/).length > 7) continue;
+    out.push({ value: v, input: v, kind: 'name', cues: [...(m[1] ? m[1].split(/\s+/) : []), ...before(text, m.index!, 3)] });
+    blank(m[0]);
+  }
   // A street address ("9 Mill Lane", "88 King St"): typed whole, where the form asks for a street or an address.
   for (const m of [...text.matchAll(STREET_ADDRESS)]) {
     out.push({ value: m[0].trim(), input: m[0].trim(), kind: 'text', cues: ['street', 'address', ...before(text, m.index!, 2)] });
