@@ -3,6 +3,7 @@ import type { CheckerSpec } from '../domain/entities.js';
 import type { AppModule, CheckResult } from './app-types.js';
 import { bankApp } from './apps/bank/index.js';
 import { calendarApp } from './apps/calendar/index.js';
+import { cinemaApp } from './apps/cinema/index.js';
 import { clockApp } from './apps/clock/index.js';
 import { contactsApp } from './apps/contacts/index.js';
 import { fitnessApp } from './apps/fitness/index.js';
@@ -44,6 +45,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   parcelsApp as AppModule,
   vetApp as AppModule,
   laundryApp as AppModule,
+  cinemaApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
