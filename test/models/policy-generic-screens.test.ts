@@ -448,3 +448,19 @@ describe("where a setting or a new record lives (written after FreshFold's templ
     expect(form && form.kind === 'tap' && form.form?.find((v) => v.value === 'Hand it to me')?.cues).toContain('delivery');
   });
 });
+
+describe('read off the eleventh blind app\'s first contact (invented wording)', () => {
+  it('"with PIN 8127" is a value, no note to pin; the form opens with the noun phrase after the brand, where the request puts it', () => {
+    const plan = planTask('Add the Bookly store card 4000 1234 5678 9010 with PIN 2468 to my wallet and call it Birthday books.', []);
+    expect(plan.goals[0]).toMatchObject({ kind: 'open', target: 'Bookly' });
+    const open = plan.goals[1];
+    expect(open).toMatchObject({ kind: 'tap', via: ['Wallet', 'Cards'] });
+    expect(open && open.kind === 'tap' && open.targets).toContain('Add store card');
+    expect(open && open.kind === 'tap' && open.form?.map((v) => v.value)).toEqual(expect.arrayContaining(['4000 1234 5678 9010', '2468', 'Birthday books']));
+  });
+  it('a cancellation of a named thing opens that thing (near its date), then its Cancel: no form', () => {
+    const goals = planTask('Cancel my Blue Planet tickets for Friday, May 9 in Bookly and take the refund as Store credit.', []).goals;
+    expect(goals.find((g) => g.kind === 'tap' && g.entity)).toMatchObject({ targets: ['Blue Planet'] });
+    expect(goals.some((g) => g.kind === 'tap' && g.form)).toBe(false);
+  });
+});

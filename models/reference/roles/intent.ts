@@ -546,7 +546,9 @@ export function requestCore(instruction: string): string {
         return parts.map((c, i) => {
           const f = stripFrames(c.text);
           // A leading frame makes the first clause a request, a closing "please" the last one.
-          const framed = f.framed || c.request === true || (whole.framed && ((i === 0 && lead) || (i === last && trail) || parts.length === 1));
+          // (A closing "please" does not make a statement a request: "Refund to card is fine for the money, please".)
+          const statement = /\b(?:is|are)\s+(?:fine|ok|okay|good|great|perfect|all right)\b/i.test(f.text);
+          const framed = f.framed || c.request === true || (whole.framed && ((i === 0 && lead) || (i === last && trail && !statement) || parts.length === 1));
           return { text: f.text, framed, role: c.role };
         });
       })

@@ -105,7 +105,8 @@ export function namedAppIn(text: string): string | undefined {
     // against the launcher later: a name no icon carries is looked for inside the apps instead.)
     /(?<![A-Z][\w'&-]*\s)\b([A-Z][a-z]+[A-Z][a-z]+)\b(?!['’]s\b|\s+[A-Z0-9])/.exec(text)?.[1] ??
     // "for my Readly books": a word no dictionary knows, between "my" and the user's things in it, is the app's name.
-    [...text.matchAll(/\bmy\s+([A-Z][a-z]{2,})\s+[a-z]+s\b/g)].map((m) => m[1]!).find((w) => !knowsWord(w))
+    // ("the Bookly store card": likewise before the thing of that app.)
+    [...text.matchAll(/\b(?:my\s+([A-Z][a-z]{2,})\s+[a-z]+s\b|the\s+([A-Z][a-z]{2,})\s+[a-z]{3,}\b)/g)].map((m) => (m[1] ?? m[2])!).find((w) => !knowsWord(w))
   );
 }
 
@@ -188,14 +189,14 @@ export function settingPairs(text: string): { setting: string; value: string }[]
 }
 const FUNCTION_WORDS_RE = /^(?:in|on|at|to|from|for|with|by|of|and|or|the|a|an|my|your|this|that|instead|too|please|now|again)$/;
 
-export function understandSettings(text: string): ActPlan | undefined {
+export function understandSettings(text: string, raw = text): ActPlan | undefined {
   const pairs = settingPairs(text);
   const wish = /\bshould\s+be\b|\bfrom now on\b|\bgoing forward\b|\bby default\b/i.test(text);
   // (A request to do something else — send, order, book — with its options is no settings change.)
   const verb = (/^(?:please\s+)?([A-Za-z]+)/i.exec(text.trim())?.[1] ?? '').toLowerCase();
   if (!wish && !/^(?:set|change|update|use|switch|make|adjust)$/.test(verb)) return undefined;
   if (pairs.length < 2 && !(pairs.length === 1 && wish)) return undefined;
-  const named = namedAppIn(text);
+  const named = namedAppIn(text) ?? namedAppIn(raw);
   const hints = pairs.flatMap((p) => contentWords(p.setting));
   const goals: Goal[] = [
     appGoal(named, { words: [...hints, ...pairs.flatMap((p) => contentWords(p.value))], verbs: [], names: pairs.map((p) => p.value), request: pairs.map((p) => `${p.setting} ${p.value}`).join(' ') }),

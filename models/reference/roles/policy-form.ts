@@ -22,7 +22,7 @@
 import type { OcrLine } from '../types.js';
 import { contentWords, SYNONYMS, appGoal, namedAppIn, type ActPlan } from './policy-act.js';
 import type { Goal } from './policy-tasks.js';
-import { instructionEntities, isNumberEntity } from './intent.js';
+import { instructionEntities, isDateEntity, isNumberEntity } from './intent.js';
 import { isHeader, matchScore, normText, sameDate } from './policy-screen.js';
 
 export type ValueKind = 'amount' | 'number' | 'date' | 'time' | 'text' | 'name';
@@ -384,6 +384,8 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
       break;
     }
   }
+  // (A removal of a named thing — "Cancel my X tickets for June 7 … as Wallet credit" — opens that thing, no form.)
+  if (verb && /^(?:cancel|delete|remove|drop|unbook|erase)$/.test(verb) && instructionEntities(clause).some((e) => !isNumberEntity(e) && !isDateEntity(e) && /\s/.test(e))) return undefined;
   const owe = /\bi\s+owe\b/i.test(text);
   if (!verb && owe) verb = 'pay';
   if (!verb) return undefined;
@@ -424,16 +426,19 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   for (const v of values) rest = rest.replace(v.value, ' ');
   // The kind of thing the form makes: the head (last) noun of the first noun phrase after an article ("a door code" →
   // code), else the first content word.
-  const np = /\b(?:a|an|the|my|new)\s+((?:(?!(?:under|over|with|from|into|onto|for|and|the|called|named)\b)[a-z]{3,}\s+)?(?!(?:under|over|with|from|into|onto|for|and|the|called|named)\b)[a-z]{3,})\b(?!\s+(?:and|or)\b)/.exec(rest.replace(/[^A-Za-z' ]+/g, ' ').replace(/\s+/g, ' '));
+  const np = /\b(?:a|an|the|my|new)\s+(?:[A-Z][\w'-]*\s+)?((?:(?!(?:under|over|with|from|into|onto|for|and|the|called|named)\b)[a-z]{3,}\s+)?(?!(?:under|over|with|from|into|onto|for|and|the|called|named)\b)[a-z]{3,})\b(?!\s+(?:and|or)\b)/.exec(rest.replace(/[^A-Za-z' ]+/g, ' ').replace(/\s+/g, ' '));
   const head = np ? contentWords(np[1]!.split(' ').pop()!)[0] : undefined;
   const kind = opts.kind ?? (head && head.length >= 3 && !/^(?:note|memo|message|over|back|number)$/.test(head) ? head : undefined) ?? contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w));
   // A noun phrase of two words joined by "and" names a section or button whole ("lost and found", "terms and conditions").
-  const phrase = /\b([a-z]{3,} and [a-z]{3,})\b/.exec(rest)?.[1];
+  const dest = /\bto\s+(?:my|the|our)\s+([a-z]{3,})\b/.exec(text)?.[1];
+  const phrase = /\b([a-z]{3,} and [a-z]{3,})\b/.exec(rest.replace(/\band\s+(?:call|name|title)\s+it\b/g, ' '))?.[1];
   const syn = [...SYNONYMS, ...FORM_SYNONYMS].filter((g) => g.includes(verb!)).flat().filter((w) => w !== verb);
   const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
   const opens = [
     ...(money ? [`${cap(verb)} money`, 'Send money', 'Transfer money', 'Pay someone'] : []),
     ...(kind ? [`${cap(verb)} ${kind}`, `${cap(verb)} a ${kind}`] : []),
+    // (The whole noun phrase too: "Add gift card" for "Add the X gift card …".)
+    ...(np && kind && np[1]!.includes(' ') && np[1]!.endsWith(kind) ? [`${cap(verb)} ${np[1]}`] : []),
     ...(phrase ? [cap(phrase)] : []),
     cap(verb),
     ...syn.map(cap),
@@ -459,7 +464,8 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
       notTitle: true,
       words: [...verbs.filter((w) => !/\s/.test(w)), ...(kind ? [kind] : [])],
       form: values,
-      ...(kind ? { via: [cap(/(?:s|x|ch|sh)$/.test(kind) ? `${kind}es` : `${kind}s`)] } : {}),
+      // (Or where the request puts it: "to my wallet" → "Wallet".)
+      ...(kind ? { via: [...(dest ? [cap(dest)] : []), cap(/(?:s|x|ch|sh)$/.test(kind) ? `${kind}es` : `${kind}s`)] } : {}),
     },
     ...values.map((v, i): Goal => ({ kind: 'field', index: i, values, text: `fill in ${v.value}` })),
     { kind: 'submit', verbs, text: 'submit the form' },

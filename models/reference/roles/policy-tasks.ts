@@ -431,7 +431,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       ];
     }
   }
-  if ((m = /\bpin\s+(?:my\s+|the\s+)?(?:note\s+)?(.+?)(?:\s+note)?(?:\s+to the top|\s+in notes)?[.!]?$/i.exec(text)) ?? (m = /\bkeep\s+(?:my\s+|the\s+)?(?:note\s+)?(.+?)(?:\s+note)?\s+pinned\b/i.exec(text))) {
+  // (Not a PIN code: "with PIN 8127" is a value, no note to pin.)
+  if ((m = /\bpin\s+(?!\d)(?:my\s+|the\s+)?(?:note\s+)?(.+?)(?:\s+note)?(?:\s+to the top|\s+in notes)?[.!]?$/i.exec(text)) ?? (m = /\bkeep\s+(?:my\s+|the\s+)?(?:note\s+)?(.+?)(?:\s+note)?\s+pinned\b/i.exec(text))) {
     const what = clean(m[1]!.replace(/^note\s+/i, ''));
     return [{ kind: 'open', target: 'Notes', text: 'open Notes' }, tap([what], `open ${what}`, { entity: true, min: 0.75 }), tap(['Pin'], 'tap Pin', { min: 0.95, already: ['Unpin', 'Pinned'] })];
   }

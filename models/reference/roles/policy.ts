@@ -332,7 +332,8 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   const feature = understandFeature(instruction);
   if (feature) return { goals: feature.goals, app: true, result: feature.result };
   // Several settings of one app, or one said as a wish ("… should be Medium", "Use X detergent … from now on").
-  const settings = understandSettings(raw);
+  // (Read from the request without its courtesy frames, so "Could you set …" plans as "Set …" does.)
+  const settings = understandSettings(instruction, raw);
   if (settings) return { goals: settings.goals, app: true, result: settings.result };
   const appGoals = understandAppTask(instruction);
   if (appGoals) return { goals: appGoals, app: true };
