@@ -464,3 +464,20 @@ describe('read off the eleventh blind app\'s first contact (invented wording)', 
     expect(goals.some((g) => g.kind === 'tap' && g.form)).toBe(false);
   });
 });
+
+describe('a count of a kind on the way to the button (written after ReelPass; invented screens)', () => {
+  it('taps the stepper on the kind\'s row to the count the request names, then goes on', () => {
+    const req = 'Buy 3 student passes for Harbor Tour on Friday, May 9 at 2:15 PM in Sailly.';
+    const plan = planTask(req, []);
+    const g = plan.goals.find((x) => x.kind === 'tap' && x.values?.length);
+    expect(g && g.kind === 'tap' && g.values).toEqual(expect.arrayContaining(['2:15 PM', '3 × student']));
+    const n = plan.goals.length;
+    const gi = plan.goals.indexOf(g!) + 1;
+    const h = ['Opened the Sailly app. [goal 1/' + n + ' done]', `Tapped "Harbor Tour". [goal ${gi - 1}/${n} done]`, `Chose "2:15 PM". [goal ${gi}/${n}: pick 2:15 PM]`, `Chose "9". [goal ${gi}/${n}: pick Friday, May 9]`];
+    const counts = (k: number) => [...title('Select passes'), line('Adult', 20, 200, 80), line('−', 240, 200, 20), line('0', 300, 200, 20), line('+', 360, 200, 20), line('Student', 20, 280, 90), line('−', 240, 280, 20), line(String(k), 300, 280, 20), line('+', 360, 280, 20), line('Continue', 160, 800, 90)];
+    const up = step(req, h, counts(1));
+    expect(up.action).toEqual({ action: 'click', coordinate: [370, 290] });
+    const done = step(req, [...h, up.conclusion, up.conclusion], counts(3));
+    expect(done.conclusion).toMatch(/Tapped "Continue"/);
+  });
+});

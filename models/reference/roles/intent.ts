@@ -407,9 +407,9 @@ function plainRequest(text: string): { text: string; changed: boolean } {
 function resolvePronoun(text: string, thing: string, kind?: string): string {
   const { text: sh, back } = shield(text);
   let done = false;
-  let s = sh.replace(new RegExp(`\\b(?:that|this)\\s+(${KIND_WORDS})\\b`, 'i'), (_a, kind: string) => {
+  let s = sh.replace(new RegExp(`\\b(?:that|this|those|these)\\s+(${KIND_WORDS})s?\\b`, 'i'), (_a, kind: string) => {
     done = true;
-    return /^["“]/.test(thing) || /^(?:one|item)$/i.test(kind) ? thing : `the ${thing} ${kind}`;
+    return /^["“]/.test(thing) || /^(?:one|item)$/i.test(kind) ? thing : `${/^the\s/i.test(thing) ? '' : 'the '}${thing} ${kind}`;
   });
   if (!done) {
     // "Borrow a copy (of it)" → the thing itself.
@@ -501,7 +501,7 @@ function restructure(parts: Part[]): Part[] {
   if (resolved) {
     for (const c of context) {
       const left = c.text.split(bare).join(' ');
-      const date = /\b(?:on|for|this|next)\s+((?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2})\b/.exec(left);
+      const date = /\b(?:on|for|this|next)\s+((?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)(?:,?\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2}\b)?|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2})\b/.exec(left);
       if (!date || namesSomething(left.replace(date[0], ' ')) || /\?\s*$/.test(c.text)) continue;
       for (const r of requests) if (!r.text.includes(date[1]!)) r.text = r.text.replace(/\s*([.!?]*)$/, ` on ${date[1]}$1`);
       c.text = left.replace(date[0], ' ');
@@ -548,7 +548,7 @@ export function requestCore(instruction: string): string {
           // A leading frame makes the first clause a request, a closing "please" the last one.
           // (A closing "please" does not make a statement a request: "Refund to card is fine for the money, please".)
           const statement = /\b(?:is|are)\s+(?:fine|ok|okay|good|great|perfect|all right)\b/i.test(f.text);
-          const framed = f.framed || c.request === true || (whole.framed && ((i === 0 && lead) || (i === last && trail && !statement) || parts.length === 1));
+          const framed = !statement && (f.framed || c.request === true || (whole.framed && ((i === 0 && lead) || (i === last && trail) || parts.length === 1)));
           return { text: f.text, framed, role: c.role };
         });
       })
@@ -629,6 +629,14 @@ export function instructionEntities(instruction: string): string[] {
   for (const m of instruction.matchAll(/["“”]([^"“”]{1,80})["“”]|(?:^|\s)'([^']{1,80})'(?=[\s.,;:!?]|$)/g)) {
     add(m[1] ?? m[2] ?? '');
     rest = rest.replace(m[0], ' , ');
+  }
+  // An option named after "as"/"choose"/"select"/"pick", capitalised and running to the end of its clause ("take the
+  // money back as Refund to card"): the option's whole label.
+  // (Read last: an option is never the thing the request is about.)
+  const options: string[] = [];
+  for (const m of rest.matchAll(/\b(?:as|choose|select|pick)\s+(\p{Lu}\p{Ll}+(?:\s+\p{Ll}+){1,4})(?=\s*[.;,!?]|\s*$)/gu)) {
+    options.push(m[1]!);
+    rest = rest.replace(m[1]!, ' , ');
   }
   // Unquoted names and texts the instruction introduces: "a note called Birthday party that says Call back …".
   for (const m of [...rest.matchAll(NAMED_PHRASE), ...rest.matchAll(SAID_PHRASE), ...rest.matchAll(KIND_NAMED), ...rest.matchAll(NAMED_KIND)]) {
@@ -722,6 +730,7 @@ export function instructionEntities(instruction: string): string[] {
     }
   }
   flush();
+  for (const o of options) add(o);
   // A switch position ("Turn Wi-Fi On") is the state asked for, not a name to find on screen.
   return out.filter((e) => !/^(on|off)$/i.test(e));
 }

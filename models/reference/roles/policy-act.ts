@@ -406,7 +406,9 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const values = [...entities.slice(1), ...(duration ? [duration] : [])];
   // Every length of time the request gives ("Pay for 30 minutes of parking in …"), wherever it stands.
   const durations = [...text.matchAll(/\b(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/gi)].map((m) => m[1]!.replace(/^an?\s+/i, '1 '));
-  const valueWords = new Set(contentWords([...values, ...durations].join(' ')));
+  const times = [...text.matchAll(/\b(\d{1,2}(?::\d{2})?\s?(?:AM|PM|am|pm))\b/g)].map((m) => m[1]!);
+  const counts = [...text.matchAll(/\b(\d+)\s+([a-z]{3,})\s+(?:tickets?|seats?|passes|pass|places|spots)\b/g)].map((m) => `${m[1]} × ${m[2]}`);
+  const valueWords = new Set(contentWords([...values, ...durations, ...times, ...counts].join(' ')));
   const at = rest.indexOf(thing.split(/\s+/)[0]!);
   const dayWords = new Set(days.flatMap((d) => contentWords(d)));
   const object = contentWords((at > 0 ? rest.slice(0, at) : '').replace(owner ? new RegExp(`${esc(owner)}['’]s`, 'g') : /$^/, ' ')).filter((w) => !dayWords.has(w));
@@ -446,7 +448,8 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
       // A button that says more than the verb ("Request refill" for "refill").
       words: actWords,
       // The values chosen on the way when the thing's page has no such button (a duration, a vehicle, a day).
-      values: [...new Set([...values, ...durations])],
+      // (And the time of day and the counts of a kind it names: "at 1:30 PM", "4 adult tickets".)
+      values: [...new Set([...values, ...durations, ...times, ...counts])],
       after: all.filter((w) => w !== verb && !valueWords.has(w) && !contentWords(thing).includes(w)),
     },
     ...values.map((v): Goal => ({ kind: 'fill', value: v, hints: [...all, ...contentWords(v)], text: `fill in ${v}`, avoid: [thing] })),

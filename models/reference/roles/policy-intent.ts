@@ -228,6 +228,8 @@ export function understandTask(instruction: string): TaskSpec | undefined {
           ? 'view'
           : undefined;
   if (!intent || !place) return undefined;
+  // (A time's half of the day — "1:30 PM" — is no item, a weekday or a month no app: a booking, no food order.)
+  if ((item && /^(?:AM|PM)$/i.test(item.trim())) || (app && /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December)$/.test(app))) return undefined;
   // A possessive names the place ("Sushi Zen's menu" → "Sushi Zen").
   place = place.replace(/['’]s$/, '');
   const spec: TaskSpec = { intent, place, qty };

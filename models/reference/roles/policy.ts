@@ -374,6 +374,17 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   return { goals: explicit, app: false };
 }
 
+/** A day strip's cell for the date `v`: its day number under a weekday's short name ("Thu" over "5"). */
+function dayCell(l: OcrLine, v: string, lines: readonly OcrLine[]): boolean {
+  const day = /\b(\d{1,2})(?:st|nd|rd|th)?\b/.exec(v)?.[1];
+  return (
+    !!day &&
+    l.text.trim() === day &&
+    !/[ap]m/i.test(v) &&
+    lines.some((w) => w !== l && /^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?$/i.test(w.text.trim()) && Math.abs(w.box.x + w.box.w / 2 - (l.box.x + l.box.w / 2)) < 25 && l.box.y > w.box.y && l.box.y - w.box.y < 50)
+  );
+}
+
 /**
  * Is `l` on the row titled `row`: a line that reads as the row's title lies to its left, its centre at most 60 px above
  * and 30 px below `l`'s (a list row's title sits a little above the centre of its buttons).
@@ -599,9 +610,7 @@ export function decide(input: DecideInput): Decision {
       for (const v of deferred.filter((d) => !picked.includes(d))) {
         // (A date as an option of its own — a short line or a day strip's cell, "Thu" over "5" — never a sentence that
         // mentions it: "Back Thu, Jun 5, 5–7 PM" describes another choice.)
-        const day = /\b(\d{1,2})(?:st|nd|rd|th)?\b/.exec(v)?.[1];
-        const cell = (l: OcrLine): boolean =>
-          !!day && l.text.trim() === day && !/[ap]m/i.test(v) && lines.some((w) => w !== l && /^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?$/i.test(w.text.trim()) && Math.abs(w.box.x + w.box.w / 2 - (l.box.x + l.box.w / 2)) < 25 && l.box.y > w.box.y && l.box.y - w.box.y < 50);
+        const cell = (l: OcrLine): boolean => dayCell(l, v, lines);
         const short = (l: OcrLine): boolean => l.text.trim().split(/\s+/).length <= 4;
         const opt = rounds < 6 ? lines.filter((l) => !isHeader(l, screen) && ((short(l) && sameDate(l.text, v)) || cell(l) || (short(l) && /\d/.test(v) && /[ap]m/i.test(v) && timeIn(l.text, v)))).sort((a, b) => a.box.y - b.box.y)[0] : undefined;
         if (opt) {
@@ -815,7 +824,19 @@ export function decide(input: DecideInput): Decision {
     let missing = false;
     for (const v of g.values) {
       if (pickedValue(v)) continue;
-      const opt = body.filter((l) => matchScore(l.text, v) >= 0.95 || sameDate(l.text, v)).sort((a, b) => b.box.y - a.box.y)[0];
+      // A count of a kind ("4 × adult" for "4 adult tickets"): the stepper on the kind's row, tapped to that count.
+      const counted = /^(\d+) × ([a-z]+)$/.exec(v);
+      if (counted) {
+        const row = body.find((l) => matchScore(l.text, counted[2]!) >= 0.9);
+        const st = row ? stepperOf(row, lines) : undefined;
+        const want = Number(counted[1]);
+        if (st && st.value !== undefined && st.value !== want && sub.steps < 12) {
+          const btn = st.value < want ? st.plus : st.minus;
+          if (btn) return clickOn(btn, `Step ${gi + 1} of ${n} ("${g.text}"): "${row!.text}" is at ${st.value}; the request wants ${want}.`, `Tapped ${st.value < want ? '+' : '−'} on "${row!.text}". ${tag(`step ${sub.steps + 1}`)}`);
+        }
+        continue;
+      }
+      const opt = body.filter((l) => matchScore(l.text, v) >= 0.95 || sameDate(l.text, v) || dayCell(l, v, lines)).sort((a, b) => b.box.y - a.box.y)[0];
       if (opt && beside(opt)) {
         // Nothing to do for it: go on with this screen at once.
         const kept = `"${opt.text}" is already chosen. [kept ${opt.text.trim()}] ${tag(`pick ${opt.text.trim()}`)}`;
