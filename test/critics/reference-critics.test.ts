@@ -382,12 +382,10 @@ describe('reference trajectory critics: what a completed final screen looks like
     const page = 'Booking | Harbor Tour | Friday, May 9 | 2 seats | Cancel booking';
     const ok = await textVerdict(instruction, steps, [list, page, 'Cancel this booking? | Keep | Cancel trip', 'Booking cancelled | Harbor Tour | Friday, May 9 | Refund on its way']);
     expect(ok).toMatchObject({ correct: true });
-    // The confirmation still open (its "will be cancelled" split over two lines): not done.
-    expect(await textVerdict(instruction, steps.slice(0, 3), [list, page, 'Booking | Harbor Tour | Friday, May 9 | Cancel this booking? | Your seats on Friday, May 9 will be | cancelled and released. | Keep | Cancel trip'])).toMatchObject({ correct: false });
     // Tapped in a list, never opened: the rule does not apply (the item is still listed).
     expect(await textVerdict(instruction, [steps[0]!, steps[2]!, steps[3]!], [list, 'Cancel this booking? | Keep | Cancel trip', `${list} | Booking cancelled`])).toMatchObject({ correct: false });
-    // The same report already on an earlier screen (the booking was cancelled before): not this request's report.
-    expect(await textVerdict(instruction, steps, ['My trips | Harbor Tour | Friday, May 9 | Booking cancelled', page, 'Booking cancelled | Harbor Tour | Friday, May 9'])).toMatchObject({ correct: false });
+    // "Cancelled" already shown before (a past booking in the list): not this request's report.
+    expect(await textVerdict(instruction, steps, ['My trips | Harbor Tour | Friday, May 9 | Old Tour | Cancelled', page, 'Booking cancelled | Harbor Tour | Friday, May 9'])).toMatchObject({ correct: false });
   });
 
   it('delete: removing the near-duplicate leaves the item listed (also when OCR drops the spaces) → Incorrect', async () => {

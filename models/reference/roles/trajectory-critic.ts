@@ -352,10 +352,7 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
       // A thing that stays on its own page marked as removed ("Tickets cancelled" over the booking): the signal is new on
       // the final screen — on no earlier one — and every named thing is there with it.
       // (And the thing was opened — tapped by name — before the removing control: its own page, not a list.)
-      // (The report line itself is new — a dialog's "will be cancelled" before it is no report — and no question is left
-      // open on the page.)
-      const reportLine = lines.find((l) => intent.done.test(l) && !/\bwill\b|\?/.test(l));
-      const newly = !!reportLine && !ev.screens.slice(0, -1).some((s) => containsPhrase(s, reportLine)) && !lines.some((l) => /\?\s*$/.test(l.trim()));
+      const newly = !!sig && !ev.screens.slice(0, -1).some((s) => intent.done.test(s));
       const openedIt = acted.some((a) => a?.verb === 'Tapped' && a.changed && entities.some((e) => !isDateEntity(e) && containsPhrase(a.object, e)));
       if (listed.length > 0 && newly && openedIt && entities.every((e) => onFinal(e)))
         return { complete: true, reason: `the final screen newly shows ${quote(sig![0])} for ${entities.map((e) => quote(e)).join(', ')}` };
