@@ -370,24 +370,6 @@ describe('reference trajectory critics: what a completed final screen looks like
     expect(pending.correct).toBe(false);
   });
 
-  it('cancel: a booking that stays on its own page marked "cancelled" (new on the final screen) after "Cancel booking" is done; a list that still shows it, or a report seen before, is not', async () => {
-    const instruction = 'Cancel my Harbor Tour booking for Friday, May 9.';
-    const steps: [JudgeStepInput['action'], string][] = [
-      [open('Sailly'), 'Opened "Sailly"; the screen now shows "My trips".'],
-      [tap, 'Tapped "Harbor Tour"; the screen now shows "Booking".'],
-      [tap, 'Tapped "Cancel booking"; the screen now shows "Cancel this booking?".'],
-      [tap, 'Tapped "Cancel trip"; the screen now shows "Booking cancelled".'],
-    ];
-    const list = 'My trips | Harbor Tour | Friday, May 9 | Island Hop | Saturday, May 10';
-    const page = 'Booking | Harbor Tour | Friday, May 9 | 2 seats | Cancel booking';
-    const ok = await textVerdict(instruction, steps, [list, page, 'Cancel this booking? | Keep | Cancel trip', 'Booking cancelled | Harbor Tour | Friday, May 9 | Refund on its way']);
-    expect(ok).toMatchObject({ correct: true });
-    // Tapped in a list, never opened: the rule does not apply (the item is still listed).
-    expect(await textVerdict(instruction, [steps[0]!, steps[2]!, steps[3]!], [list, 'Cancel this booking? | Keep | Cancel trip', `${list} | Booking cancelled`])).toMatchObject({ correct: false });
-    // "Cancelled" already shown before (a past booking in the list): not this request's report.
-    expect(await textVerdict(instruction, steps, ['My trips | Harbor Tour | Friday, May 9 | Old Tour | Cancelled', page, 'Booking cancelled | Harbor Tour | Friday, May 9'])).toMatchObject({ correct: false });
-  });
-
   it('delete: removing the near-duplicate leaves the item listed (also when OCR drops the spaces) → Incorrect', async () => {
     const instruction = 'Archive the email "Team lunch on Friday" in my inbox.';
     const steps: [JudgeStepInput['action'], string][] = [

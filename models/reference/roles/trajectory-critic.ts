@@ -4,7 +4,7 @@ import { messageText } from '../../../domain/openai.js';
 import type { ChatMessage } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
-import { entityEnd, instructionEntities, intentText, isDateEntity, namesTheApp, requestCore } from './intent.js';
+import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
 import { formRejected, namedItemsMissingFromResult, nearDuplicateOnResult, offeredAction, openConfirmation, quantityMismatch, screenChange, unitPriceForCount, unsubmittedForm } from './evidence.js';
 import { reportedResult } from './reported-result.js';
 import { containsPhrase, contentTokens, IMPERATIVES, tokens } from './text-match.js';
@@ -93,8 +93,7 @@ export function readRequest(raw: string): {
 /** Controls that commit a form. */
 const COMMIT = /^(save|create|add|done|submit|post|send|ok|confirm|apply|verify)\b/i;
 /** Controls that carry out a removal. */
-// ("Cancel booking", "Cancel tickets" remove what they name; a bare "Cancel" only closes a dialog.)
-const REMOVE_CONTROL = /^(delete|remove|archive|clear|discard|yes|ok|confirm|cancel\s+\w+)\b/i;
+const REMOVE_CONTROL = /^(delete|remove|archive|clear|discard|yes|ok|confirm|cancel event)\b/i;
 /** Step-summary words that mark a harmful step (the step critic's HARMFUL summaries use them). */
 const HARM_MARK = /\b(instead of|off-task|wrong|by mistake|mistaken|undoing|not requested)\b/i;
 
@@ -349,13 +348,6 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
       const seenBefore = entities.every((e) => ev.screens.slice(0, -1).some((s) => containsPhrase(s, e)));
       const removed = did(new RegExp(`${REMOVE_CONTROL.source}|^${intent.name}`, 'i'));
       if (!removed) return { complete: false, reason: `no step tapped a control that would ${intent.name} anything` };
-      // A thing that stays on its own page marked as removed ("Tickets cancelled" over the booking): the signal is new on
-      // the final screen — on no earlier one — and every named thing is there with it.
-      // (And the thing was opened — tapped by name — before the removing control: its own page, not a list.)
-      const newly = !!sig && !ev.screens.slice(0, -1).some((s) => intent.done.test(s));
-      const openedIt = acted.some((a) => a?.verb === 'Tapped' && a.changed && entities.some((e) => !isDateEntity(e) && containsPhrase(a.object, e)));
-      if (listed.length > 0 && newly && openedIt && entities.every((e) => onFinal(e)))
-        return { complete: true, reason: `the final screen newly shows ${quote(sig![0])} for ${entities.map((e) => quote(e)).join(', ')}` };
       if (listed.length > 0) return { complete: false, reason: `the final screen still lists ${listed.map((e) => quote(e)).join(', ')}` };
       if (sig) return { complete: true, reason: `the final screen shows ${quote(sig[0])} and no longer lists ${entities.map((e) => quote(e)).join(', ')}` };
       return seenBefore && entities.length > 0
