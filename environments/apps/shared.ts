@@ -55,3 +55,29 @@ export function shuffle<T>(items: readonly T[], rand: () => number): T[] {
   }
   return out;
 }
+
+export const WEEKDAY_NAMES: readonly string[] = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+export const MONTH_NAMES: readonly string[] = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * Day labels of an app whose "today" is the Monday `year`-`month`-`day` (month 0-based): offsets count days from it.
+ * `dayLabel` → "Thursday, June 5", `shortDay` → "Thu, Jun 5", `monthShort` → "Jun".
+ */
+export function dayCalendar(year: number, month: number, day: number) {
+  const dateOf = (offset: number): Date => new Date(Date.UTC(year, month, day + offset));
+  const weekdayOf = (offset: number): string => WEEKDAY_NAMES[((offset % 7) + 7) % 7] ?? '';
+  return {
+    dateOf,
+    weekdayOf,
+    dayLabel: (offset: number): string => {
+      const d = dateOf(offset);
+      return `${weekdayOf(offset)}, ${MONTH_NAMES[d.getUTCMonth()] ?? ''} ${d.getUTCDate()}`;
+    },
+    shortDay: (offset: number): string => {
+      const d = dateOf(offset);
+      return `${weekdayOf(offset).slice(0, 3)}, ${(MONTH_NAMES[d.getUTCMonth()] ?? '').slice(0, 3)} ${d.getUTCDate()}`;
+    },
+    dayOfMonth: (offset: number): number => dateOf(offset).getUTCDate(),
+    monthShort: (offset: number): string => (MONTH_NAMES[dateOf(offset).getUTCMonth()] ?? '').slice(0, 3),
+  };
+}

@@ -1,4 +1,4 @@
-import { rng } from '../shared.js';
+import { dayCalendar, rng } from '../shared.js';
 
 /** A film now showing (or coming soon) at the cinema. */
 export interface Movie {
@@ -108,21 +108,8 @@ export const CARD = 'Visa •••• 4242';
 export const WALLET = 'ReelPass Wallet';
 
 /** Today is Monday, June 2, 9:41 AM. Offsets count days from today. */
-const WEEKDAYS: readonly string[] = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-const MONTHS: readonly string[] = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const dateOf = (offset: number): Date => new Date(Date.UTC(2025, 5, 2 + offset));
-export const weekdayOf = (offset: number): string => WEEKDAYS[((offset % 7) + 7) % 7] ?? '';
-/** "Thursday, June 5". */
-export const dayLabel = (offset: number): string => {
-  const d = dateOf(offset);
-  return `${weekdayOf(offset)}, ${MONTHS[d.getUTCMonth()] ?? ''} ${d.getUTCDate()}`;
-};
-/** "Thu, Jun 5". */
-export const shortDay = (offset: number): string => {
-  const d = dateOf(offset);
-  return `${weekdayOf(offset).slice(0, 3)}, ${(MONTHS[d.getUTCMonth()] ?? '').slice(0, 3)} ${d.getUTCDate()}`;
-};
-export const dayOfMonth = (offset: number): number => dateOf(offset).getUTCDate();
+const calendar = dayCalendar(2025, 5, 2);
+export const { weekdayOf, dayLabel, shortDay, dayOfMonth } = calendar;
 /** "Today", "Tomorrow" or the short day. */
 export const relDay = (offset: number): string => (offset === 0 ? 'Today' : offset === 1 ? 'Tomorrow' : shortDay(offset));
 

@@ -1,4 +1,4 @@
-import { rng } from '../shared.js';
+import { dayCalendar, MONTH_NAMES, rng } from '../shared.js';
 
 /** One pet on the account. */
 export interface Pet {
@@ -100,22 +100,9 @@ export const NAME_MAX = 20;
 
 /** Today is Monday, October 6, 9:41 AM. Offsets count days from today. */
 export const NOW_MIN = 9 * 60 + 41;
-const WEEKDAYS: readonly string[] = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-const MONTHS: readonly string[] = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const dateOf = (offset: number): Date => new Date(Date.UTC(2025, 9, 6 + offset));
-export const weekdayOf = (offset: number): string => WEEKDAYS[(((offset % 7) + 7) % 7)] ?? '';
-/** "Thursday, October 9". */
-export const dayLabel = (offset: number): string => {
-  const d = dateOf(offset);
-  return `${weekdayOf(offset)}, ${MONTHS[d.getUTCMonth()] ?? ''} ${d.getUTCDate()}`;
-};
-/** "Thu, Oct 9". */
-export const shortDay = (offset: number): string => {
-  const d = dateOf(offset);
-  return `${weekdayOf(offset).slice(0, 3)}, ${(MONTHS[d.getUTCMonth()] ?? '').slice(0, 3)} ${d.getUTCDate()}`;
-};
-export const dayOfMonth = (offset: number): number => dateOf(offset).getUTCDate();
-export const monthShort = (offset: number): string => (MONTHS[dateOf(offset).getUTCMonth()] ?? '').slice(0, 3);
+const calendar = dayCalendar(2025, 9, 6);
+export const { weekdayOf, dayLabel, shortDay, dayOfMonth, monthShort } = calendar;
+const MONTHS = MONTH_NAMES;
 
 export const toMin = (t: string): number => {
   const m = /^(\d{1,2}):(\d{2}) (AM|PM)$/.exec(t);
