@@ -152,7 +152,7 @@ function withoutApps(entity: string, apps: readonly string[]): string {
 }
 
 /** "Change my Font size to Large" → { setting: "Font size", value: "Large" }. */
-export function settingRequest(instruction: string): { setting: string; value: string } | undefined {
+function settingRequest(instruction: string): { setting: string; value: string } | undefined {
   const t = instruction.trim();
   // "Make X my preferred store": X is the value the setting named after it takes.
   // (Case-sensitive: the value is a run of capitalised words, "Make Ana Lind one of my favourites" is no setting.)
