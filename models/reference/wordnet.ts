@@ -180,3 +180,15 @@ export function isVerb(word: string): boolean {
   if (!d) return false;
   return baseForms(word).some((f) => d.index.get('verb')!.has(f));
 }
+
+/** The verb a gerund is of ("removing" → remove, "cancelling" → cancel, "putting" → put); undefined when none. */
+export function verbOfGerund(word: string): string | undefined {
+  const w = word.toLowerCase();
+  if (!/^[a-z]{4,}ing$/.test(w)) return undefined;
+  const d = load();
+  if (!d) return undefined;
+  const stem = w.slice(0, -3);
+  const doubled = /([^aeiou])\1$/.test(stem) ? stem.slice(0, -1) : undefined;
+  for (const f of [doubled, `${stem}e`, stem]) if (f && f.length >= 2 && d.index.get('verb')!.has(f)) return f;
+  return undefined;
+}

@@ -114,7 +114,7 @@ describe('intent reading: sentence structure', () => {
     expect(requestCore('Star Ivo Petrov as a favourite contact please.')).toBe('Star Ivo Petrov.');
     expect(requestCore('Could you open the Garden Gate lock for me?')).toBe('Unlock the Garden Gate for me.');
     expect(requestCore('reminder Water plants, delete it thanks')).toBe('Delete reminder Water plants');
-    expect(requestCore('In the Clock app, create a Yoga alarm that goes off at 6:30 AM.')).toBe('In the Clock app, create an alarm called Yoga that goes off at 6:30 AM.');
+    expect(requestCore('In the Clock app, create a Yoga alarm that goes off at 6:30 AM.')).toBe('Create an alarm called Yoga that goes off at 6:30 AM in Clock.');
     expect(requestCore('Could you send $15 to Ivo Petrov? Write Pizza in the note field and confirm the payment.')).toBe('Send $15 to Ivo Petrov with the note Pizza.');
     expect(requestCore('Ivo Petrov changed phones and his number is now 555-300-1122. Can you update the contact?')).toBe("Change Ivo Petrov's number to 555-300-1122.");
     // A text written into a new record, and record shorthand (no recipient: "in a note" is no message to anyone).

@@ -16,12 +16,17 @@
  * ("Set Dark mode to Off in Settings" → value "Off", not "Off in Settings").
  */
 
-import { isVerb } from '../wordnet.js';
+import { isVerb, knowsWord, verbOfGerund } from '../wordnet.js';
 import { IMPERATIVES, tokens } from './text-match.js';
 
 /** Leading courtesy/indirect frames, longest first (each is removed repeatedly: "Kindly, please …"). */
 const LEAD_FRAMES: readonly RegExp[] = [
   /^(?:could|can|would|will)\s+i\s+ask\s+you\s+to\s+/i,
+  // "Is it possible to …", "Would it be possible for you to …", "Any chance you could …", "Do you think you could …".
+  /^(?:is|would)\s+it\s+(?:be\s+)?possible\s+(?:for\s+you\s+)?to\s+/i,
+  /^(?:is\s+there\s+(?:any\s+)?(?:way|chance)\s+(?:you\s+(?:could|can)|to)|any\s+chance\s+you\s+(?:could|can)|do\s+you\s+think\s+you\s+(?:could|can))\s+/i,
+  // "Would you mind removing X" — the gerund becomes the imperative (stripFrames).
+  /^(?:would|do|could)\s+you\s+mind\s+(?=[a-z]+ing\b)/i,
   /^(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+)?(?=\w)(?!tell\b|say\b|let me know\b|find out\b)/i,
   /^(?:i'd|i\s+would|i)\s+(?:like|need|want)\s+you\s+to\s+/i,
   /^(?:please|kindly|pls|plz)\s*,?\s+/i,
@@ -73,6 +78,12 @@ function stripFrames(sentence: string): { text: string; framed: boolean } {
         framed = true;
       }
     }
+  }
+  // "(Would you mind) removing X" → "remove X": the gerund a frame left at the start is the request's verb.
+  if (framed) {
+    const g = /^([a-z]+ing)\b/i.exec(s);
+    const base = g ? verbOfGerund(g[1]!) : undefined;
+    if (base) s = base + s.slice(g![1]!.length);
   }
   const end = /[.!?]+$/.exec(s)?.[0] ?? '';
   let body = s.slice(0, s.length - end.length);
@@ -222,7 +233,7 @@ export function contextThing(sentence: string): string | undefined {
     if (t) return t;
   }
   // (Any past tense after a name of two or more capitalised words: "Julia Novak changed phones".)
-  const be = /^((?:the\s+|my\s+)?[\p{Lu}\p{N}][^,;:"“”]*?)\s+(?:is|are|was|were|got|has|have|had)\b/u.exec(s);
+  const be = /^((?:the\s+|my\s+)?[\p{Lu}\p{N}][^,;:"“”]*?)\s+(?:is|are|was|were|got|has|have|had)(?:n['’]t)?\b/u.exec(s);
   const past = /^((?:[\p{Lu}][\p{L}'-]+\s+){1,3}[\p{Lu}][\p{L}'-]+)\s+[a-z]{3,}ed\b/u.exec(s);
   const subject = past && (!be || be[1]!.length > past[1]!.length) ? past : be;
   if (subject && !NOT_THING.test(subject[1]!.split(/\s+/)[0]!) && subject[1]!.split(/\s+/).length <= 5) return subject[1]!.replace(/^(?:the|my)\s+/i, '');
@@ -302,6 +313,21 @@ function plainRequest(text: string): { text: string; changed: boolean } {
     const subject = m[1]!.replace(/^My\b/, 'my').replace(/^The\b/, 'the');
     s = /^(?:on|off)$/i.test(m[2]!) ? `Turn ${subject} ${m[2]}${m[3] || '.'}` : `Set ${subject} to ${m[2]}${m[3] || '.'}`;
   }
+  // "…, and leave the other cards alone": what not to touch adds no step.
+  s = s.replace(/,?\s+(?:and\s+)?(?:leave|keep)\s+(?:the\s+|all\s+the\s+)?(?:other|rest)\b[^.!?]*?\s+(?:alone|as they are|untouched)(?=[.!?]*$)/i, '');
+  // "Open Bank and freeze X" → "Freeze X in Bank": the app to open says where the request is done. (Not a step list:
+  // "Open X, tap Y …" keeps its steps.)
+  s = s.replace(/^(?:open|go\s+(?:in)?to|launch|use)\s+(?:the\s+)?([A-Z][\w-]*)(?:\s+app)?\s*,?\s+(?:and|then)\s+(?:then\s+)?([a-z]+)\b(.*?)([.!?]*)$/i, (all, app: string, verb: string, rest: string, end: string) =>
+    /^(?:tap|click|press|type|enter|swipe|scroll|go|select|choose|open|find|look|search|navigate|hit|long)$/i.test(verb) || !isVerb(verb) ? all : `${verb[0]!.toUpperCase()}${verb.slice(1)}${rest} in ${app}${end}`,
+  );
+  // "the one called X" → "X".
+  s = s.replace(/\bthe\s+one\s+(?:called|named|labell?ed)\s+(?=[A-Z])/g, '');
+  // "Set up a visit / an appointment" → "Book a visit": arranging a time slot; "set up a X" otherwise creates one.
+  s = s.replace(/^set\s+up\s+(?=(?:a|an|the|my)\s+(?:new\s+)?([a-z]+))/i, (_a, noun: string) =>
+    /^(?:visit|appointment|meeting|call|session|class|consultation|checkup|check-up|reservation|booking|pickup|delivery|viewing|lesson|test)$/i.test(noun) ? 'Book ' : 'Create ',
+  );
+  // "… and write X in the note (so …)" → "… with the note X": the value, not a step.
+  s = s.replace(/\s+and\s+(?:write|put|add|type)\s+(["“]?[A-Z0-9][^.!?]*?["”]?)\s+(?:in|into|as)\s+the\s+(note|memo|reference|message|comment|description)\b(?:\s+(?:field|box|line))?(?:\s+so\s+[^.!?]*)?/i, ' with the $2 $1');
   // "Pull up / bring up X" → "Show X" (a page to view).
   s = s.replace(/^(?:pull|bring)\s+up\s+/i, 'Show ').replace(/^(?:pull|bring)\s+(.+?)\s+up\b/i, 'Show $1');
   // "in zone 3318", "at gate 12": a numbered place or thing is a name ("Zone 3318"), not a count of a unit.
@@ -465,8 +491,9 @@ function restructure(parts: Part[]): Part[] {
   for (const p of out) {
     const plain = plainRequest(p.text);
     if (plain.changed) {
+      // (A change of case only — "in zone 4102" → "in Zone 4102" — makes no statement a request.)
+      if (plain.text.toLowerCase() !== p.text.toLowerCase()) p.framed = true;
       p.text = plain.text;
-      p.framed = true;
     }
   }
   // "The X alarm should be On. Please change it." — the second sentence only points back at the first.
@@ -478,7 +505,15 @@ function restructure(parts: Part[]): Part[] {
   if (!thing) return kept;
   let resolved = false;
   for (const r of requests) {
-    const kind = context.map((c) => new RegExp(`\\b(${CONTEXT_KINDS})\\b`, 'i').exec(c.text)?.[1]).find((k) => k !== undefined);
+    // (The kind of the thing: a kind word next to it — "an alarm for Work", "the Work alarm" — not any kind the
+    // sentence mentions: "The appointment is running long and my meter in Zone 4102 …".)
+    const kind = context
+      .map((c) => {
+        const at = c.text.indexOf(thing.replace(/^"|"$/g, ''));
+        const near = at < 0 ? c.text : c.text.slice(Math.max(0, at - 16), at + thing.length + 16);
+        return new RegExp(`\\b(${CONTEXT_KINDS})\\b`, 'i').exec(near)?.[1];
+      })
+      .find((k) => k !== undefined);
     const next = resolvePronoun(r.text, thing, kind?.toLowerCase());
     if (next !== r.text) resolved = true;
     r.text = next;
@@ -521,16 +556,41 @@ function namesSomethingBut(clause: string): boolean {
 }
 
 /**
+ * A terse request that starts with its app's name in lower case ("bank send $25 to X", "homehub code 258046 for Y"):
+ * the request with the app said where it is done ("Send $25 to X in Bank", "Add a code 258046 for Y in Homehub").
+ * The first word is an app when a verb follows it (and it is no request verb itself), or when English does not know it
+ * (a brand) — then a noun after it is a thing to add. Unchanged otherwise. Generic English only.
+ */
+export function terseRequest(text: string): string {
+  const m = /^([a-z][a-z0-9-]{2,})\s+([a-z][\w-]*)(\s.*)?$/.exec(text.trim());
+  if (!m || /[.!?]\s+[A-Z]/.test(text)) return text;
+  const [, first, second, rest = ''] = m;
+  if (IMPERATIVES.has(first!) || FUNCTION_WORDS.test(first!) || /^(?:my|your|our|new)$/.test(first!)) return text;
+  const brand = !knowsWord(first!);
+  const app = first![0]!.toUpperCase() + first!.slice(1);
+  const end = /[.!?]+$/.exec(rest)?.[0] ?? '';
+  const body = rest.slice(0, rest.length - end.length);
+  const verb = (): string => `${second![0]!.toUpperCase()}${second!.slice(1)}${body} in ${app}${end}`;
+  if (isVerb(second!) && IMPERATIVES.has(second!)) return verb();
+  if (brand && knowsWord(second!) && !/^(?:and|or|the|a|an)$/.test(second!)) return `Add a ${second}${body} in ${app}${end}`;
+  if (brand && isVerb(second!)) return verb();
+  return text;
+}
+
+/**
  * The request without its discourse: courtesy frames removed from every sentence, content-free context and
  * closing sentences dropped. An instruction that is all request comes back unchanged (apart from frames).
  */
 export function requestCore(instruction: string): string {
-  const text = instruction
-    .replace(/\s+/g, ' ')
-    .trim()
+  const text = terseRequest(instruction.replace(/\s+/g, ' ').trim())
     // "… to Dana. Write Dinner in the note field and …" → "… to Dana with the note Dinner and …": the value, not an
     // instruction to type it, and part of the request it belongs to.
     .replace(/[.?!]?\s+(?:please\s+)?[Ww]rite\s+(.+?)\s+(?:in|into)\s+the\s+(note|memo|reference|message|comment|description)\s+(?:field|box|line)\b/, ' with the $2 $1')
+    // "In HomeHub, add …" → "Add … in HomeHub": the app a sentence opens with says where its request is done.
+    // (Not a date: "On Friday, …".)
+    .replace(/(^|[.!?]\s+)(?:In|On|Using|Inside|Via)\s+(?:the\s+|my\s+)?([A-Z][\w-]*)(?:\s+app)?\s*,\s+([a-z][^.!?]*)([.!?]|$)/g, (all, pre: string, app: string, rest: string, end: string) =>
+      WEEKDAY.test(app) || MONTH.test(app) || /^(?:Today|Tomorrow|Tonight|Monday|Morning|Evening)$/i.test(app) ? all : `${pre}${rest[0]!.toUpperCase()}${rest.slice(1)} in ${app}${end}`,
+    )
     // "… and confirm the payment": confirming is part of doing it, no value.
     .replace(/\s+and\s+(?:then\s+)?(?:confirm|submit|send|save)\s+(?:the\s+(?:payment|transfer|order|form|request)|it)(?=\s*[.!?]?$)/i, '');
   if (!text) return text;
@@ -634,7 +694,8 @@ export function instructionEntities(instruction: string): string[] {
   // money back as Refund to card"): the option's whole label.
   // (Read last: an option is never the thing the request is about.)
   const options: string[] = [];
-  for (const m of rest.matchAll(/\b(?:as|choose|select|pick)\s+(\p{Lu}\p{Ll}+(?:\s+\p{Ll}+){1,4})(?=\s*[.;,!?]|\s*$)/gu)) {
+  // (Also a value after its field's label: "reason Nail trim", "memo Rent share".)
+  for (const m of rest.matchAll(/\b(?:as|choose|select|pick|(?<![Tt]he\s)(?:reason|memo|reference|description|issue|problem|comment)\s*:?)\s+(\p{Lu}\p{Ll}+(?:\s+\p{Ll}+){1,4})(?=\s*[.;,!?]|\s*$)/gu)) {
     options.push(m[1]!);
     rest = rest.replace(m[1]!, ' , ');
   }

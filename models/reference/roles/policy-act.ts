@@ -314,14 +314,55 @@ export function mergeDetails(core: string): string | undefined {
   if (parts.length < 2) return undefined;
   const details: string[] = [];
   for (const p of parts.slice(1)) {
-    const d = /^(?:It['’]s|It is|It['’]ll be|It will be|That['’]s)\s+(?:the\s+|a\s+|an\s+)?([A-Z0-9][^.!?]*?)[.!]?$/.exec(p.trim()) ?? /^(?:Use|Pick|Choose|Select|Go with|Make it)\s+(?:the\s+|a\s+|an\s+)?([A-Z0-9][^.!?]*?)[.!]?$/.exec(p.trim());
-    if (!d) return undefined;
-    details.push(d[1]!.trim());
+    const t = p.trim();
+    const d = /^(?:It['’]s|It is|It['’]ll be|It will be|That['’]s)\s+(?:the\s+|a\s+|an\s+)?([A-Z0-9][^.!?]*?)[.!]?$/.exec(t) ?? /^(?:Use|Pick|Choose|Select|Go with|Make it)\s+(?:the\s+|a\s+|an\s+)?([A-Z0-9][^.!?]*?)[.!]?$/.exec(t);
+    // An option named in a sentence of its own: "For the money back, choose X", "I'd like the money back as X",
+    // "X is fine (for the refund)" — one option value ("as X"), read whole.
+    const option =
+      /^[A-Z][a-z]+(?:\s+[a-z]+){0,5},\s*(?:use|pick|choose|select|go with)\s+(?:the\s+|a\s+|an\s+)?([A-Z0-9][^.!?]*?)[.!]?$/.exec(t) ??
+      /^I(?:['’]d| would)?\s+(?:like|want|prefer)\s+(?:(?:the|my|it|them)\b[a-z\s]{0,24}?\s+)?(?:as|in|via|by|with)\s+(?:the\s+|a\s+|an\s+)?([A-Z0-9][^.!?]*?)[.!]?$/.exec(t) ??
+      /^([A-Z0-9][^.!?]*?)\s+(?:is|works|would be)\s+(?:fine|ok|okay|good|great|perfect)\b[^.!?]*[.!]?$/.exec(t);
+    // "The reason is Nail trim." → "reason Nail trim": a field's label and its value.
+    const labelled = !d && !option ? /^The\s+([a-z]+(?:\s+[a-z]+){0,2})\s+(?:is|will be|should be)\s+([A-Z0-9"“$][^.!?]*?)[.!]?$/.exec(t) : undefined;
+    if (labelled) {
+      details.push(`${labelled[1]} ${labelled[2]}`);
+      continue;
+    }
+    if (!d && !option) return undefined;
+    details.push(d ? d[1]!.trim() : `as ${option![1]!.trim()}`);
   }
   const first = parts[0]!.trim().replace(/[.!]+$/, '');
   const head = plainImperative(first) ?? first;
   if (!/^[A-Z][a-z]+\b/.test(head) || /^I\b/.test(head)) return undefined;
   return `${head}, ${details.join(', ')}.`;
+}
+
+/**
+ * A request followed by sentences of context that carry values ("Submit a transfer for X. The prescription number on
+ * the label is 6648320. Greenleaf Pharmacy is out of my way now."): one request with the context's values as details —
+ * a labelled value ("the prescription number … is 6648320" → "prescription number 6648320") or the names a sentence
+ * gives. Undefined for a single sentence or context that names nothing. Generic English only.
+ */
+export function foldContext(core: string): string | undefined {
+  const all = core.split(/(?<=[.!?;])\s+(?=[A-Za-z"“])/);
+  if (all.length < 2) return undefined;
+  // The request is the first sentence that starts with a verb; the others are its context.
+  const at = all.findIndex((p) => { const w = /^([A-Z][a-z]+)\b/.exec(p.trim())?.[1]; return !!w && isVerb(w) && !/^(?:I|The|My|It|This|That|We|You|There)$/.test(w); });
+  if (at < 0) return undefined;
+  const first = all[at]!.trim().replace(/[.!?;]+$/, '');
+  const parts = [all[at]!, ...all.filter((_, i) => i !== at)];
+  const details: string[] = [];
+  for (const p of parts.slice(1)) {
+    const t = p.trim().replace(/[.!?;]+$/, '');
+    const labelled = /^(?:the|my|its|their)\s+([a-z]+(?:\s+[a-z]+){0,2}?)(?:\s+(?:on|in|at|from|of|for)\s+(?:the|my|its)\s+[a-z]+)?\s+(?:is|are)\s+(?!not\b)([A-Z0-9$"“].*)$/i.exec(t);
+    if (labelled) {
+      details.push(`${labelled[1]} ${labelled[2]}`);
+      continue;
+    }
+    const names = instructionEntities(t).filter((e) => !first.includes(e));
+    details.push(...names);
+  }
+  return details.length ? `${first}, ${details.join(', ')}.` : undefined;
 }
 
 /**

@@ -84,7 +84,7 @@ function toGoal(piece: string): BaseGoal | undefined {
   const p = piece.trim().replace(/[.!]+$/, '');
   let m: RegExpExecArray | null;
   // ("Start a 45 minutes session", "Start 2 timers": a thing to start, no app — apps take no article or count.)
-  if ((m = /^(?:open|launch|start)\s+(?:the\s+)?(.+?)(?:\s+app(?:lication)?)?$/i.exec(p)) && !/^start\s+(?:an?|\d+|one|two|three|my|new)\s/i.test(p))
+  if ((m = /^(?:open|launch|start)\s+(?:the\s+)?(.+?)(?:\s+app(?:lication)?)?$/i.exec(p)) && !/^start\s+(?:an?|\d+|one|two|three|my|new|the|[a-z]+ing|paid|free)\s/i.test(p) && !/^start\s+[a-z]+\s+[a-z]+\b.*\b(?:in|on|for|at)\b/i.test(p))
     return { kind: 'open', target: cleanTarget(m[1]!), text: p };
   if ((m = /^(?:in|on|using)\s+(?:the\s+)?(.+?)\s+app(?:lication)?$/i.exec(p))) return { kind: 'open', target: cleanTarget(m[1]!), text: p };
   if ((m = /^(?:search|look)\s+(?:for\s+)?(.+)$/i.exec(p)))

@@ -432,7 +432,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     }
   }
   // (Not a PIN code: "with PIN 8127" is a value, no note to pin.)
-  if ((m = /\bpin\s+(?!\d)(?:my\s+|the\s+)?(?:note\s+)?(.+?)(?:\s+note)?(?:\s+to the top|\s+in notes)?[.!]?$/i.exec(text)) ?? (m = /\bkeep\s+(?:my\s+|the\s+)?(?:note\s+)?(.+?)(?:\s+note)?\s+pinned\b/i.exec(text))) {
+  if ((m = /\bpin\s+(?!\d)(?:my\s+|the\s+)?(?:note\s+)?(.+?)(?:\s+note)?(?:\s+to the top)?(?:\s+(?:in|on)\s+(?:my\s+|the\s+)?notes(?:\s+app)?)?(?:\s+to the top)?[.!]?$/i.exec(text)) ?? (m = /\bkeep\s+(?:my\s+|the\s+)?(?:note\s+)?(.+?)(?:\s+note)?\s+pinned\b/i.exec(text))) {
     const what = clean(m[1]!.replace(/^note\s+/i, ''));
     return [{ kind: 'open', target: 'Notes', text: 'open Notes' }, tap([what], `open ${what}`, { entity: true, min: 0.75 }), tap(['Pin'], 'tap Pin', { min: 0.95, already: ['Unpin', 'Pinned'] })];
   }
@@ -504,7 +504,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   if ((m = /\b(?:delete|remove|cancel|get rid of|erase|throw away|throw out)\s+(.+?)\s*(?:[;.,!]|$)/i.exec(delText))) {
     // "the Book club note in Notes": the app named at the end says where, not what.
     // "alarm: Weekend" — a kind, a colon, then the name.
-    let what = m[1]!.replace(/\s+in\s+(?:the\s+)?[A-Z]\w*(?:\s+app)?$/, '').replace(/^((?:my |the )?[a-z]+(?: [a-z]+)?)\s*:\s*/i, '$1 ');
+    let what = m[1]!.replace(/\s+(?:in|from)\s+(?:the\s+|my\s+)?[A-Z]\w*(?:\s+app)?$/, '').replace(/^((?:my |the )?[a-z]+(?: [a-z]+)?)\s*:\s*/i, '$1 ');
     let where = app;
     let noun = '';
     const withM = /^(?:my |the )?(?:whole |entire )?(?:[A-Z]\w+\s+)?(?:conversation|chat|thread|message history|messages|texts)\s+(?:(?:that\s+|which\s+)?I\s+have\s+)?(?:with\s+)?(.+?)(?:\s+(?:in|from)\s+\w+)?$/i.exec(what);

@@ -2,11 +2,12 @@ import sharp from 'sharp';
 import { parsePolicyPrompt } from '../../../agents/gui-owl.js';
 import type { MobileAction } from '../../../domain/action.js';
 import { RoleInputError } from '../errors.js';
+import { isVerb } from '../wordnet.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { instructionEntities, isDateEntity, requestCore } from './intent.js';
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
-import { contentWords, dayLabels, foldStatement, mergeDetails, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
+import { contentWords, dayLabels, foldContext, foldStatement, mergeDetails, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
 import { exploreStep, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
 import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
@@ -301,7 +302,7 @@ export interface DecideInput {
 /** Values noted in earlier conclusions ("[noted code=482913]"): the policy's only memory across apps. */
 
 /** The goal list for an instruction: guidance steps, else an everyday app task, else a food order, else explicit steps. */
-export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec?: TaskSpec; app: boolean; result?: RegExp } {
+export function planTask(raw: string, guidance: string[], contextRead = false): { goals: Goal[]; spec?: TaskSpec; app: boolean; result?: RegExp } {
   // Guidance hook (issue 18): guidance is read as text by policy-guidance.ts; only imperative lines become goals.
   const guided = guidanceGoals(guidance, parseGoals);
   if (guided.length > 0) return { goals: guided, app: false };
@@ -310,6 +311,22 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   // A statement of what the speaker did, then a request about it (policy-act.ts): the request with the statement's names.
   // A request with its options in sentences of their own ("It's the Medium size. Use Ground shipping."): one request.
   const instruction = foldStatement(core) ?? mergeDetails(core) ?? core;
+  // Context first, then the request ("Greenleaf Pharmacy is out of my way now. Please submit a transfer …"): when the
+  // reading takes the context's first word for the verb, or finds no task, the request with the context's values as
+  // details is read instead.
+  if (!contextRead && /[.!?;]\s+[A-Za-z]/.test(instruction)) {
+    const lead = /^([A-Za-z']+)\b/.exec(instruction)?.[1] ?? '';
+    const folded = !isVerb(lead) || /^(?:I|I'm|We|We're|The|My|It|This|That|You|There)$/.test(lead) ? foldContext(instruction) : undefined;
+    if (folded) {
+      const plain = planTask(raw, guidance, true);
+      const wrongVerb = plain.goals.some((g) => g.kind === 'tap' && (g.words ?? []).includes(lead.toLowerCase()));
+      if (wrongVerb || (!plain.app && !plain.spec)) {
+        const again = planTask(folded, guidance, true);
+        if (again.app || again.spec) return again;
+      }
+      return plain;
+    }
+  }
   // A topic before a colon with a pronoun after it ("X: please unfreeze it"): the plain imperative ("Unfreeze X").
   if (/^[A-Z][^:]{1,60}:\s*(?:please\s+|can you\s+|could you\s+)?[a-z]+\s+(?:it|this|that|them)\b/i.test(instruction)) {
     const plain = plainImperative(instruction);
@@ -355,6 +372,12 @@ export function planTask(raw: string, guidance: string[]): { goals: Goal[]; spec
   // the generic verb-and-thing reading (policy-act.ts).
   const act = understandAction(instruction);
   if (act) return { goals: act.goals, app: true, result: act.result };
+  // A request with sentences of context carrying its values: one request with those values as details.
+  const folded = foldContext(instruction);
+  if (folded) {
+    const again = planTask(folded, guidance, true);
+    if (again.app || again.spec) return again;
+  }
   const explicit = parseGoals(instruction);
   // The step reader found no step, only the whole request as one label to tap ("Pay my X bill"): read it by its
   // structure instead, even when its verb is one the step reader knows.
