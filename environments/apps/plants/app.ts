@@ -258,8 +258,10 @@ ${
 <div class="spacer"></div>
 <a class="fab" href="${ctx.base}/add" style="bottom:86px"><span class="plus">+</span>Add plant</a>
 ${bottomNav(ctx, 'plants')}${menu(ctx)}
-${justRemoved?.removed ? toast(`${justRemoved.name} removed`, { label: 'Undo', js: `undo(${justRemoved.id})` }) : restored && !restored.removed ? toast(`${restored.name} is back in My plants`) : ''}`;
-  const script = `function undo(id){api('restore',{id}).then(r=>{if(r.ok)location.replace(BASE+'/plants?restored='+id)})}`;
+${justRemoved?.removed ? `<div id="undo-bar" class="toast" role="status"><span>${esc(justRemoved.name)} removed</span><button id="undo" onclick="undo(${justRemoved.id})">Undo</button></div>` : restored && !restored.removed ? toast(`${restored.name} is back in My plants`) : ''}`;
+  // A real snackbar with Undo stays longer than a plain toast.
+  const script = `setTimeout(()=>{const u=document.getElementById('undo-bar');if(u)u.hidden=true},10000);
+function undo(id){api('restore',{id}).then(r=>{if(r.ok)location.replace(BASE+'/plants?restored='+id)})}`;
   return renderPage({ title: 'My plants', css: CSS, body, ctx, script, root: true });
 }
 

@@ -119,7 +119,7 @@ export const waterLabel = (days: number): string => `Every ${days} days`;
 export const feedLabel = (weeks: number): string => (weeks === 0 ? 'Off' : `Every ${weeks} weeks`);
 
 export const REMOVE_REASONS: readonly (readonly [string, string])[] = [
-  ['It died', 'We’ll keep its care history in Past plants'],
+  ['It died', 'We’ll keep its history under Past plants'],
   ['I gave it away', 'A new home for your plant'],
   ['Moved outdoors', 'Living in the garden now'],
   ['Other', ''],
