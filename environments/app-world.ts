@@ -16,6 +16,7 @@ import { notesApp } from './apps/notes/index.js';
 import { parcelsApp } from './apps/parcels/index.js';
 import { parkingApp } from './apps/parking/index.js';
 import { pharmacyApp } from './apps/pharmacy/index.js';
+import { plantsApp } from './apps/plants/index.js';
 import { settingsApp } from './apps/settings/index.js';
 import { shopApp } from './apps/shop/index.js';
 import { smartHomeApp } from './apps/smarthome/index.js';
@@ -46,6 +47,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   vetApp as AppModule,
   laundryApp as AppModule,
   cinemaApp as AppModule,
+  plantsApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
