@@ -328,6 +328,18 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   );
   // "… and write X in the note (so …)" → "… with the note X": the value, not a step.
   s = s.replace(/\s+and\s+(?:write|put|add|type)\s+(["“]?[A-Z0-9][^.!?]*?["”]?)\s+(?:in|into|as)\s+the\s+(note|memo|reference|message|comment|description)\b(?:\s+(?:field|box|line))?(?:\s+so\s+[^.!?]*)?/i, ' with the $2 $1');
+  // "Log in Fernly that Zed was fertilized yesterday" → "Log Zed as Fertilized, Yesterday in Fernly": what was done to a
+  // named thing, and when, are the values of the log entry.
+  s = s.replace(/^([Ll]og|[Rr]ecord|[Nn]ote|[Tt]rack|[Mm]ark\s+down)\s+(?:in\s+(?:the\s+|my\s+)?([A-Z][\w-]*)(?:\s+app)?\s+)?that\s+((?:[A-Z][\w'-]*\s+){0,2}[A-Z][\w'-]*)\s+(?:was|were|got|has\s+been|have\s+been)\s+([a-z]+ed)\b\s*(today|yesterday|this\s+morning|last\s+night|\d+\s+days?\s+ago)?\s*(?:(?:in|on)\s+((?:the|my)\s+[a-z]+\s+app|(?:the\s+|my\s+)?[A-Z][\w-]*(?:\s+app)?))?([.!?]*)$/,
+    (_a, _v: string, app1: string | undefined, thing: string, done: string, when: string | undefined, app2: string | undefined, end: string) => {
+      const cap = (w: string): string => w[0]!.toUpperCase() + w.slice(1);
+      const app = app1 ?? app2;
+      return `Log ${thing} as ${cap(done)}${when ? `, ${cap(when)}` : ''}${app ? ` in ${app.replace(/^(?:the|my)\s+(?=[A-Z])/, '')}` : ''}${end || '.'}`;
+    });
+  // "Get rid of X" → "Remove X".
+  s = s.replace(/^get\s+rid\s+of\s+/i, 'Remove ');
+  // "Set X's care schedule to water every 5 days": "set" before a verb phrase changes the thing, as "Change" does.
+  s = s.replace(/^set\s+(?=(?:my\s+|the\s+)?[A-Z][\w-]*['’]s\s+[a-z]+(?:\s+[a-z]+)?\s+(?:in\s+[A-Z][\w-]*\s+)?to\s+[a-z]+\s+every\b)/i, 'Change ');
   // "Pull up / bring up X" → "Show X" (a page to view).
   s = s.replace(/^(?:pull|bring)\s+up\s+/i, 'Show ').replace(/^(?:pull|bring)\s+(.+?)\s+up\b/i, 'Show $1');
   // "in zone 3318", "at gate 12": a numbered place or thing is a name ("Zone 3318"), not a count of a unit.
@@ -591,6 +603,9 @@ export function requestCore(instruction: string): string {
     .replace(/(^|[.!?]\s+)(?:In|On|Using|Inside|Via)\s+(?:the\s+|my\s+)?([A-Z][\w-]*)(?:\s+app)?\s*,\s+([a-z][^.!?]*)([.!?]|$)/g, (all, pre: string, app: string, rest: string, end: string) =>
       WEEKDAY.test(app) || MONTH.test(app) || /^(?:Today|Tomorrow|Tonight|Monday|Morning|Evening)$/i.test(app) ? all : `${pre}${rest[0]!.toUpperCase()}${rest.slice(1)} in ${app}${end}`,
     )
+    // "I watered Rosie yesterday. Can you note that in my plant app?" → "Log that Rosie was watered yesterday in my plant app."
+    .replace(/(?<=^|[.!?]\s+)I\s+(?:just\s+)?([a-z]+ed)\s+((?:[A-Z][\w'-]*\s+){0,2}[A-Z][\w'-]*)\s*(today|yesterday|this\s+morning|last\s+night|\d+\s+days?\s+ago)?\s*[.!]\s+(?:(?:[Cc]an|[Cc]ould|[Ww]ould|[Ww]ill)\s+you\s+|[Pp]lease\s+)?(?:[Ll]og|[Rr]ecord|[Nn]ote|[Tt]rack|[Mm]ark\s+down|[Ww]rite\s+down)\s+(?:that|it|this)\b\s*([^.!?]*?)(?:\s+so\s+[^.!?]*)?(?:[.!?]+|$)/,
+      (_a, done: string, thing: string, when: string | undefined, rest: string) => `Log that ${thing} was ${done}${when ? ` ${when}` : ''}${rest ? ` ${rest.trim()}` : ''}.`)
     // "… and confirm the payment": confirming is part of doing it, no value.
     .replace(/\s+and\s+(?:then\s+)?(?:confirm|submit|send|save)\s+(?:the\s+(?:payment|transfer|order|form|request)|it)(?=\s*[.!?]?$)/i, '');
   if (!text) return text;
@@ -695,7 +710,7 @@ export function instructionEntities(instruction: string): string[] {
   // (Read last: an option is never the thing the request is about.)
   const options: string[] = [];
   // (Also a value after its field's label: "reason Nail trim", "memo Rent share".)
-  for (const m of rest.matchAll(/\b(?:as|choose|select|pick|(?<![Tt]he\s)(?:reason|memo|reference|description|issue|problem|comment)\s*:?)\s+(\p{Lu}\p{Ll}+(?:\s+\p{Ll}+){1,4})(?=\s*[.;,!?]|\s*$)/gu)) {
+  for (const m of rest.matchAll(/\b(?:as|choose|select|pick|(?:reason|memo|reference|description|issue|problem|comment)\s*:?)\s+(\p{Lu}\p{Ll}+(?:\s+\p{Ll}+){1,4}|I(?:\s+\p{Ll}+){1,4})(?=\s*[.;,!?]|\s*$)/gu)) {
     options.push(m[1]!);
     rest = rest.replace(m[1]!, ' , ');
   }

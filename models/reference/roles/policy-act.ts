@@ -40,6 +40,7 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['cancel', 'cancel booking', 'remove'],
   ['drop', 'cancel', 'remove'],
   ['move', 'reschedule', 'change'],
+  ['change', 'edit', 'update'],
   ['ship', 'send'],
   ['collect', 'pick up', 'pickup', 'schedule pickup', 'schedule'],
   ['redirect', 'reroute', 'change'],
@@ -98,7 +99,7 @@ export function contentWords(text: string): string[] {
  */
 export function namedAppIn(text: string): string | undefined {
   return (
-    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;:!?]|\s*$)/.exec(text)?.[1] ??
+    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;:!?]|\s*$|\s+(?:to|and|so|then)\s+[a-z])/.exec(text)?.[1] ??
     // "Add my new pet Rocky to PawPoint: …" — the app a record is added to, right before the colon that lists its values.
     /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*:)/.exec(text)?.[1] ??
     // A brand-like word of its own, capitals inside ("my FreshFold order", "get PawPoint to …"): an app's name. (Checked
@@ -453,16 +454,18 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const at = rest.indexOf(thing.split(/\s+/)[0]!);
   const dayWords = new Set(days.flatMap((d) => contentWords(d)));
   const object = contentWords((at > 0 ? rest.slice(0, at) : '').replace(owner ? new RegExp(`${esc(owner)}['’]s`, 'g') : /$^/, ' ')).filter((w) => !dayWords.has(w));
-  const all = contentWords(text.replace(thing, ' '));
-  const syn = SYNONYMS.filter((g) => g.includes(verb)).flat().filter((w) => w !== verb);
-  const verbLabel = cap(verb);
+  // (Removal verbs read as one — "Delete X", "Remove X", "Erase X" plan alike; the app's own word is among the targets.)
+  const act = /^(?:delete|erase)$/.test(verb) ? 'remove' : verb;
+  const all = contentWords(text.replace(thing, ' ')).map((w) => (w === verb ? act : w));
+  const syn = SYNONYMS.filter((g) => g.includes(act)).flat().filter((w) => w !== act);
+  const verbLabel = cap(act);
   // After a light verb the noun says the action: its button names the noun phrase in either order ("Refill request",
   // "Request refill") or one of its words.
   const nouns = LIGHT_VERB.test(verb) ? object.slice(0, 3) : [];
   const lightTargets = nouns.length ? [cap(nouns.join(' ')), ...(nouns.length >= 2 ? [cap([...nouns].reverse().join(' '))] : []), ...nouns.map(cap)] : [];
-  const actionTargets = [...new Set([...(object.length ? [cap(`${verb} ${object.slice(0, 2).join(' ')}`)] : []), verbLabel, ...syn.map(cap), ...lightTargets])];
-  const actWords = [verb, ...syn, ...nouns].filter((w) => !/\s/.test(w));
-  const acted = [verb, ...syn, ...nouns];
+  const actionTargets = [...new Set([...(object.length ? [cap(`${act} ${object.slice(0, 2).join(' ')}`)] : []), verbLabel, ...syn.map(cap), ...lightTargets])];
+  const actWords = [act, ...syn, ...nouns].filter((w) => !/\s/.test(w));
+  const acted = [act, ...syn, ...nouns];
   // The kind of thing named right after it ("my Rewards Credit card", "the Metro Gas bill").
   const after = rest.slice(rest.indexOf(thing) + thing.length);
   const kindWord = /^\s+([a-z]{3,})\b/.exec(after)?.[1];
@@ -484,14 +487,14 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
       text: `tap ${actionTargets[0]}`,
       min: 0.8,
       // (Never a value's own word: "15 minutes" is an option, not a section.)
-      via: all.filter((w) => w !== verb && !valueWords.has(w)),
+      via: all.filter((w) => w !== act && !valueWords.has(w)),
       notTitle: true,
       // A button that says more than the verb ("Request refill" for "refill").
       words: actWords,
       // The values chosen on the way when the thing's page has no such button (a duration, a vehicle, a day).
       // (And the time of day and the counts of a kind it names: "at 1:30 PM", "4 adult tickets".)
       values: [...new Set([...values, ...durations, ...times, ...counts])],
-      after: all.filter((w) => w !== verb && !valueWords.has(w) && !contentWords(thing).includes(w)),
+      after: all.filter((w) => w !== act && !valueWords.has(w) && !contentWords(thing).includes(w)),
     },
     ...values.map((v): Goal => ({ kind: 'fill', value: v, hints: [...all, ...contentWords(v)], text: `fill in ${v}`, avoid: [thing] })),
     {

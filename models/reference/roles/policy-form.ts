@@ -385,7 +385,7 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
     }
   }
   // (A removal of a named thing — "Cancel my X tickets for June 7 … as Wallet credit" — opens that thing, no form.)
-  if (verb && /^(?:cancel|delete|remove|drop|unbook|erase)$/.test(verb) && instructionEntities(clause).some((e) => !isNumberEntity(e) && !isDateEntity(e) && /\s/.test(e))) return undefined;
+  if (verb && /^(?:cancel|delete|remove|drop|unbook|erase)$/.test(verb) && instructionEntities(clause).some((e) => !isNumberEntity(e) && !isDateEntity(e) && (/\s/.test(e) || new RegExp(`^[A-Za-z]+\\s+(?:my\\s+|the\\s+|our\\s+)?${e.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(clause)))) return undefined;
   const owe = /\bi\s+owe\b/i.test(text);
   if (!verb && owe) verb = 'pay';
   if (!verb) return undefined;
