@@ -336,8 +336,9 @@ function plainRequest(text: string): { text: string; changed: boolean } {
       const app = app1 ?? app2;
       return `Log ${thing} as ${cap(done)}${when ? `, ${cap(when)}` : ''}${app ? ` in ${app.replace(/^(?:the|my)\s+(?=[A-Z])/, '')}` : ''}${end || '.'}`;
     });
-  // "Get rid of X" → "Remove X".
+  // "Get rid of X" → "Remove X"; "take X off my list" → "Remove X from my list".
   s = s.replace(/^get\s+rid\s+of\s+/i, 'Remove ');
+  s = s.replace(/^take\s+(.+?)\s+off\s+(?=(?:my|the|our)\s)/i, 'Remove $1 from ');
   // "Set X's care schedule to water every 5 days": "set" before a verb phrase changes the thing, as "Change" does.
   s = s.replace(/^set\s+(?=(?:my\s+|the\s+)?[A-Z][\w-]*['’]s\s+[a-z]+(?:\s+[a-z]+)?\s+(?:in\s+[A-Z][\w-]*\s+)?to\s+[a-z]+\s+every\b)/i, 'Change ');
   // "Pull up / bring up X" → "Show X" (a page to view).
@@ -606,6 +607,10 @@ export function requestCore(instruction: string): string {
     // "I watered Rosie yesterday. Can you note that in my plant app?" → "Log that Rosie was watered yesterday in my plant app."
     .replace(/(?<=^|[.!?]\s+)I\s+(?:just\s+)?([a-z]+ed)\s+((?:[A-Z][\w'-]*\s+){0,2}[A-Z][\w'-]*)\s*(today|yesterday|this\s+morning|last\s+night|\d+\s+days?\s+ago)?\s*[.!]\s+(?:(?:[Cc]an|[Cc]ould|[Ww]ould|[Ww]ill)\s+you\s+|[Pp]lease\s+)?(?:[Ll]og|[Rr]ecord|[Nn]ote|[Tt]rack|[Mm]ark\s+down|[Ww]rite\s+down)\s+(?:that|it|this)\b\s*([^.!?]*?)(?:\s+so\s+[^.!?]*)?(?:[.!?]+|$)/,
       (_a, done: string, thing: string, when: string | undefined, rest: string) => `Log that ${thing} was ${done}${when ? ` ${when}` : ''}${rest ? ` ${rest.trim()}` : ''}.`)
+    // "I just brought home a Jade plant and named it Juniper. Can you add it to Fernly?" → "Add a Jade plant called
+    // Juniper to Fernly.": a new thing the speaker named, to be added as a record.
+    .replace(/(?<=^|[.!?]\s+)I\s+(?:just\s+)?(?:brought\s+home|got|bought|adopted|picked\s+up|planted|rescued)\s+(a|an)\s+([^.!?]+?)\s+and\s+(?:named|called)\s+(?:it|him|her|them)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)\s*[.!]+\s+(?:(?:[Cc]an|[Cc]ould|[Ww]ould|[Ww]ill)\s+you\s+|[Pp]lease\s+)?(?:add|register|save|put)\s+(?:it|him|her|them)\s+((?:to|in|into|on)\s+[^.!?]+?)(?:\s+for\s+me)?\s*[.!?]+/,
+      (_a, art: string, kind: string, name: string, where: string) => `Add ${art} ${kind} called ${name} ${where.replace(/^(?:in|into|on)\s/, 'to ')}.`)
     // "… and confirm the payment": confirming is part of doing it, no value.
     .replace(/\s+and\s+(?:then\s+)?(?:confirm|submit|send|save)\s+(?:the\s+(?:payment|transfer|order|form|request)|it)(?=\s*[.!?]?$)/i, '');
   if (!text) return text;

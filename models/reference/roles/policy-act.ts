@@ -102,6 +102,8 @@ export function namedAppIn(text: string): string | undefined {
     /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;:!?]|\s*$|\s+(?:to|and|so|then)\s+[a-z])/.exec(text)?.[1] ??
     // "Add my new pet Rocky to PawPoint: …" — the app a record is added to, right before the colon that lists its values.
     /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*:)/.exec(text)?.[1] ??
+    // "Add a Jade plant called Juniper to Fernly.": what a new record is added to, at the clause's end.
+    (/^(?:add|save|register)\b/i.test(text) ? /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*[,.;!?]|\s*$)/.exec(text)?.[1] : undefined) ??
     // A brand-like word of its own, capitals inside ("my FreshFold order", "get PawPoint to …"): an app's name. (Checked
     // against the launcher later: a name no icon carries is looked for inside the apps instead.)
     /(?<![A-Z][\w'&-]*\s)\b([A-Z][a-z]+[A-Z][a-z]+)\b(?!['’]s\b|\s+[A-Z0-9])/.exec(text)?.[1] ??
@@ -323,6 +325,12 @@ export function mergeDetails(core: string): string | undefined {
       /^[A-Z][a-z]+(?:\s+[a-z]+){0,5},\s*(?:use|pick|choose|select|go with)\s+(?:the\s+|a\s+|an\s+)?([A-Z0-9][^.!?]*?)[.!]?$/.exec(t) ??
       /^I(?:['’]d| would)?\s+(?:like|want|prefer)\s+(?:(?:the|my|it|them)\b[a-z\s]{0,24}?\s+)?(?:as|in|via|by|with)\s+(?:the\s+|a\s+|an\s+)?([A-Z0-9][^.!?]*?)[.!]?$/.exec(t) ??
       /^([A-Z0-9][^.!?]*?)\s+(?:is|works|would be)\s+(?:fine|ok|okay|good|great|perfect)\b[^.!?]*[.!]?$/.exec(t);
+    // "It lives in the Bedroom and gets Low light.": what a sentence about the thing says of it, its names as values.
+    const about = !d && !option && /^(?:It|They)(?:['’]s|['’]re|['’]ll)?\s+(?!is\b|are\b)[a-z]+\b/.test(t) ? instructionEntities(t).filter((e) => !/^(?:It|They)\b/.test(e)) : [];
+    if (about.length) {
+      details.push(...about);
+      continue;
+    }
     // "The reason is Nail trim." → "reason Nail trim": a field's label and its value.
     const labelled = !d && !option ? /^The\s+([a-z]+(?:\s+[a-z]+){0,2})\s+(?:is|will be|should be)\s+([A-Z0-9"“$][^.!?]*?)[.!]?$/.exec(t) : undefined;
     if (labelled) {

@@ -128,7 +128,9 @@ export function commonWords(text: string): string[] {
  */
 export function knowledgeFit(label: string, words: readonly string[]): number {
   let fit = 0;
-  for (const part of labelParts(label)) {
+  for (const whole of labelParts(label)) {
+    // A made-up brand word is often a word with an ending ("Fernly" → fern): its longest known start of ≥ 4 letters.
+    const part = knowsWord(whole) ? whole : (Array.from({ length: whole.length - 4 }, (_, k) => whole.slice(0, whole.length - 1 - k)).find((p) => knowsWord(p)) ?? whole);
     if (!knowsWord(part) || words.some((w) => stemEq(w, part))) continue;
     fit += Math.max(0, ...words.map((w) => relatedness(part, w, 2, true)));
   }

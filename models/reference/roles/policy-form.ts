@@ -413,7 +413,9 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
     if (values.some((o) => o !== v && o.kind === 'date' && new RegExp(`${v.value},?\\s+${o.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).test(text))) values.splice(i, 1);
   }
   const typed = values.filter((v) => v.kind !== 'name' && !(v.kind === 'text' && v.cues.join(' ') === 'for'));
-  if (values.length < 2 || typed.length === 0) return undefined;
+  // (A new record of a kind the caller knows, named by the request — "a X called Kiwi" — is a form: its name is typed.)
+  const namedRecord = !!opts.kind && values.length >= 2 && values.some((v) => v.kind === 'name' && v.cues.some((c) => /^(?:called|named)$/.test(c)));
+  if (values.length < 2 || (typed.length === 0 && !namedRecord)) return undefined;
   // Not a single-thing action with a date (e.g. "Move X to June 4"): a form needs a typed value that is not only a date.
   if (typed.every((v) => v.kind === 'date' || v.kind === 'time') && values.length < 3) return undefined;
   const money = values.some((v) => v.kind === 'amount') && MONEY_VERBS.test(owe ? 'owe' : verb);

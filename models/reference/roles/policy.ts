@@ -352,6 +352,15 @@ export function planTask(raw: string, guidance: string[], contextRead = false): 
   // (Read from the request without its courtesy frames, so "Could you set …" plans as "Set …" does.)
   const settings = understandSettings(instruction, raw);
   if (settings) return { goals: settings.goals, app: true, result: settings.result };
+  // "Add a Chinese money plant called Kiwi to my plants": a new record named by the request, in a collection of the
+  // user's things — its form, never a cart's item.
+  // ("… to Fernly": the kind is the thing's own noun, "a Jade plant" → plant.)
+  const nm = /^[Aa]dd\s+(?:a|an|my|our)\s+(?:new\s+)?(.+?)\s+(?:called|named)\s+.+?\s+to\s+(?:(?:my|the|our)\s+(?:[A-Z][\w&'-]*\s+)?([a-z]+s)\b|([A-Z][\w&'-]*)(?=\s*[,.!?]|\s*$))/.exec(instruction);
+  const namedNew = nm ? (nm[2] ?? `${(/([A-Za-z]+)$/.exec(nm[1]!)?.[1] ?? '').toLowerCase()}s`) : undefined;
+  if (namedNew && namedNew.length > 1 && !/^(?:carts?|baskets?|bags?|orders?|favou?rites|wishlists?|contacts|notes|events|alarms)$/i.test(namedNew)) {
+    const record = understandForm(instruction, { numberAfterVerb: true, kind: namedNew.toLowerCase().replace(/(?<=(?:ss|x|ch|sh))es$|s$/, '') });
+    if (record) return { goals: record.goals, app: true, result: record.result };
+  }
   const appGoals = understandAppTask(instruction);
   if (appGoals) return { goals: appGoals, app: true };
   // "Add my new pet X …", "Add a new vehicle …": a new record with its values, never a cart's item.
@@ -723,6 +732,18 @@ export function decide(input: DecideInput): Decision {
         return !isHeader(l, screen) && !tabs.includes(l) && ws.length >= 3 && ws.length <= 10 && !/[?:]\s*$/.test(l.text) && contentWords(l.text).some((w) => goal.hints.some((h) => stemEq(w, h)));
       });
       if (row) return clickOn(row, `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not on this screen, but "${row.text}" names the setting; opening it.`, `Opened "${row.text}" to look for ${what}. ${tag(`via ${sub.via + 1}`)}`);
+    }
+    // On the page of the thing the request named, just opened: its own actions often sit at its bottom, below the fold
+    // ("Remove plant", "Delete contact") — scroll this page first (twice at most, not once it stops moving), before any
+    // section or tab.
+    const prev = gi > 0 ? goals[gi - 1] : undefined;
+    if (goal.kind === 'tap' && prev?.kind === 'tap' && prev.entity && sub.via === 0 && sub.tabs.length === 0 && sub.backs === 0 && sub.scrolls < 2 && !(sub.scrolls > 0 && sub.scrollSig === screenSig(lines, screen)) && !looksLikeLauncher(lines, screen)) {
+      const x = Math.round(screen.width / 2);
+      return {
+        thought: `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not in view on the page of "${prev.targets[0]}"; its actions may be further down, so scrolling it first.`,
+        conclusion: `Swiped up to look for ${what}. ${tag(`scroll ${sub.scrolls + 1} #${screenSig(lines, screen)}`)}`,
+        action: { action: 'swipe', coordinate: [x, Math.round(screen.height * 0.75)], coordinate2: [x, Math.round(screen.height * 0.3)] },
+      };
     }
     // A section that should hold it (a settings section, a shop category): open it first (once).
     const via = 'via' in goal ? goal.via : undefined;
