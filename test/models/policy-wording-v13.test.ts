@@ -92,3 +92,11 @@ describe('app finding and the page of the thing just opened', () => {
     expect(d.conclusion).toMatch(/^Swiped up to look for/);
   });
 });
+
+describe('an app named with "app" after any preposition; "for me" says nothing', () => {
+  it('"through / from the X app" names the app; a trailing or inner "for me" is dropped', () => {
+    expect(planTask('Could you request a refill of Lumex 5 mg through the Meds app?', []).goals[0]).toMatchObject({ kind: 'open', target: 'Meds' });
+    expect(requestCore('Could you check out Dune for me from the Shelf app?')).toBe('Check out Dune from the Shelf app.');
+    expect(requestCore('Would you get rid of the Gym bag alarm for me?')).toBe('Remove the Gym bag alarm.');
+  });
+});

@@ -37,7 +37,7 @@ const LEAD_FRAMES: readonly RegExp[] = [
   /^help\s+me\s+out\s+and\s+/i,
 ];
 /** Trailing courtesy: ", please", " for me", " thanks". */
-const TRAIL_FRAMES: readonly RegExp[] = [/,?\s+please\s*$/i, /,?\s+(?:thanks|thank you)\s*$/i];
+const TRAIL_FRAMES: readonly RegExp[] = [/,?\s+please\s*$/i, /,?\s+(?:thanks|thank you)\s*$/i, /,?\s+for\s+me\s*$/i];
 
 /** A sentence that names something to act on: a capitalised word after its first, a number, a quote, an e-mail. */
 function namesSomething(sentence: string): boolean {
@@ -336,6 +336,8 @@ function plainRequest(text: string): { text: string; changed: boolean } {
       const app = app1 ?? app2;
       return `Log ${thing} as ${cap(done)}${when ? `, ${cap(when)}` : ''}${app ? ` in ${app.replace(/^(?:the|my)\s+(?=[A-Z])/, '')}` : ''}${end || '.'}`;
     });
+  // "… for me from the Library app": the beneficiary says nothing about the request.
+  s = s.replace(/\s+for\s+me\b(?=\s+(?:from|through|via)\b)/i, '');
   // "Get rid of X" → "Remove X"; "take X off my list" → "Remove X from my list".
   s = s.replace(/^get\s+rid\s+of\s+/i, 'Remove ');
   s = s.replace(/^take\s+(.+?)\s+off\s+(?=(?:my|the|our)\s)/i, 'Remove $1 from ');

@@ -102,6 +102,8 @@ export function namedAppIn(text: string): string | undefined {
     /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;:!?]|\s*$|\s+(?:to|and|so|then)\s+[a-z])/.exec(text)?.[1] ??
     // "Add my new pet Rocky to PawPoint: …" — the app a record is added to, right before the colon that lists its values.
     /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*:)/.exec(text)?.[1] ??
+    // "through / via / from the Pharmacy app": the app the words "app" names.
+    /\b(?:through|via|from|with)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)\s+app\b/.exec(text)?.[1] ??
     // "Add a Jade plant called Juniper to Fernly.": what a new record is added to, at the clause's end.
     (/^(?:add|save|register)\b/i.test(text) ? /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*[,.;!?]|\s*$)/.exec(text)?.[1] : undefined) ??
     // A brand-like word of its own, capitals inside ("my FreshFold order", "get PawPoint to …"): an app's name. (Checked
