@@ -100,3 +100,16 @@ describe('an app named with "app" after any preposition; "for me" says nothing',
     expect(requestCore('Would you get rid of the Gym bag alarm for me?')).toBe('Remove the Gym bag alarm.');
   });
 });
+
+describe('a name the request gives goes where the form asks for one', () => {
+  it('"called Kiwi" fills the Nickname field, not the first picker', async () => {
+    const { assignFields, formValues } = await import('../../models/reference/roles/policy-form.js');
+    const values = formValues('Add a Snake plant called Noodle to my plants in Verdi.');
+    const noodle = values.findIndex((v) => v.value === 'Noodle');
+    const fields = [
+      { label: line('Species', 20, 300), input: line('Choose a species', 20, 325), words: ['species'] },
+      { label: line('Nickname', 20, 200), input: line('e.g. Monty', 20, 225), words: ['nickname'] },
+    ];
+    expect(assignFields(values, fields as never).get(noodle)?.label.text).toBe('Nickname');
+  });
+});

@@ -57,6 +57,10 @@ const CUE_WORDS: Record<string, string[]> = {
   at: ['at', 'location', 'place', 'store', 'branch', 'where'],
   with: ['with'],
   by: ['by'],
+  // A name the request gives ("a Jade plant called Kiwi") goes where the form asks for one.
+  called: ['name', 'nickname', 'title', 'label'],
+  named: ['name', 'nickname', 'title', 'label'],
+  titled: ['title', 'name'],
 };
 
 /** Verbs of moving money: their object or "back"-person is the recipient ("Pay X back $12", "I owe X $12"). */
