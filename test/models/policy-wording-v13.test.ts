@@ -78,7 +78,7 @@ describe('app finding and the page of the thing just opened', () => {
     expect(knowledgeFit('Zqxly', ['plant'])).toBe(0);
   });
   it('an action not in view on the thing\'s page is looked for further down that page before any section or tab', () => {
-    const page = [line('9:41', 10, 6, 40, 16), line('Basil', 20, 44, 160, 24), line('Sweet basil', 20, 120), line('Care history', 20, 400), line('Herbs', 20, 880, 60), line('Profile', 300, 880, 60)];
+    const page = [line('9:41', 10, 6, 40, 16), line('Basil', 20, 44, 160, 24), line('Sweet basil', 20, 120), line('Care history', 20, 400), line('Today', 20, 880, 60), line('My herbs', 160, 880, 80), line('Profile', 320, 880, 60)];
     const d = decide({
       instruction: 'Remove Basil from my herbs in Verdi, with the reason It wilted.',
       guidance: [],
@@ -90,6 +90,18 @@ describe('app finding and the page of the thing just opened', () => {
     });
     expect(d.action.action).toBe('swipe');
     expect(d.conclusion).toMatch(/^Swiped up to look for/);
+    // A section on the page itself that should hold it ("Lock card" for "Unlock") comes first.
+    const card = [line('9:41', 10, 6, 40, 16), line('Travel Visa', 20, 44, 160, 24), line('CARD CONTROLS', 16, 300, 137, 14), line('Lock card', 15, 333, 99), line('Status', 15, 471, 55), line('Locked', 340, 474, 49)];
+    const c = decide({
+      instruction: 'Unlock my Travel Visa card in Tally.',
+      guidance: [],
+      history: ['Opened the Tally app. [goal 1/5 done]', 'Tapped "Travel Visa". [goal 3/5 done]'],
+      lines: card,
+      screen,
+      temperature: 0,
+      random: mulberry32(1),
+    });
+    expect(c.conclusion).toMatch(/^Opened "Lock card" to look for "Unlock"/);
   });
 });
 

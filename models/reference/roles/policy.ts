@@ -737,7 +737,9 @@ export function decide(input: DecideInput): Decision {
     // ("Remove plant", "Delete contact") — scroll this page first (twice at most, not once it stops moving), before any
     // section or tab.
     const prev = gi > 0 ? goals[gi - 1] : undefined;
-    if (goal.kind === 'tap' && prev?.kind === 'tap' && prev.entity && sub.via === 0 && sub.tabs.length === 0 && sub.backs === 0 && sub.scrolls < 2 && !(sub.scrolls > 0 && sub.scrollSig === screenSig(lines, screen)) && !looksLikeLauncher(lines, screen)) {
+    // (A section on the page itself that should hold it comes first; a tab of the app's bar does not.)
+    const ownVia = 'via' in goal && goal.via ? viaLine(lines, goal.via, screen) : undefined;
+    if (goal.kind === 'tap' && prev?.kind === 'tap' && prev.entity && !(ownVia && !tabRow(lines, screen).includes(ownVia)) && sub.via === 0 && sub.tabs.length === 0 && sub.backs === 0 && sub.scrolls < 2 && !(sub.scrolls > 0 && sub.scrollSig === screenSig(lines, screen)) && !looksLikeLauncher(lines, screen)) {
       const x = Math.round(screen.width / 2);
       return {
         thought: `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not in view on the page of "${prev.targets[0]}"; its actions may be further down, so scrolling it first.`,
