@@ -233,7 +233,7 @@ export function contextThing(sentence: string): string | undefined {
     if (t) return t;
   }
   // (Any past tense after a name of two or more capitalised words: "Julia Novak changed phones".)
-  const be = /^((?:the\s+|my\s+)?[\p{Lu}\p{N}][^,;:"“”]*?)\s+(?:is|are|was|were|got|has|have|had)(?:n['’]t)?\b/u.exec(s);
+  const be = /^((?:the\s+|my\s+)?[\p{Lu}\p{N}][^,;:"“”]*?)\s+(?:is|are|was|were|got|has|have|had|needs|wants)(?:n['’]t)?\b/u.exec(s);
   const past = /^((?:[\p{Lu}][\p{L}'-]+\s+){1,3}[\p{Lu}][\p{L}'-]+)\s+[a-z]{3,}ed\b/u.exec(s);
   const subject = past && (!be || be[1]!.length > past[1]!.length) ? past : be;
   if (subject && !NOT_THING.test(subject[1]!.split(/\s+/)[0]!) && subject[1]!.split(/\s+/).length <= 5) return subject[1]!.replace(/^(?:the|my)\s+/i, '');
@@ -461,7 +461,7 @@ function resolvePronoun(text: string, thing: string, kind?: string): string {
   }
   if (!done && !/^["“]/.test(thing)) {
     // "Update their contact", "Change her number": a possessive pronoun before a word is the thing's.
-    s = s.replace(/\b(?:their|his|her)\s+(?=[a-z])/, () => {
+    s = s.replace(/\b(?:their|his|her|its)\s+(?=[a-z])/, () => {
       done = true;
       return `${thing.replace(/^the\s+/i, '')}'s `;
     });
@@ -613,6 +613,20 @@ export function requestCore(instruction: string): string {
     // Juniper to Fernly.": a new thing the speaker named, to be added as a record.
     .replace(/(?<=^|[.!?]\s+)I\s+(?:just\s+)?(?:brought\s+home|got|bought|adopted|picked\s+up|planted|rescued)\s+(a|an)\s+([^.!?]+?)\s+and\s+(?:named|called)\s+(?:it|him|her|them)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)\s*[.!]+\s+(?:(?:[Cc]an|[Cc]ould|[Ww]ould|[Ww]ill)\s+you\s+|[Pp]lease\s+)?(?:add|register|save|put)\s+(?:it|him|her|them)\s+((?:to|in|into|on)\s+[^.!?]+?)(?:\s+for\s+me)?\s*[.!?]+/,
       (_a, art: string, kind: string, name: string, where: string) => `Add ${art} ${kind} called ${name} ${where.replace(/^(?:in|into|on)\s/, 'to ')}.`)
+    // "Sam Lee got a new phone and sent me the number. Please replace the old one in Contacts with 555-0100." →
+    // "Change Sam Lee's number to 555-0100 in Contacts.": "the old one" is the thing the context last named, of the
+    // person the context is about — a change of that record, not a new one.
+    .replace(/(?<=^|[.!?]\s+)((?:[A-Z][\w'-]*\s+){0,2}[A-Z][\w'-]*)\s+[^.!?]*?\b(?:the|a|an|her|his|their|its|my)\s+(?:new\s+)?([a-z]+)\s*[.!]\s+(?:(?:[Cc]an|[Cc]ould|[Ww]ould|[Ww]ill)\s+you\s+|[Pp]lease\s+)?[Rr]eplace\s+the\s+old\s+one\s+((?:in|on)\s+[^.!?]*?\s+)?with\s+([^.!?]+?)(?:,?\s+please)?\s*(?:[.!?]+(?=\s|$)|$)/,
+      (_a, who: string, noun: string, where: string | undefined, value: string) => `Change ${who}'s ${noun} to ${value}${where ? ` ${where.trim()}` : ''}.`)
+    // "Replace Sam Lee's number with 555-0100" → "Change Sam Lee's number to 555-0100".
+    .replace(/(?<=^|[.!?]\s+)(?:[Pp]lease\s+)?[Rr]eplace\s+((?:[A-Z][\w'-]*\s+){0,2}[A-Z][\w'-]*['’]s\s+(?:[a-z]+\s+)?[a-z]+)\s+with\s+/, 'Change $1 to ')
+    // "… When it asks why, pick I gave it away." → "… with the reason I gave it away.": the answer to a question the app
+    // will ask is a value of the request.
+    .replace(/[.!?;]\s+(?:[Ww]hen|[Ii]f)\s+(?:it|the\s+app)\s+asks\s+(?:me\s+|you\s+)?(?:why|for\s+(?:a|the)\s+reason)\s*,\s*(?:please\s+|just\s+)?(?:pick|choose|select|say|answer|tell\s+it|give|use)\s+([^.!?]+?)\s*([.!?]+(?=\s|$)|$)/, ', with the reason $1$2')
+    // "Could you set Fernly to remind me to water it every 7 days and feed it every 8 weeks?" → "Change its schedule in
+    // Fernly to water every 7 days and feed every 8 weeks.": reminders of things done every so often are a schedule.
+    .replace(/(?<=^|[.!?]\s+)(?:(?:[Cc]an|[Cc]ould|[Ww]ould|[Ww]ill)\s+you\s+|[Pp]lease\s+)?(?:[Ss]et(?:\s+up)?|[Gg]et|[Hh]ave)\s+(?:the\s+|my\s+)?([A-Z][\w-]*)(?:\s+app)?\s+to\s+remind\s+me\s+to\s+((?:[a-z]+\s+(?:it|them|him|her)\s+every\s+[^.!?]+?)(?:\s+and\s+[a-z]+\s+(?:it|them|him|her)\s+every\s+[^.!?]+?)?)(?:,?\s+please)?\s*(?:[.!?]+(?=\s|$)|$)/,
+      (_a, app: string, what: string) => `Change its schedule in ${app} to ${what.replace(/\s+(?:it|them|him|her)\s+(?=every\b)/g, ' ')}.`)
     // "… and confirm the payment": confirming is part of doing it, no value.
     .replace(/\s+and\s+(?:then\s+)?(?:confirm|submit|send|save)\s+(?:the\s+(?:payment|transfer|order|form|request)|it)(?=\s*[.!?]?$)/i, '');
   if (!text) return text;

@@ -455,14 +455,21 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const thing = span && /\(/.test(span) === /\)/.test(span) ? span : read;
   // A length of time the verb takes ("Extend X by 30 minutes", "Renew X for 2 weeks") is a value to choose too.
   const duration = /\b(?:by|for)\s+(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/i.exec(rest.slice(rest.indexOf(read) + read.length))?.[1];
-  const values = [...entities.slice(1), ...(duration ? [duration] : [])];
+  // (When something was done, for a record of it: "2 days ago" is a value as written, not a length of time.)
+  const ago = /^(?:log|record|track|note)$/.test(verb) ? /\b(\d+\s+(?:minutes?|hours?|days?|weeks?|months?)\s+ago)\b/i.exec(rest)?.[1] : undefined;
+  const values = [...entities.slice(1), ...(duration && !ago ? [duration] : []), ...(ago ? [ago] : [])];
   // Every length of time the request gives ("Pay for 30 minutes of parking in …"), wherever it stands.
   const durations = [...text.matchAll(/\b(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/gi)].map((m) => m[1]!.replace(/^an?\s+/i, '1 '));
   const times = [...text.matchAll(/\b(\d{1,2}(?::\d{2})?\s?(?:AM|PM|am|pm))\b/g)].map((m) => m[1]!);
   const counts = [...text.matchAll(/\b(\d+)\s+([a-z]{3,})\s+(?:tickets?|seats?|passes|pass|places|spots)\b/g)].map((m) => `${m[1]} × ${m[2]}`);
-  const valueWords = new Set(contentWords([...values, ...durations, ...times, ...counts].join(' ')));
+  // "<label> every <n> <unit>" (two or more of them, or one after a change verb): a setting's value each.
+  const recurrences = [...rest.matchAll(/\b([a-z]+)(?:\s+(?:it|them|him|her))?\s+(every\s+(?:\d+\s+)?(?:minutes?|hours?|days?|weeks?|months?|years?|other\s+(?:day|week|month)))\b/gi)]
+    .map((m) => ({ value: m[2]!, label: contentWords(m[1]!) }))
+    .filter((r) => r.label.length > 0);
+  const valueWords = new Set(contentWords([...values, ...durations, ...times, ...counts, ...recurrences.map((r) => r.value)].join(' ')));
   const at = rest.indexOf(thing.split(/\s+/)[0]!);
   const dayWords = new Set(days.flatMap((d) => contentWords(d)));
+  const done = /^(?:log|record|track|note)$/.test(verb);
   const object = contentWords((at > 0 ? rest.slice(0, at) : '').replace(owner ? new RegExp(`${esc(owner)}['’]s`, 'g') : /$^/, ' ')).filter((w) => !dayWords.has(w));
   // (Removal verbs read as one — "Delete X", "Remove X", "Erase X" plan alike; the app's own word is among the targets.)
   const act = /^(?:delete|erase)$/.test(verb) ? 'remove' : verb;
@@ -486,10 +493,11 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
     // Things that are the user's own ("my library loan of X") are listed in a "My …" section: open it when it shows.
     ...(mine.length ? [{ kind: 'tap', targets: mine, text: `open ${mine[0]}`, min: 0.8, optional: true, notTitle: true } satisfies Goal] : []),
     // A day the thing is on ("Spin 45 on Thursday"): lists by day (a schedule's day strip) show it once that day is chosen.
-    ...days.slice(0, 1).map((d): Goal => ({ kind: 'tap', targets: dayLabels(d), text: `open ${d}`, min: 0.95, optional: true, notTitle: true })),
+    // (Not the day something was done, for a record of it: "Log X as Watered, Yesterday".)
+    ...days.slice(0, done ? 0 : 1).map((d): Goal => ({ kind: 'tap', targets: dayLabels(d), text: `open ${d}`, min: 0.95, optional: true, notTitle: true })),
     { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
     // Not on screen: a tab or section named by the kind of thing the request calls it ("my X card" → Cards).
-    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, entry: actWords, ...(kinds.length || owner ? { via: [...kinds, ...(owner ? contentWords(owner) : [])] } : {}), ...(days.length ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
+    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, entry: actWords, ...(kinds.length || owner ? { via: [...kinds, ...(owner ? contentWords(owner) : [])] } : {}), ...(days.length && !done ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
     {
       kind: 'tap',
       targets: actionTargets,
@@ -506,7 +514,14 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
       values: [...new Set([...values, ...durations, ...times, ...counts])],
       after: all.filter((w) => w !== act && !valueWords.has(w) && !contentWords(thing).includes(w)),
     },
-    ...values.map((v): Goal => ({ kind: 'fill', value: v, hints: [...all, ...contentWords(v)], text: `fill in ${v}`, avoid: [thing] })),
+    // (A value's field is found by the request's words, not by the words of its other values: "Pruned" is no "2 days ago".)
+    ...values.map((v): Goal => {
+      const others = new Set(values.filter((o) => o !== v).flatMap((o) => contentWords(o)));
+      return { kind: 'fill', value: v, hints: [...all.filter((w) => !others.has(w)), ...contentWords(v)], text: `fill in ${v}`, avoid: [thing] };
+    }),
+    // A recurrence the request sets for something done ("water every 14 days and fertilize every 4 weeks"): each is
+    // the value of the setting named by the words before it, chosen as written ("Every 14 days").
+    ...recurrences.map((r): Goal => ({ kind: 'fill', value: r.value, hints: r.label, text: `fill in ${r.value}`, avoid: [thing], minShared: 1 })),
     {
       kind: 'tap',
       // A dialog's button often says the verb and "now" ("Pay now", "Renew now").
@@ -519,8 +534,9 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
       lowest: true,
       repeatLast: true,
       doneWhen: new RegExp(`\\b(?:${acted.map(past).join('|')})\\b`, 'i'),
-      // A dialog's button that says more than the verb ("Pay and extend", "Confirm booking").
-      words: actWords,
+      // A dialog's button that says more than the verb ("Pay and extend", "Confirm booking"); after settings chosen on
+      // a form, the form's own "Save …" button.
+      words: recurrences.length ? [...actWords, 'save'] : actWords,
     },
   ];
   return { goals, result: new RegExp(`\\b(?:${acted.map(past).join('|')})\\b`, 'i') };

@@ -85,7 +85,13 @@ export function launcherApps(lines: OcrLine[], screen: { height: number }, reque
   // the name is the label itself, standing alone ("on Foodie", "in HomeHub").
   const common = commonWords(text);
   const words = [...contentWords(request), ...extraWords].filter((w) => common.some((c) => c === w || contentWords(c)[0] === w || stemEq(c, w)));
-  const prior = (a: string): number => labelFit(a, words) + knowledgeFit(a, common) + (mentionsAlone(text, a) ? 2 : 0);
+  // (Units of time say when, not what the app is about: "2 days ago" is no calendar's cue.)
+  const topical = common.filter((w) => !/^(?:minutes?|hours?|days?|weeks?|months?|years?|ago|today|tomorrow|yesterday|tonight)$/.test(w));
+  // The kind of app the request names ("my plant app", "the parking app"): its topic counts double.
+  const kind = /\b(?:my|the|a|your|our)\s+([a-z]{3,})\s+app\b/.exec(text)?.[1];
+  const topic = kind ? [kind] : [];
+  const prior = (a: string): number =>
+    labelFit(a, words) + knowledgeFit(a, topical) + (topic.length ? 2 * (labelFit(a, topic) + knowledgeFit(a, topic)) : 0) + (mentionsAlone(text, a) ? 2 : 0);
   const ranked = unique.map((a, i) => ({ a, i, p: prior(a) })).sort((x, y) => y.p - x.p || x.i - y.i).map((x) => x.a);
   return [...ranked.filter((a) => !knownOffTopic(a, request)), ...ranked.filter((a) => knownOffTopic(a, request))];
 }
@@ -262,6 +268,11 @@ export function exploreStep(state: ExploreState, lines: OcrLine[], screen: { hei
     seen.set(state.peeking, fit.score);
     note = `[seen ${state.peeking}=${fit.score}]`;
     if (decisive(fit.score, fit.matched)) return { kind: 'stay', app: state.peeking, note: `${note} [chose ${state.peeking}]` };
+    // The app whose name fits the kind of app the request names ("my plant app" → Fernly), looked into first: a first
+    // screen that shares a word with the request confirms it.
+    const kind = /\b(?:my|the|a|your|our)\s+([a-z]{3,})\s+app\b/.exec(cue.text ?? cue.request)?.[1];
+    const expected = !!kind && state.peeking === apps[0] && labelFit(state.peeking, [kind]) + knowledgeFit(state.peeking, [kind]) > 0;
+    if (expected && fit.score >= 1 && fit.matched.some((m) => !m.startsWith('('))) return { kind: 'stay', app: state.peeking, note: `${note} [chose ${state.peeking}]` };
   }
   const others = apps.filter((a) => !knownOffTopic(a, cue.request));
   const best = (among: string[]): string | undefined => {

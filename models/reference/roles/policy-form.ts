@@ -23,7 +23,7 @@ import type { OcrLine } from '../types.js';
 import { contentWords, SYNONYMS, appGoal, namedAppIn, type ActPlan } from './policy-act.js';
 import type { Goal } from './policy-tasks.js';
 import { instructionEntities, isDateEntity, isNumberEntity } from './intent.js';
-import { isHeader, matchScore, normText, sameDate } from './policy-screen.js';
+import { isHeader, matchScore, normText, sameDate, tabRow } from './policy-screen.js';
 
 export type ValueKind = 'amount' | 'number' | 'date' | 'time' | 'text' | 'name';
 
@@ -326,7 +326,7 @@ export function filledOnScreen(values: readonly FormValue[], index: number, line
   const isValue = (l: OcrLine): boolean => values.some((x) => matchScore(l.text, x.input) >= 0.95);
   const f = assignFields(values, all.filter((x) => !isValue(x.label))).get(index);
   // A name the form has no field for ("… to Pharmacy": the app itself) is nothing to fill once the form shows.
-  if (!f && values[index]!.kind === 'name' && formVisible(values, lines, screen) && !lines.some((l) => !isHeader(l, screen) && matchScore(l.text, values[index]!.input) >= 0.95)) return true;
+  if (!f && values[index]!.kind === 'name' && formVisible(values, lines, screen) && !lines.some((l) => !isHeader(l, screen) && optionScore(l.text, values[index]!.input) >= 0.95)) return true;
   return !!f?.input && matchScore(f.input.text, values[index]!.input) >= 0.95 && !all.some((x) => x.label === f.input);
 }
 
@@ -346,7 +346,9 @@ export function submitButton(lines: readonly OcrLine[], screen: { width: number;
   const fields = formFields(lines, screen).filter((f) => f.input);
   const floor = Math.max(0, ...fields.map((f) => (f.input ?? f.label).box.y));
   const lead = new Set([...SUBMIT_WORDS, ...verbs.map((v) => v.toLowerCase().split(/\s+/)[0]!)]);
-  const below = lines.filter((l) => !isHeader(l, screen) && l.box.y > floor && !/[?]/.test(l.text));
+  // (Never the app's tab bar: "Profile" under a profile page's rows is a tab, not the page's button.)
+  const tabs = tabRow(lines, screen);
+  const below = lines.filter((l) => !isHeader(l, screen) && l.box.y > floor && !/[?]/.test(l.text) && !tabs.includes(l));
   const wordsOf = (l: OcrLine): string[] => l.text.trim().toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
   const cands = below.filter((l) => {
     const ws = wordsOf(l);
@@ -422,6 +424,10 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   if (values.length < 2 || (typed.length === 0 && !namedRecord)) return undefined;
   // Not a single-thing action with a date (e.g. "Move X to June 4"): a form needs a typed value that is not only a date.
   if (typed.every((v) => v.kind === 'date' || v.kind === 'time') && values.length < 3) return undefined;
+  // Nor a record of something done to a thing named right after the verb, with only a day or time typed ("Log Pearl as
+  // Fertilized, Today"): an action on that thing, its values chosen on its page.
+  const esc = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (!opts.kind && /^(?:log|record|track|note)$/.test(verb) && typed.every((v) => v.kind === 'date' || v.kind === 'time') && values.some((v) => v.kind === 'name' && new RegExp(`^\\S+\\s+(?:my\\s+|the\\s+|our\\s+)?${esc(v.value)}\\b`).test(clause))) return undefined;
   const money = values.some((v) => v.kind === 'amount') && MONEY_VERBS.test(owe ? 'owe' : verb);
   // The person money goes to: a name no preposition introduces ("Pay X back $12", "I owe X $12") is the recipient.
   const payee = money ? values.find((v) => v.kind === 'name' && !v.cues.some((c) => /^(?:to|from|for|at|instead|of|with|in|on)$/.test(c))) : undefined;
@@ -513,6 +519,20 @@ export function bodySig(lines: readonly OcrLine[], screen: { height: number }): 
 const dialogOpen = (lines: readonly OcrLine[]): boolean => lines.some((l) => /^cancel$/i.test(l.text.trim()));
 
 /**
+ * How well an option reads as a value: `matchScore`, or 0.95 for the value's words followed by one or two lower-case
+ * words that describe it ("Jade plant" for "Jade", "Low light" for "Low", "Living room" for "Living"): a request
+ * writes the capitalised name, the option its whole label.
+ */
+export function optionScore(option: string, value: string): number {
+  const s = matchScore(option, value);
+  if (s >= 0.95) return s;
+  const vw = value.trim().split(/\s+/);
+  const ow = option.trim().split(/\s+/);
+  const described = /^\p{Lu}/u.test(value.trim()) && ow.length > vw.length && ow.length - vw.length <= 2 && normText(ow.slice(0, vw.length).join(' ')) === normText(value) && ow.slice(vw.length).every((w) => /^[a-z][a-z-]{2,}$/.test(w));
+  return described ? 0.95 : s;
+}
+
+/**
  * One step of filling value `index`: `state` is this goal's last tag state in the history ("field #sig" after the
  * field was tapped on a screen with signature sig, "field #sig pick k" after k swipes through its options).
  */
@@ -528,7 +548,7 @@ export function fieldStep(values: readonly FormValue[], index: number, lines: re
     // A picker or list opened: the value as one of its options (exact names first: a near-duplicate is not it).
     const opts = lines
       .filter((l) => !isHeader(l, screen))
-      .map((l) => ({ l, s: matchScore(l.text, v.input) }))
+      .map((l) => ({ l, s: optionScore(l.text, v.input) }))
       .filter((c) => c.s >= 0.95)
       .sort((a, b) => b.s - a.s || b.l.box.y - a.l.box.y);
     if (opts[0]) {
@@ -539,7 +559,7 @@ export function fieldStep(values: readonly FormValue[], index: number, lines: re
   }
   // The value offered as an option of its own (a radio row, a chip, a day in a list: "Dry Cleaning", "Sat, Jun 7"): chosen
   // by tapping it — it is no field's label.
-  const offered = v.kind !== 'number' && v.kind !== 'amount' ? lines.filter((l) => !isHeader(l, screen) && (matchScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && sameDate(l.text, v.value)))).sort((a, b) => b.box.y - a.box.y)[0] : undefined;
+  const offered = v.kind !== 'number' && v.kind !== 'amount' ? lines.filter((l) => !isHeader(l, screen) && (optionScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && sameDate(l.text, v.value)))).sort((a, b) => b.box.y - a.box.y)[0] : undefined;
   if (offered) return { do: 'tap', line: offered, thought: `"${offered.text}" is offered as an option: choosing it for "${v.value}".`, conclusion: `Chose "${offered.text}".`, state: 'done' };
   const isValue = (l: OcrLine): boolean => values.some((x) => matchScore(l.text, x.input) >= 0.95);
   const f = assignFields(values, formFields(lines, screen).filter((x) => !isValue(x.label))).get(index);

@@ -429,7 +429,10 @@ export function fieldOf(lines: OcrLine[], hints: string[], value: string, screen
     if (isHeader(l, screen) || matchScore(l.text, value) >= 0.8 || avoid.some((a) => matchScore(l.text, a) >= 0.8)) continue;
     const ws = (l.text.match(/[A-Za-z][A-Za-z'-]+/g) ?? []).map(stem);
     if (ws.length === 0 || ws.length > 4) continue;
-    const shared = ws.filter((w) => w.length > 2 && want.has(w)).length;
+    // (OCR may run a label's words together: "Waterevery" is "Water every" — the hint, then a word, not a suffix.)
+    const hit = (w: string): boolean =>
+      want.has(w) || [...want].some((h) => h.length >= 4 && w.startsWith(h) && w.length - h.length >= 3 && !/^(?:ing|ings|ed|er|ers|es|ly|ment|ments|tion|ful)$/.test(w.slice(h.length)));
+    const shared = ws.filter((w) => w.length > 2 && hit(w)).length;
     if (shared >= minShared && (!best || shared > best.score)) best = { label: l, score: shared };
   }
   if (!best) return undefined;

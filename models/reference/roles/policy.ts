@@ -1235,7 +1235,9 @@ export function decide(input: DecideInput): Decision {
     }
     case 'fill': {
       const f = fieldOf(lines, goal.hints, goal.value, screen, goal.avoid, goal.minShared);
-      const options = lines.filter((l) => !isHeader(l, screen) && l !== f?.value && (matchScore(l.text, goal.value) >= 0.95 || sameDate(l.text, goal.value)));
+      // (Never a tab of the app's bar: "Today" the tab is no answer to "When?".)
+      const tabs = tabRow(lines, screen);
+      const options = lines.filter((l) => !isHeader(l, screen) && l !== f?.value && !tabs.includes(l) && (matchScore(l.text, goal.value) >= 0.95 || sameDate(l.text, goal.value)));
       // Once the picker is open, OCR may drop a letter of the option ("Riverside Mal"): the one clearly best near match.
       const near = sub.opened && options.length === 0 ? candidates(lines, [goal.value], 0.85).filter((c) => !isHeader(c.line, screen) && c.line !== f?.value).sort((a, b) => b.score - a.score) : [];
       if (near[0] && (near.length === 1 || near[0].score - near[1]!.score >= 0.05)) options.push(near[0].line);
@@ -1244,10 +1246,21 @@ export function decide(input: DecideInput): Decision {
       const under = f ? options.filter((o) => o.box.y > f.label.box.y && o.box.y - (f.label.box.y + f.label.box.h) < 70).sort((a, b) => a.box.y - b.box.y)[0] : undefined;
       if (under && !sub.opened) return clickOn(under, `Step ${gi + 1} of ${n} ("${goal.text}"): "${under.text}" is offered under "${f!.label.text}"; choosing it.`, `Chose "${under.text}". ${tag('done')}`);
       const opt = options.sort((a, b) => b.box.y - a.box.y)[0];
+      // The value offered among the answers to a question the screen asks ("When?" over "Today  Yesterday  2 days
+      // ago"): chosen there, whatever field the request's words point at.
+      const asked = opt && lines.find((l) => l !== opt && /\?\s*$/.test(l.text) && l.text.trim().split(/\s+/).length <= 6 && l.box.y < opt.box.y && opt.box.y - (l.box.y + l.box.h) < 70);
+      if (opt && asked && !sub.opened && asked !== f?.label) return clickOn(opt, `Step ${gi + 1} of ${n} ("${goal.text}"): "${opt.text}" is offered under "${asked.text}"; choosing it.`, `Chose "${opt.text}". ${tag('done')}`);
       // (Also when the field's own button was just tapped: its options are open in front of it.)
       const fieldJustTapped = !!f && new RegExp(`Tapped "${f.label.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`).test(history[history.length - 1] ?? '');
       // (And a date offered in a list of dates: the options are the page itself.)
       if (opt && (sub.opened || !f || fieldJustTapped || (sameDate(opt.text, goal.value) && f.value !== opt))) return clickOn(opt, `Step ${gi + 1} of ${n} ("${goal.text}"): "${opt.text}" is offered; choosing it.`, `Chose "${opt.text}". ${tag('done')}`);
+      // A recurrence no label names in the request's words ("feed it every 6 weeks" beside "Fertilize"): the field that
+      // now shows a value of the same shape ("Every 4 weeks") takes it.
+      const shape = /^every\s+(?:\d+\s+)?([a-z]+?)s?$/i.exec(goal.value.trim());
+      if (!f && !opt && shape && !sub.opened && sub.via === 0 && sub.scrolls === 0 && sub.backs === 0) {
+        const like = lines.filter((l) => !isHeader(l, screen) && new RegExp(`^every\\s*\\d+\\s*${shape[1]}s?\\b`, 'i').test(l.text.trim()) && !chosenBefore.some((c) => normText(c) === normText(l.text)));
+        if (like.length === 1) return clickOn(like[0]!, `Step ${gi + 1} of ${n} ("${goal.text}"): no label says the request's words, but "${like[0]!.text}" is the one value of this shape here; opening it.`, `Opened the field "${like[0]!.text}". ${tag('opened item')}`);
+      }
       if (f && !sub.opened) {
         const target = f.value ?? f.label;
         return clickOn(target, `Step ${gi + 1} of ${n} ("${goal.text}"): the field "${f.label.text}" takes this value${f.value ? ` (now "${f.value.text}")` : ''}; opening it.`, `Opened the field "${f.label.text}". ${tag('opened item')}`);

@@ -252,7 +252,17 @@ function typo(sentence: string, random: () => number): string {
  * statement before it ("Could you i lost my X …?"). Sentence ends inside a slot value ("Dr. Lee") are not
  * boundaries. Returns the leading sentences (with their full stop) and the request sentence.
  */
-export function splitRequest(core: string, values: readonly string[]): { lead: string; request: string } {
+export function splitRequest(core: string, values: readonly string[]): { lead: string; request: string; tail?: string } {
+  // A closing sentence that says what to do when the app asks ("When it asks why, pick X."): it follows the request,
+  // never the sentence a frame words.
+  const masked0 = values.reduce((t, v, i) => (v ? t.split(v).join(`\u27e6${i}\u27e7`) : t), core);
+  const last = [...masked0.matchAll(/[.!?]\s+(?=[A-Z\u27e6])/g)].pop();
+  if (last && last.index !== undefined && /^(?:When|If|Once|After|Before|While)\b/.test(masked0.slice(last.index + last[0].length))) {
+    const unmask = (t: string): string => t.replace(/\u27e6(\d+)\u27e7/g, (_m, i: string) => values[Number(i)]!);
+    const head = splitRequest(unmask(masked0.slice(0, last.index + 1)), values);
+    const tail = unmask(masked0.slice(last.index + last[0].length));
+    return { ...head, request: head.request.replace(/[.!]+$/, ''), tail: /[.!?]$/.test(tail) ? tail : `${tail}.` };
+  }
   const masked = values.reduce((t, v, i) => (v ? t.split(v).join(`\u27e6${i}\u27e7`) : t), core);
   const cut = [...masked.matchAll(/[.!?]\s+(?=[A-Z\u27e6])/g)].pop();
   const unmask = (t: string): string => t.replace(/\u27e6(\d+)\u27e7/g, (_m, i: string) => values[Number(i)]!);
@@ -269,9 +279,15 @@ export function splitRequest(core: string, values: readonly string[]): { lead: s
 
 /** A frame applied to the request sentence of a core, its context sentences kept before it. */
 function framed(frame: Option, c: string, values: readonly string[]): string {
-  const { lead, request } = splitRequest(c, values);
+  const { lead, request: asked, tail } = splitRequest(c, values);
+  // (A request that already says "please" is framed without it: never "Could you please please …".)
+  // (Not when the word after it is a value of the request, written as the checker wants it.)
+  const after = /^[Pp]lease,?\s+(\S+)/.exec(asked)?.[1] ?? '';
+  const bare = values.some((v) => v.startsWith(after)) ? asked : asked.replace(/^[Pp]lease,?\s+(?=[a-z])/, '');
+  const request = bare === asked ? asked : bare.charAt(0).toUpperCase() + bare.slice(1);
   const made = frame.make(request, lowerFirst(request, values));
-  return lead ? `${lead} ${made}` : made;
+  const said = lead ? `${lead} ${made}` : made;
+  return tail ? `${said.replace(/[.!]+$/, '')}${/\?$/.test(said) ? '' : '.'} ${tail}` : said;
 }
 
 /** Every single-option variant of a core (for the readability test and for inspection), one choice at a time. */
