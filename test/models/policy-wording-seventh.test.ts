@@ -127,3 +127,22 @@ describe('finding the app and the field by what the screen shows', () => {
     expect(step(instruction, history, lines).action).toEqual({ action: 'click', coordinate: [65, 522] });
   });
 });
+
+describe('app features and app settings said in everyday words', () => {
+  it('a hyphenated setting before its value and app ("in Gatekeep", "in the Gatekeep app") is that app\'s setting', () => {
+    expect(requestCore('In Gatekeep, set Auto-lock to 2 minutes.')).toBe('Set auto-lock in Gatekeep to 2 minutes.');
+    expect(planTask('Set auto-lock to 2 minutes in the Gatekeep app.', []).goals[0]).toMatchObject({ kind: 'open', target: 'Gatekeep' });
+    // (Not a phrase with a determiner, which the phone's settings reader reads as before.)
+    expect(requestCore('Set the font size to 14 in Notes.')).toBe('Set the font size to 14 in Notes.');
+  });
+  it('something done by itself a while after an event is the app\'s automatic feature; "so it adds $N" is its amount', () => {
+    expect(requestCore('Have Gatekeep lock the gates again automatically 2 minutes after they are opened.')).toBe('Set auto-lock in Gatekeep to 2 minutes.');
+    expect(requestCore('Make my gates lock themselves 2 minutes after they are opened.')).toBe('Set the auto-lock to 2 minutes.');
+    expect(requestCore('Set up auto-reload on my pass in Ridely so it adds $25 when it runs low.')).toBe('Turn on auto-reload with $25 on my pass in Ridely.');
+  });
+  it('a brand then a verb with its object\'s name is the request; "pay what I owe" after a context is paying the thing it names', () => {
+    expect(requestCore('gatekeep unlock Barn Door')).toBe('Unlock Barn Door in Gatekeep');
+    expect(requestCore('The Coastal Water bill came in. Please pay what I owe in Tillpay.')).toBe('Pay Coastal Water in Tillpay.');
+    expect(requestCore('Got a reminder that the Coastal Water bill is due. Can you open my Tillpay app and pay what I owe?')).toBe('Pay Coastal Water in Tillpay.');
+  });
+});

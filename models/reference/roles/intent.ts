@@ -317,9 +317,16 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   s = s.replace(/,?\s+(?:and\s+)?(?:leave|keep)\s+(?:the\s+|all\s+the\s+)?(?:other|rest)\b[^.!?]*?\s+(?:alone|as they are|untouched)(?=[.!?]*$)/i, '');
   // "Open Bank and freeze X" → "Freeze X in Bank": the app to open says where the request is done. (Not a step list:
   // "Open X, tap Y …" keeps its steps.)
-  s = s.replace(/^(?:open|go\s+(?:in)?to|launch|use)\s+(?:the\s+)?([A-Z][\w-]*)(?:\s+app)?\s*,?\s+(?:and|then)\s+(?:then\s+)?([a-z]+)\b(.*?)([.!?]*)$/i, (all, app: string, verb: string, rest: string, end: string) =>
+  s = s.replace(/^(?:open|go\s+(?:in)?to|launch|use)\s+(?:the\s+|my\s+)?([A-Z][\w-]*)(?:\s+app)?\s*,?\s+(?:and|then)\s+(?:then\s+)?([a-z]+)\b(.*?)([.!?]*)$/i, (all, app: string, verb: string, rest: string, end: string) =>
     /^(?:tap|click|press|type|enter|swipe|scroll|go|select|choose|open|find|look|search|navigate|hit|long)$/i.test(verb) || !isVerb(verb) ? all : `${verb[0]!.toUpperCase()}${verb.slice(1)}${rest} in ${app}${end}`,
   );
+  // "Make my doors lock themselves 5 minutes after they are unlocked" → "Set auto-lock to 5 minutes": something done
+  // by itself a while after an event is the app's automatic feature of that verb.
+  s = s.replace(/^(?:(?:[Hh]ave|[Gg]et|[Mm]ake|[Ll]et)\s+([A-Z][\w&-]*)\s+)?(?:[Mm]ake\s+(?:my|the|our)\s+[a-z]+\s+)?([A-Za-z]+)\s+(?:(?:the|my|our)\s+[a-z]+\s+)?(?:themselves|itself|(?:again\s+)?automatically(?:\s+again)?)\s+(\d+\s+(?:seconds?|minutes?|hours?))\s+after\s+[^.!?]*?(?:\s+in\s+([A-Z][\w&-]*))?(?=\s*[.!?]|\s*$)/,
+    (all, app1: string | undefined, verb: string, delay: string, app2: string | undefined) => {
+      const app = app1 ?? app2;
+      return isVerb(verb.toLowerCase()) ? `Set ${app ? '' : 'the '}auto-${verb.toLowerCase()}${app ? ` in ${app}` : ''} to ${delay}` : all;
+    });
   // "the one called X" → "X".
   s = s.replace(/\bthe\s+one\s+(?:called|named|labell?ed)\s+(?=[A-Z])/g, '');
   // "Set up a visit / an appointment" → "Book a visit": arranging a time slot; "set up a X" otherwise creates one.
@@ -469,7 +476,8 @@ function resolvePronoun(text: string, thing: string, kind?: string): string {
   if (!done) {
     // "it"/"them" as an object: after a verb or preposition, not before a name ("name it Dentist" keeps "it").
     // (Never inside an option's label: "choose Hand it to me".)
-    s = s.replace(/(?<!\b(?:choose|select|pick)\s+\p{Lu}[\p{L}'’]*\s+)\b(it|them)\b(?!\s+[\p{Lu}\p{N}\u0001])(?!['’])/u, () => {
+    // ("Pay what I owe", "pay what's due": the amount owed on the thing the context names.)
+    s = s.replace(/(?<!\b(?:choose|select|pick)\s+\p{Lu}[\p{L}'’]*\s+)\b(it|them|what\s+I\s+owe|what['’]s\s+due|what\s+is\s+due)\b(?!\s+[\p{Lu}\p{N}\u0001])(?!['’])/u, () => {
       done = true;
       // The kind the context gave the thing ("an alarm for Work" → "the Work alarm").
       return kind && !/^["“]|^the\s/i.test(thing) ? `the ${thing} ${kind}` : thing;
@@ -587,6 +595,8 @@ export function terseRequest(text: string): string {
   const body = rest.slice(0, rest.length - end.length);
   const verb = (): string => `${second![0]!.toUpperCase()}${second!.slice(1)}${body} in ${app}${end}`;
   if (isVerb(second!) && IMPERATIVES.has(second!)) return verb();
+  // (A verb with its object's name after it is the request: "homehub unlock Garage Side Door", "pawpoint refill Milo …".)
+  if (brand && isVerb(second!) && /^\s+(?:[A-Z0-9]|my\s|the\s)/.test(body)) return verb();
   if (brand && knowsWord(second!) && !/^(?:and|or|the|a|an)$/.test(second!)) return `Add a ${second}${body} in ${app}${end}`;
   if (brand && isVerb(second!)) return verb();
   return text;
@@ -627,6 +637,13 @@ export function requestCore(instruction: string): string {
     // Fernly to water every 7 days and feed every 8 weeks.": reminders of things done every so often are a schedule.
     .replace(/(?<=^|[.!?]\s+)(?:(?:[Cc]an|[Cc]ould|[Ww]ould|[Ww]ill)\s+you\s+|[Pp]lease\s+)?(?:[Ss]et(?:\s+up)?|[Gg]et|[Hh]ave)\s+(?:the\s+|my\s+)?([A-Z][\w-]*)(?:\s+app)?\s+to\s+remind\s+me\s+to\s+((?:[a-z]+\s+(?:it|them|him|her)\s+every\s+[^.!?]+?)(?:\s+and\s+[a-z]+\s+(?:it|them|him|her)\s+every\s+[^.!?]+?)?)(?:,?\s+please)?\s*(?:[.!?]+(?=\s|$)|$)/,
       (_a, app: string, what: string) => `Change its schedule in ${app} to ${what.replace(/\s+(?:it|them|him|her)\s+(?=every\b)/g, ' ')}.`)
+    // "Set up auto-reload on my card in Transit so it adds $30 when it's low" → "Turn on auto-reload with $30 on my card
+    // in Transit": what the feature does each time is its amount.
+    .replace(/\b(?:[Ss]et\s+up|[Tt]urn\s+on|[Ee]nable|[Ss]witch\s+on)\s+(auto-[a-z]+)\b([^.!?]*?)\s+so\s+(?:that\s+)?it\s+(?:adds|tops\s+(?:it\s+)?up(?:\s+with)?|loads|reloads|puts\s+in|charges)\s+([$€£]\s?\d[\d.,]*)[^.!?]*/, 'Turn on $1 with $3$2')
+    // "Set auto-lock to 5 minutes in HomeHub" → "Set auto-lock in HomeHub to 5 minutes": an app's own setting, said
+    // with its app first (never the phone's Settings, never a person's record: "Change Ana's number to … in Contacts").
+    .replace(/(?<=^|[.!?]\s+)([Ss]et|[Cc]hange|[Pp]ut)\s+([A-Za-z][a-z]*-[a-z]+)\s+to\s+([^.!?]+?)\s+in\s+(?:the\s+|my\s+)?(?!Settings\b)([A-Z][\w&-]*)(?:\s+app)?(?=\s*[.!?]|\s*$)/, (all, verb: string, setting: string, value: string, app: string) =>
+      /['’]s\b/.test(setting) ? all : `${verb} ${setting.charAt(0).toLowerCase()}${setting.slice(1)} in ${app} to ${value}`)
     // "… and confirm the payment": confirming is part of doing it, no value.
     .replace(/\s+and\s+(?:then\s+)?(?:confirm|submit|send|save)\s+(?:the\s+(?:payment|transfer|order|form|request)|it)(?=\s*[.!?]?$)/i, '');
   if (!text) return text;

@@ -141,7 +141,7 @@ const mineTabs = (words: string): string[] => contentWords(words).reverse().map(
 export function understandPreference(text: string): ActPlan | undefined {
   // (Also "Set auto-lock in HomeHub to 5 minutes": a hyphenated setting, the app named between it and its value.)
   const m =
-    /^(?:[Ss]et|[Cc]hange|[Uu]pdate|[Ss]witch)\s+(?:my|the)\s+([a-z][a-z ]*?)\s+to\s+([A-Z0-9$€£].*)$/.exec(text) ??
+    /^(?:[Ss]et|[Cc]hange|[Uu]pdate|[Ss]witch)\s+(?:my|the)\s+([a-z][a-z -]*?)\s+to\s+([A-Z0-9$€£].*)$/.exec(text) ??
     /^(?:[Ss]et|[Cc]hange|[Uu]pdate)\s+(?:my\s+|the\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(in\s+(?:the\s+)?[A-Z][\w&'-]*(?:\s+app)?)\s+to\s+([A-Z0-9$€£].*)$/.exec(text)?.filter((_x, i) => i !== 2) ??
     null;
   const k = m ? undefined : /^[Mm]ake\s+([A-Z0-9].*?)\s+(?:my|the)\s+([a-z][a-z ]*)$/.exec(text);

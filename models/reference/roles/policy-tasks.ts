@@ -585,8 +585,11 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     (m = /^i(?:'d| would)?\s+(?:want|like|need)\s+(?:the|my)\s+(.+?)\s+(?:at|to be|set to)\s+(.+?)[.!]?$/i.exec(unq))
   ) {
     // A setting "in X" of an app other than the phone's Settings is that app's preference (policy-act.ts).
-    const inApp = /\s+in\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?:\s+app)?$/.exec(m[1]!)?.[1];
+    // (Also said after the value: "Set auto-lock to 5 minutes in HomeHub".)
+    const inApp = /\s+in\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?:\s+app)?$/.exec(m[1]!)?.[1] ?? /\s+in\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?:\s+app)?$/.exec(m[2]!)?.[1];
     if (inApp && !/^settings$/i.test(inApp) && !APPS.some((a) => a.name.toLowerCase() === inApp.toLowerCase())) return undefined;
+    // ("auto-lock", "auto-reload": an app's automatic feature, not a phone setting, unless the phone's Settings is named.)
+    if (!inApp && /^(?:the\s+|my\s+)?auto-[a-z]+$/i.test(m[1]!.trim())) return undefined;
     // "the snooze length on my alarms": what the setting is of says where it lives, not its name.
     const setting = clean(m[1]!.replace(/\s+(?:on|for|of|in)\s+(?:my|the|all)\s+(?:my\s+)?[a-z]+$/i, ''));
     // A value ends at a function word: "Set Font size to Large in Settings" asks for "Large".
