@@ -116,7 +116,7 @@ export function check(state: SplitsState, spec: CheckerSpec): CheckResult {
       if (e.category !== b.category) return no(`${e.title}'s amount was fixed but its category changed from ${b.category} to ${e.category}`);
       if (e.day !== b.day) return no(`${e.title}'s amount was fixed but its date changed`);
       const others = changed.filter((x) => x.id !== e.id);
-      if (others.length) return no(`${e.title} was fixed but ${list(others.map(where))} changed too`);
+      if (others.length) return no(`${e.title} was fixed but ${others.map(where).join(', ')} changed too`);
       const side = sideEffects({ changed: true });
       if (side) return no(`${e.title} was fixed but ${side}`);
       return ok(`${e.title} in ${g.name} now costs ${money(e.cents)} (was ${money(b.cents)})`);
@@ -144,7 +144,7 @@ export function check(state: SplitsState, spec: CheckerSpec): CheckResult {
       const g = group('delete_group');
       const e = seededExpense(g, 'delete_expense');
       const others = deleted.filter((x) => x.id !== e.id);
-      if (!e.deleted) return no(deleted.length ? `${e.title} was not deleted (deleted ${list(others.map(where))} instead)` : 'no expense was deleted');
+      if (!e.deleted) return no(deleted.length ? `${e.title} was not deleted (deleted ${others.map(where).join(', ')} instead)` : 'no expense was deleted');
       if (others.length) return no(`${deleted.length} expenses were deleted (${list(deleted.map((x) => x.title))}), expected one`);
       const side = sideEffects({ deleted: true });
       if (side) return no(`${e.title} was deleted but ${side}`);
