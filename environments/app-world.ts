@@ -20,6 +20,7 @@ import { plantsApp } from './apps/plants/index.js';
 import { settingsApp } from './apps/settings/index.js';
 import { shopApp } from './apps/shop/index.js';
 import { smartHomeApp } from './apps/smarthome/index.js';
+import { splitsApp } from './apps/splits/index.js';
 import { transitApp } from './apps/transit/index.js';
 import { vetApp } from './apps/vet/index.js';
 
@@ -48,6 +49,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   laundryApp as AppModule,
   cinemaApp as AppModule,
   plantsApp as AppModule,
+  splitsApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
