@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { AppDag, validateWorld } from '../domain/dag.js';
 import { ValidationError, parseOrThrow } from '../domain/errors.js';
 import type { BlobStore, EnvSession } from '../domain/ports.js';
+import { EnvError } from '../domain/ports.js';
 import type { InterfaceValidator } from '../query-gen/validate.js';
 import { loadDags } from '../environments/app-world.js';
 import { outgoing, pathEdges, splitRef, edgeKey, pageKey, type SamplerName } from '../query-gen/paths.js';
@@ -92,7 +93,11 @@ async function validate(files: string[]): Promise<void> {
   if (bad) process.exitCode = 1;
 }
 
-async function withChromium<T>(fn: (ctx: { session: EnvSession; blobs: BlobStore }) => Promise<T>): Promise<T> {
+/**
+ * One Chromium phone for a DAG command. `fresh()` opens a new session in place of one that broke (a browser the hang
+ * watchdog killed under load, a crashed context): a long replay goes on instead of stopping at the first crash.
+ */
+async function withChromium<T>(fn: (ctx: { session: EnvSession; blobs: BlobStore; fresh: () => Promise<EnvSession> }) => Promise<T>): Promise<T> {
   const { startAppServer } = await import('../environments/app-server.js');
   const { createChromiumEnv } = await import('../environments/chromium.js');
   const { createHash } = await import('node:crypto');
@@ -118,7 +123,7 @@ async function withChromium<T>(fn: (ctx: { session: EnvSession; blobs: BlobStore
   const env = await createChromiumEnv({ appServer: server, blobs });
   try {
     const session = await env.newSession();
-    return await fn({ session, blobs });
+    return await fn({ session, blobs, fresh: () => env.newSession() });
   } finally {
     await env.close();
     await server.close();
@@ -140,14 +145,21 @@ async function lint(args: string[]): Promise<void> {
   const issues = lintDags(dags);
   if (values['check-app']) {
     const { checkTransition } = await import('../environments/crawler.js');
-    await withChromium(async ({ session, blobs }) => {
+    await withChromium(async ({ session: first, blobs, fresh }) => {
+      let session = first;
       for (const dag of dags.filter((d) => builtIn.some((b) => b.app === d.app))) {
         for (const t of dag.transitions) {
           // Slot values for the replay: the first value of every slot allowed by the ones chosen before it.
           const slots: Record<string, string> = {};
           const specs = dag.pages.flatMap((p) => p.slots);
           for (const s of [...specs.filter((x) => !x.dependsOn), ...specs.filter((x) => x.dependsOn)]) if (!(s.key in slots)) slots[s.key] = allowedValues(s, slots)[0]!;
-          const r = await checkTransition({ session, blobs, dags }, dag, t, slots);
+          // (A session that broke under it is replaced and the transition replayed once: the app is not at fault.)
+          const r = await checkTransition({ session, blobs, dags }, dag, t, slots).catch(async (err: unknown) => {
+            if (!(err instanceof EnvError)) throw err;
+            await session.close().catch(() => undefined);
+            session = await fresh();
+            return checkTransition({ session, blobs, dags }, dag, t, slots);
+          });
           if (!r.valid) issues.push({ app: dag.app, kind: 'missing_in_app', where: `${t.from}→${t.to} "${t.control}"`, message: `${r.failedAt?.reason} at ${r.failedAt?.page}: ${r.failedAt?.detail ?? ''}` });
         }
       }

@@ -146,3 +146,24 @@ describe('app features and app settings said in everyday words', () => {
     expect(requestCore('Got a reminder that the Coastal Water bill is due. Can you open my Tillpay app and pay what I owe?')).toBe('Pay Coastal Water in Tillpay.');
   });
 });
+
+describe('things kept inside other things, and names given by their start', () => {
+  it('"the X expense from G", "with P in G": G is a place to open on the way to the thing, not a value to fill in', () => {
+    const goals = planTask('Delete the Tent pegs expense from Alpine weekend in Halvsies.', []).goals;
+    const thing = goals.find((g): g is Extract<typeof g, { kind: 'tap' }> => g.kind === 'tap' && !!g.entity);
+    expect(thing?.targets).toEqual(['Tent']);
+    expect(thing?.via).toContain('alpine');
+    expect(goals.some((g) => g.kind === 'fill' && /Alpine/.test(g.value))).toBe(false);
+  });
+  it('a thing named by the start of its name is the one line that starts with it and says at most two words more', () => {
+    const instruction = 'Delete the Tent pegs expense from Alpine weekend in Halvsies.';
+    const goals = planTask(instruction, []).goals;
+    const at = goals.findIndex((g) => g.kind === 'tap' && !!g.entity);
+    const history = goals.slice(0, at).map((g, i) => `Did "${g.text}". [goal ${i + 1}/${goals.length} done]`);
+    const lines = [line('Alpine weekend', 20, 46, 160), line('Tent pegs', 20, 300, 90), line('$24.00', 300, 300, 60), line('Tent 2 hire', 20, 360, 110), line('Fuel', 20, 420, 40)];
+    expect(step(instruction, history, lines).action).toEqual({ action: 'click', coordinate: [65, 310] });
+    // (Two lines that start with it: neither is taken for it.)
+    const two = [...lines, line('Tent poles', 20, 480, 90)];
+    expect(step(instruction, history, two).conclusion).not.toMatch(/^Tapped "Tent/);
+  });
+});

@@ -327,6 +327,8 @@ function plainRequest(text: string): { text: string; changed: boolean } {
       const app = app1 ?? app2;
       return isVerb(verb.toLowerCase()) ? `Set ${app ? '' : 'the '}auto-${verb.toLowerCase()}${app ? ` in ${app}` : ''} to ${delay}` : all;
     });
+  // "Set the amount of X to V" is "Change the amount of X to V": a value of a thing's attribute changes it.
+  s = s.replace(/^set\s+(?=(?:the|my)\s+[a-z]+\s+of\s+)/i, 'Change ');
   // "the one called X" → "X".
   s = s.replace(/\bthe\s+one\s+(?:called|named|labell?ed)\s+(?=[A-Z])/g, '');
   // "Set up a visit / an appointment" → "Book a visit": arranging a time slot; "set up a X" otherwise creates one.

@@ -457,7 +457,10 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const duration = /\b(?:by|for)\s+(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/i.exec(rest.slice(rest.indexOf(read) + read.length))?.[1];
   // (When something was done, for a record of it: "2 days ago" is a value as written, not a length of time.)
   const ago = /^(?:log|record|track|note)$/.test(verb) ? /\b(\d+\s+(?:minutes?|hours?|days?|weeks?|months?)\s+ago)\b/i.exec(rest)?.[1] : undefined;
-  const values = [...entities.slice(1), ...(duration && !ago ? [duration] : []), ...(ago ? [ago] : [])];
+  // A name the thing is kept in ("the Gas expense from Cabin weekend", "settle up with Sam in Climbing crew"): a place
+  // to open on the way to the thing, not a value to fill in.
+  const containers = entities.slice(1).filter((e) => !isDay(e) && e !== named && new RegExp(`\\b(?:in|from|of|within|inside)\\s+(?:the\\s+|my\\s+|our\\s+)?${esc(e)}\\b`).test(rest));
+  const values = [...entities.slice(1).filter((e) => !containers.includes(e)), ...(duration && !ago ? [duration] : []), ...(ago ? [ago] : [])];
   // Every length of time the request gives ("Pay for 30 minutes of parking in …"), wherever it stands.
   const durations = [...text.matchAll(/\b(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/gi)].map((m) => m[1]!.replace(/^an?\s+/i, '1 '));
   const times = [...text.matchAll(/\b(\d{1,2}(?::\d{2})?\s?(?:AM|PM|am|pm))\b/g)].map((m) => m[1]!);
@@ -497,7 +500,7 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
     ...days.slice(0, done ? 0 : 1).map((d): Goal => ({ kind: 'tap', targets: dayLabels(d), text: `open ${d}`, min: 0.95, optional: true, notTitle: true })),
     { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
     // Not on screen: a tab or section named by the kind of thing the request calls it ("my X card" → Cards).
-    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, entry: actWords, ...(kinds.length || owner ? { via: [...kinds, ...(owner ? contentWords(owner) : [])] } : {}), ...(days.length && !done ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
+    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, entry: actWords, ...(kinds.length || owner || containers.length ? { via: [...kinds, ...(owner ? contentWords(owner) : []), ...containers.flatMap((c) => contentWords(c))] } : {}), ...(days.length && !done ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
     {
       kind: 'tap',
       targets: actionTargets,

@@ -1008,6 +1008,17 @@ export function decide(input: DecideInput): Decision {
           cands.unshift(dated);
         }
       }
+      // A thing the request names by the start of its name ("Climbing" for the "Climbing crew" group, "Hannah" for
+      // "Hannah Kim"): the one line here that starts with it and says at most two words more (no number) is the thing.
+      if (goal.entity && !cands.some((c) => c.score >= 0.95)) {
+        const tw = goal.targets[0]!.trim().split(/\s+/);
+        const tabs = tabRow(lines, screen);
+        const ext = lines.filter((l) => {
+          const lw = l.text.trim().split(/\s+/);
+          return tw.length <= 2 && lw.length > tw.length && lw.length <= tw.length + 2 && normText(lw.slice(0, tw.length).join(' ')) === normText(tw.join(' ')) && !/\d/.test(lw.slice(tw.length).join(' ')) && !/[?:]$/.test(l.text.trim()) && !isHeader(l, screen) && !inSearchBox(l) && !tabs.includes(l);
+        });
+        if (ext.length === 1) cands.unshift({ line: ext[0]!, score: 0.95 });
+      }
       const best = cands[0];
       if (best && best.score < 0.95 && temperature > 0) cands.push({ line: best.line, score: 0.5, scroll: true });
       // After a forward button, the last page's button may name the task's thing rather than its verb ("Start parking").
