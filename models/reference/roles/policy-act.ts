@@ -460,6 +460,8 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   // A name the thing is kept in ("the Gas expense from Cabin weekend", "settle up with Sam in Climbing crew"): a place
   // to open on the way to the thing, not a value to fill in.
   const containers = entities.slice(1).filter((e) => !isDay(e) && e !== named && new RegExp(`\\b(?:in|from|of|within|inside)\\s+(?:the\\s+|my\\s+|our\\s+)?${esc(e)}\\b`).test(rest));
+  // (Its whole name as written, lower-case words included: "Cabin weekend", up to a function word or its kind.)
+  const containerNames = containers.map((e) => new RegExp(`\\b${esc(e)}((?:\\s+[a-z][\\w-]*){0,2}?)(?=\\s+(?:in|on|at|to|from|for|with|by|via|and|group|list|folder|trip)\\b|\\s*[,.;!?]|\\s*$)`).exec(rest)?.[0] ?? e);
   const values = [...entities.slice(1).filter((e) => !containers.includes(e)), ...(duration && !ago ? [duration] : []), ...(ago ? [ago] : [])];
   // Every length of time the request gives ("Pay for 30 minutes of parking in …"), wherever it stands.
   const durations = [...text.matchAll(/\b(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/gi)].map((m) => m[1]!.replace(/^an?\s+/i, '1 '));
@@ -469,7 +471,8 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const recurrences = [...rest.matchAll(/\b([a-z]+)(?:\s+(?:it|them|him|her))?\s+(every\s+(?:\d+\s+)?(?:minutes?|hours?|days?|weeks?|months?|years?|other\s+(?:day|week|month)))\b/gi)]
     .map((m) => ({ value: m[2]!, label: contentWords(m[1]!) }))
     .filter((r) => r.label.length > 0);
-  const valueWords = new Set(contentWords([...values, ...durations, ...times, ...counts, ...recurrences.map((r) => r.value)].join(' ')));
+  // (A container's words are no section for the action either: it was opened on the way to the thing.)
+  const valueWords = new Set(contentWords([...values, ...durations, ...times, ...counts, ...recurrences.map((r) => r.value), ...containerNames].join(' ')));
   const at = rest.indexOf(thing.split(/\s+/)[0]!);
   const dayWords = new Set(days.flatMap((d) => contentWords(d)));
   const done = /^(?:log|record|track|note)$/.test(verb);
@@ -500,7 +503,7 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
     ...days.slice(0, done ? 0 : 1).map((d): Goal => ({ kind: 'tap', targets: dayLabels(d), text: `open ${d}`, min: 0.95, optional: true, notTitle: true })),
     { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
     // Not on screen: a tab or section named by the kind of thing the request calls it ("my X card" → Cards).
-    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, entry: actWords, ...(kinds.length || owner || containers.length ? { via: [...kinds, ...(owner ? contentWords(owner) : []), ...containers.flatMap((c) => contentWords(c))] } : {}), ...(days.length && !done ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
+    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, entry: actWords, ...(kinds.length || owner || containers.length ? { via: [...kinds, ...(owner ? contentWords(owner) : []), ...containerNames.flatMap((c) => contentWords(c))] } : {}), ...(days.length && !done ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
     {
       kind: 'tap',
       targets: actionTargets,
