@@ -464,6 +464,13 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   const open = appGoal(named, { words: [...cueWords, ...values.filter((v) => v.kind === 'name').flatMap((v) => contentWords(v.value))], verbs, names: values.filter((v) => v.kind === 'name').map((v) => v.value), request: [verb, ...cueWords].join(' ') });
   // A launcher label that is one of the request's own words (not a field's: "note" is no Notes app here).
   if (open.kind === 'open' && open.topic) open.topic = new RegExp(`^(?:${cueWords.filter((w) => w.length >= 4).join('|') || '(?!)'})s?$`, 'i');
+  // A name the request puts the new thing in ("… to Cabin weekend", "in our Flat 4B group"), whole as written: the place
+  // that holds the form's button when the first screen lacks it.
+  const escRe = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const places = values
+    .filter((v) => v.kind === 'name' && v.value !== named)
+    .map((v) => new RegExp(`\\b(?:to|in|into|from)\\s+(?:the\\s+|my\\s+|our\\s+)?(${escRe(v.value)}(?:\\s+[a-z][\\w-]*){0,2}?)(?=\\s+(?:in|on|at|to|from|for|with|by|via|and|group|list|folder)\\b|\\s*[,.;!?]|\\s*$)`).exec(text)?.[1])
+    .filter((p): p is string => !!p);
   const goals: Goal[] = [
     open,
     // (The button that creates a thing of that kind is often "Add <kind>" / "New <kind>", after the verb's own.)
@@ -477,7 +484,7 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
       words: [...verbs.filter((w) => !/\s/.test(w)), ...(kind ? [kind] : [])],
       form: values,
       // (Or where the request puts it: "to my wallet" → "Wallet".)
-      ...(kind ? { via: [...(dest ? [cap(dest)] : []), cap(/(?:s|x|ch|sh)$/.test(kind) ? `${kind}es` : `${kind}s`)] } : {}),
+      ...(kind || places.length ? { via: [...places, ...(kind ? [...(dest ? [cap(dest)] : []), cap(/(?:s|x|ch|sh)$/.test(kind) ? `${kind}es` : `${kind}s`)] : [])] } : {}),
     },
     ...values.map((v, i): Goal => ({ kind: 'field', index: i, values, text: `fill in ${v.value}` })),
     { kind: 'submit', verbs, text: 'submit the form' },
