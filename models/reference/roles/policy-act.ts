@@ -24,6 +24,9 @@ const STOP = new Set(
     'app application thing one ones').split(' '),
 );
 
+/** Words of when, never the kind of a thing ("the Yoga class tomorrow"). */
+const TIME_WORD = /^(?:today|tomorrow|tonight|yesterday|now|later|again|instead|anymore|morning|afternoon|evening|night|weekly|daily|monthly|yearly)$/;
+
 /** Verbs the explicit step reader (policy-intent.ts) already handles: not read here. */
 const STEP_VERBS = /^(open|launch|start|tap|click|press|select|choose|pick|go|navigate|view|add|enter|type|input|fill|set|search|find|pay|place order|checkout|confirm|submit|order|buy|turn|switch|apply|use|in|on|using|then)$/i;
 
@@ -53,6 +56,7 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['freeze', 'lock'],
   ['unfreeze', 'unlock'],
   ['like', 'favourite', 'favorite'],
+  ['square up', 'settle up', 'settle'],
 ];
 
 const PARTICLE = /^(out|up|in|off|back|over|down)$/i;
@@ -310,6 +314,26 @@ export function foldStatement(core: string): string | undefined {
 }
 
 /**
+ * Something the speaker did with someone, then a request to record it ("Leo and I squared up our Climbing crew balance
+ * by Zelle. Record the full amount in Splitto."): the plain request to do it in the app ("Square up with Leo in Climbing
+ * crew via Zelle in Splitto."). Generic English: "<Name> and I <verb>ed [up|off|back] [our X balance] by/via <how>".
+ */
+export function foldSharedEvent(core: string): string | undefined {
+  const parts = core.split(/(?<=[.!?])\s+(?=[A-Z])/);
+  if (parts.length !== 2 || !/^(?:record|log|note|mark|add|enter)\b/i.test(parts[1]!)) return undefined;
+  const ev = /^([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+and\s+I\s+(?:just\s+|already\s+|finally\s+)?([a-z]+ed)(?:\s+(up|off|back))?(?:\s+(?:our|my|the)\s+(.+?))?\s+(?:by|via|with|over|using|through)\s+(.+?)[.!]?$/.exec(parts[0]!);
+  if (!ev) return undefined;
+  const [, who, done, particle, what, how] = ev;
+  const base = baseForms(done!).find((b) => b !== done && isVerb(b));
+  if (!base) return undefined;
+  // (The place the balance is kept: "our Climbing crew balance" → "Climbing crew".)
+  const place = what ? /^([A-Z][\w'-]*(?:\s+[\w'-]+)*?)\s+(?:balance|bill|tab|debt|account|costs?|expenses?)$/.exec(what)?.[1] : undefined;
+  const app = namedAppIn(parts[1]!);
+  const verb = `${base.charAt(0).toUpperCase()}${base.slice(1)}${particle ? ` ${particle}` : ''}`;
+  return `${verb} with ${who}${place ? ` in ${place}` : ''} via ${how}${app ? ` in ${app}` : ''}.`;
+}
+
+/**
  * A request followed by sentences that only add its options ("… at 9 Mill Lane, ZIP 80302. It's the Medium box size.
  * Use Ground shipping."): one request with those options as further values ("…, ZIP 80302, Medium box size, Ground
  * shipping."). A need before the verb ("I need to send …") is the plain imperative. Generic English.
@@ -363,8 +387,16 @@ export function foldContext(core: string): string | undefined {
   const first = all[at]!.trim().replace(/[.!?;]+$/, '');
   const parts = [all[at]!, ...all.filter((_, i) => i !== at)];
   const details: string[] = [];
+  let place: string | undefined;
   for (const p of parts.slice(1)) {
     const t = p.trim().replace(/[.!?;]+$/, '');
+    // The place the thing was put in ("X got added to our Lisbon trip group by mistake"): where the request acts on it.
+    const kept = /\b(?:to|in|into|under)\s+(?:our|my|the)\s+([A-Z][\w'-]*(?:\s+[\w'-]+){0,3}?)\s+(?:group|list|folder|board|album|playlist|account)\b/.exec(t);
+    if (kept && !place) {
+      place = kept[1]!;
+      details.push(...instructionEntities(t.replace(kept[0], ' ')).filter((e) => !first.includes(e)));
+      continue;
+    }
     const labelled = /^(?:the|my|its|their)\s+([a-z]+(?:\s+[a-z]+){0,2}?)(?:\s+(?:on|in|at|from|of|for)\s+(?:the|my|its)\s+[a-z]+)?\s+(?:is|are)\s+(?!not\b)([A-Z0-9$"“].*)$/i.exec(t);
     if (labelled) {
       details.push(`${labelled[1]} ${labelled[2]}`);
@@ -373,7 +405,10 @@ export function foldContext(core: string): string | undefined {
     const names = instructionEntities(t).filter((e) => !first.includes(e));
     details.push(...names);
   }
-  return details.length ? `${first}, ${details.join(', ')}.` : undefined;
+  // (Removing takes it "from" the place; other verbs act "in" it — before the app's name, if the request ends with one.)
+  const placed = place ? first.replace(/(\s+(?:in|on|using)\s+(?:the\s+)?[A-Z][\w&'-]*(?:\s+app)?)?$/, (app) => ` ${/^(?:remove|delete|erase|drop|take)\b/i.test(first) ? 'from' : 'in'} ${place}${app}`) : first;
+  if (!details.length) return place ? `${placed}.` : undefined;
+  return `${placed}, ${details.join(', ')}.`;
 }
 
 /**
@@ -452,7 +487,12 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   // The name as written (instructionEntities drops brackets: "The Hobbit (Illustrated)").
   const ws = read.split(/\s+/);
   const span = new RegExp(`${ws[0]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*?${ws[ws.length - 1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)?`).exec(rest)?.[0];
-  const thing = span && /\(/.test(span) === /\)/.test(span) ? span : read;
+  const written = span && /\(/.test(span) === /\)/.test(span) ? span : read;
+  // A name with lower-case words before the kind of thing it is ("the Board games expense", "the Pizza night
+  // expense"): the name runs to the kind word, the last lower-case word before a function word or the clause's end.
+  const tail = new RegExp(`^${esc(written)}((?:\\s+[a-z][a-z'-]*)+?)\\s+([a-z]{3,})(?=\\s+(?:in|on|at|to|from|for|with|by|via|and|of)\\b|\\s*[,.;!?]|\\s*$)`).exec(rest.slice(rest.indexOf(written)));
+  const article = /\b(?:the|my|our|this|that)\s+$/i.test(rest.slice(0, rest.indexOf(written)));
+  const thing = article && tail && !STOP.has(tail[2]!) && !TIME_WORD.test(tail[2]!) && !tail[1]!.trim().split(/\s+/).some((w) => STOP.has(w)) ? `${written}${tail[1]}` : written;
   // A length of time the verb takes ("Extend X by 30 minutes", "Renew X for 2 weeks") is a value to choose too.
   const duration = /\b(?:by|for)\s+(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/i.exec(rest.slice(rest.indexOf(read) + read.length))?.[1];
   // (When something was done, for a record of it: "2 days ago" is a value as written, not a length of time.)
@@ -462,7 +502,9 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const containers = entities.slice(1).filter((e) => !isDay(e) && e !== named && new RegExp(`\\b(?:in|from|of|within|inside)\\s+(?:the\\s+|my\\s+|our\\s+)?${esc(e)}\\b`).test(rest));
   // (Its whole name as written, lower-case words included: "Cabin weekend", up to a function word or its kind.)
   const containerNames = containers.map((e) => new RegExp(`\\b${esc(e)}((?:\\s+[a-z][\\w-]*){0,2}?)(?=\\s+(?:in|on|at|to|from|for|with|by|via|and|group|list|folder|trip)\\b|\\s*[,.;!?]|\\s*$)`).exec(rest)?.[0] ?? e);
-  const values = [...entities.slice(1).filter((e) => !containers.includes(e)), ...(duration && !ago ? [duration] : []), ...(ago ? [ago] : [])];
+  // How it was paid or sent, in lower-case words ("paid via bank transfer", "by bank transfer"): an option to choose.
+  const method = /\b(?:via|paid\s+(?:by|with))\s+([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s*(?=[,.;!?]|$)/.exec(rest)?.[1];
+  const values = [...entities.slice(1).filter((e) => !containers.includes(e)), ...(duration && !ago ? [duration] : []), ...(ago ? [ago] : []), ...(method && !STOP.has(method) ? [method] : [])];
   // Every length of time the request gives ("Pay for 30 minutes of parking in …"), wherever it stands.
   const durations = [...text.matchAll(/\b(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/gi)].map((m) => m[1]!.replace(/^an?\s+/i, '1 '));
   const times = [...text.matchAll(/\b(\d{1,2}(?::\d{2})?\s?(?:AM|PM|am|pm))\b/g)].map((m) => m[1]!);
@@ -503,7 +545,9 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
     ...days.slice(0, done ? 0 : 1).map((d): Goal => ({ kind: 'tap', targets: dayLabels(d), text: `open ${d}`, min: 0.95, optional: true, notTitle: true })),
     { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
     // Not on screen: a tab or section named by the kind of thing the request calls it ("my X card" → Cards).
-    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, entry: actWords, ...(kinds.length || owner || containers.length ? { via: [...kinds, ...(owner ? contentWords(owner) : []), ...containerNames.flatMap((c) => contentWords(c))] } : {}), ...(days.length && !done ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
+    // (A container the request names, whole as written — "Flat 4B" — is the first place to look; a person the request
+    // acts with — "settle up with Sam" — may be chosen after the action's button, on the page it opens.)
+    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, entry: actWords, ...(new RegExp(`\\bwith\\s+${esc(thing)}\\b`).test(rest) ? { counterpart: true } : {}), ...(kinds.length || owner || containers.length ? { via: [...containerNames, ...kinds, ...(owner ? contentWords(owner) : []), ...containerNames.flatMap((c) => contentWords(c))] } : {}), ...(days.length && !done ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
     {
       kind: 'tap',
       targets: actionTargets,
@@ -542,7 +586,8 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
       doneWhen: new RegExp(`\\b(?:${acted.map(past).join('|')})\\b`, 'i'),
       // A dialog's button that says more than the verb ("Pay and extend", "Confirm booking"); after settings chosen on
       // a form, the form's own "Save …" button.
-      words: recurrences.length ? [...actWords, 'save'] : actWords,
+      // (After options chosen on the way — "paid via Venmo" — a form's "Record …" button records the action.)
+      words: recurrences.length ? [...actWords, 'save'] : values.length ? [...actWords, 'record'] : actWords,
     },
   ];
   return { goals, result: new RegExp(`\\b(?:${acted.map(past).join('|')})\\b`, 'i') };

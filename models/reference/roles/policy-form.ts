@@ -194,6 +194,8 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
   const atEnd = /\bfor\s+(?!(?:me|my|him|her|them|it|us|the)\b)([A-Za-z][A-Za-z' -]*?)\s*(?=[.;,!?]|$)/.exec(text);
   const purpose =
     (atEnd && !/\b(?:from|to|at|in|on|by|with|instead)\b/.test(atEnd[1]!) ? atEnd : null) ??
+    // (A capitalised name with lower-case words before a preposition: "for Coffee beans to Climbing crew" — what it was for.)
+    /\bfor\s+([A-Z][\w'-]*(?:\s+(?!(?:from|to|at|on|in|by|with)\b)[a-z][\w'-]*){1,3})(?=\s+(?:from|to|at|on|in|by|with)\b)/.exec(text) ??
     /\bfor\s+(?!(?:me|my|him|her|them|it|us|the)\b)([a-z][a-z' -]*?)(?=\s+(?:from|to|at|on|in|by|with)\b)/.exec(text);
   if (purpose && purpose[1]!.trim() && !/\b(?:from|to|at|in|on|by|with|instead)\b/.test(purpose[1]!)) {
     out.push({ value: purpose[1]!.trim(), input: purpose[1]!.trim(), kind: 'text', cues: ['for'] });
@@ -359,12 +361,15 @@ export function submitButton(lines: readonly OcrLine[], screen: { width: number;
   // ("Track" under "Tracking number" for "Add tracking number …" on "Track a package").
   const title = lines.filter((l) => isHeader(l, screen) && !/\d/.test(l.text)).flatMap((l) => contentWords(l.text)).slice(0, 1);
   const cue = [...words, ...title];
-  return below
+  const own = below
     .filter((l) => {
       const ws = wordsOf(l);
       return ws.length > 0 && ws.length <= 2 && !/\d/.test(l.text) && cue.some((w) => w.length >= 4 && ws[0]!.length >= 4 && (w.startsWith(ws[0]!) || ws[0]!.startsWith(w)));
     })
     .sort((a, b) => a.box.y - b.box.y)[0];
+  if (own) return own;
+  // Failing one below the fields, the top bar's own button at its right end ("Save", "Done"), as phone forms often have.
+  return lines.find((l) => isHeader(l, screen) && l.box.x > screen.width * 0.55 && /^(?:save|done|submit|create|post)$/i.test(l.text.trim()));
 }
 
 /**
@@ -486,7 +491,10 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
       // (Or where the request puts it: "to my wallet" → "Wallet".)
       ...(kind || places.length ? { via: [...places, ...(kind ? [...(dest ? [cap(dest)] : []), cap(/(?:s|x|ch|sh)$/.test(kind) ? `${kind}es` : `${kind}s`)] : [])] } : {}),
     },
-    ...values.map((v, i): Goal => ({ kind: 'field', index: i, values, text: `fill in ${v.value}` })),
+    // (Not the place it goes in: that was opened on the way, it is no field's value.)
+    // (A place is told from a person by its name: lower-case words or a number in it — "Lisbon trip", "Flat 4B" — and
+    // money is never sent to a place.)
+    ...values.flatMap((v, i): Goal[] => (!money && places.some((p) => p.startsWith(v.value) && /\s(?:[a-z]|\S*\d)/.test(p)) ? [] : [{ kind: 'field', index: i, values, text: `fill in ${v.value}` }])),
     { kind: 'submit', verbs, text: 'submit the form' },
     {
       kind: 'tap',
@@ -545,7 +553,9 @@ export function optionScore(option: string, value: string): number {
  */
 export function fieldStep(values: readonly FormValue[], index: number, lines: readonly OcrLine[], screen: { width: number; height: number }, state: string | undefined): FieldStep {
   const v = values[index]!;
-  const opened = state ? /^field #(\d+)(?: pick (\d+))?$/.exec(state) : null;
+  const opened = state ? /^field #(\d+)(?: pick (\d+))?( cleared)?$/.exec(state) : null;
+  // (Cleared of its old value just now: typed at once.)
+  if (opened?.[3]) return { do: 'type', text: v.input, thought: `The field for "${v.value}" is cleared: typing it.`, conclusion: `Typed "${v.input}" into the field.` };
   if (opened) {
     const picks = Number(opened[2] ?? 0);
     const changed = Math.abs(Number(bodySig(lines, screen)) - Number(opened[1])) >= 2 || dialogOpen(lines) || picks > 0;

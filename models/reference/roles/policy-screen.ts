@@ -159,12 +159,14 @@ export function labelledFields(lines: OcrLine[], words: string[], screen: { heig
 export function viaLine(lines: OcrLine[], hints: string[], screen: { height: number }): OcrLine | undefined {
   let best: { line: OcrLine; score: number } | undefined;
   for (const line of lines) {
-    // (A line with a number is a value or a status — "15 minutes", "1 class credit" — not a section to open.)
-    if (isHeader(line, screen) || /\d/.test(line.text)) continue;
+    // (A line with a number is a value or a status — "15 minutes", "1 class credit" — not a section to open, unless
+    // the hint's own name carries that number: "Flat 4B".)
+    if (isHeader(line, screen)) continue;
     const l = normText(line.text);
     for (const [rank, h] of hints.entries()) {
       const t = normText(h);
       if (t.length < 3 || !l.includes(t)) continue;
+      if (/\d/.test(line.text) && !(/\d/.test(h) && l === t)) continue;
       const score = 1 - 0.05 * rank + 0.3 * (t.length / l.length);
       if (!best || score > best.score) best = { line, score };
     }
@@ -393,6 +395,8 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
     case 'submit':
       return false;
     case 'tap':
+      // (Its button was tapped first, on the way to the thing it acts on: "[action first N]", policy.ts.)
+      if (history.some((c) => c.includes(`[action first ${i + 1}]`))) return true;
       if (g.form && formVisible(g.form, lines, screen)) return true;
       // (Never while a confirmation is still asked: "Unlock Front Gate?" over a page that says "Unlocked by …" earlier.)
       if (g.doneWhen && !confirmationOpen(lines) && lines.some((l) => g.doneWhen!.test(l.text))) return true;

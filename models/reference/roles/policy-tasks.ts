@@ -78,6 +78,11 @@ export type BaseGoal =
       near?: string[];
       /** The request makes something new (book, buy, start …): never looked for in a "My …" section or tab. */
       notMine?: boolean;
+      /**
+       * A person the request acts with ("settle up with Sam"): when not in view while the next step's button is, that
+       * button first — the person is then chosen on the page it opens (policy.ts).
+       */
+      counterpart?: boolean;
     }
   | { kind: 'add'; target: string; qty: number; text: string }
   | {
@@ -120,7 +125,7 @@ export type Goal =
   /** `minShared`: how many of `hints` a label must carry (default 1). `via`: sections to look in when no such label shows. */
   | { kind: 'fill'; value: string; hints: string[]; text: string; avoid?: string[]; via?: string[]; minShared?: number }
   /** Value `index` of a form's `values` into the field whose label fits it: picked when offered, else typed (policy-form.ts). */
-  | { kind: 'field'; index: number; values: FormValue[]; text: string }
+  | { kind: 'field'; index: number; values: FormValue[]; text: string; /** The field holds the old value: cleared before typing. */ replace?: boolean }
   /** The form's own submit button below its fields. */
   | { kind: 'submit'; verbs: string[]; text: string };
 

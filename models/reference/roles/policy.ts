@@ -7,7 +7,8 @@ import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { instructionEntities, isDateEntity, requestCore } from './intent.js';
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
-import { contentWords, dayLabels, foldContext, foldStatement, mergeDetails, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
+import { understandEdit } from './policy-edit.js';
+import { contentWords, dayLabels, foldContext, foldSharedEvent, foldStatement, mergeDetails, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
 import { exploreStep, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
 import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
@@ -310,7 +311,7 @@ export function planTask(raw: string, guidance: string[], contextRead = false): 
   const core = requestCore(raw);
   // A statement of what the speaker did, then a request about it (policy-act.ts): the request with the statement's names.
   // A request with its options in sentences of their own ("It's the Medium size. Use Ground shipping."): one request.
-  const instruction = foldStatement(core) ?? mergeDetails(core) ?? core;
+  const instruction = foldSharedEvent(core) ?? foldStatement(core) ?? mergeDetails(core) ?? core;
   // Context first, then the request ("Greenleaf Pharmacy is out of my way now. Please submit a transfer …"): when the
   // reading takes the context's first word for the verb, or finds no task, the request with the context's values as
   // details is read instead.
@@ -363,6 +364,9 @@ export function planTask(raw: string, guidance: string[], contextRead = false): 
   }
   const appGoals = understandAppTask(instruction);
   if (appGoals) return { goals: appGoals, app: true };
+  // One value of a thing the user has, changed ("Change the amount of X in G to $V", "I entered X wrong … fix it").
+  const edit = understandEdit(instruction);
+  if (edit) return { goals: edit.goals, app: true, result: edit.result };
   // "Add my new pet X …", "Add a new vehicle …": a new record with its values, never a cart's item.
   // ("Add 88 King St to my FreshFold addresses": a collection of the user's records, not a cart.)
   const collection = /^add\s+.+?\s+to\s+(?:my|the)\s+(?:[A-Z][\w&'-]*\s+)?([a-z]+s)\b/i.exec(instruction)?.[1];
@@ -1017,7 +1021,29 @@ export function decide(input: DecideInput): Decision {
           const lw = l.text.trim().split(/\s+/);
           return tw.length <= 2 && lw.length > tw.length && lw.length <= tw.length + 2 && normText(lw.slice(0, tw.length).join(' ')) === normText(tw.join(' ')) && !/\d/.test(lw.slice(tw.length).join(' ')) && !/[?:]$/.test(l.text.trim()) && !isHeader(l, screen) && !inSearchBox(l) && !tabs.includes(l);
         });
-        if (ext.length === 1) cands.unshift({ line: ext[0]!, score: 0.95 });
+        // (A name of two words or more goes on only with a capitalised word — "Airport taxi back" is another thing than
+        // "Airport taxi"; among several lines, the one that goes on with a capitalised name: "Hannah Kim", not "Hannah
+        // owes you".)
+        const named = (l: OcrLine): boolean => l.text.trim().split(/\s+/).slice(tw.length).every((w) => /^[A-Z]/.test(w));
+        const fits = tw.length >= 2 ? ext.filter(named) : ext.length > 1 ? ext.filter(named) : ext;
+        if (fits.length === 1) cands.unshift({ line: fits[0]!, score: 0.95 });
+      }
+      // A person the request acts with ("Settle up with Sam in Climbing crew"), not in view, while the next step's own
+      // button is ("Settle up" on the group's page): that button first; the person is chosen on the page it opens, and
+      // the next step counts as done ([action first]).
+      const nextGoal = goals[gi + 1];
+      if (goal.entity && goal.counterpart && !cands.some((c) => c.score >= 0.95) && nextGoal?.kind === 'tap' && nextGoal.words && !history.some((c) => c.includes(`[action first ${gi + 2}]`))) {
+        const tabs = tabRow(lines, screen);
+        const button = candidates(lines, nextGoal.targets, 0.95)
+          .map((c) => c.line)
+          .find((l) => !isHeader(l, screen) && !tabs.includes(l) && l.text.trim().split(/\s+/).length <= 3 && !/\d/.test(l.text));
+        if (button) {
+          return clickOn(
+            button,
+            `Step ${gi + 1} of ${n} ("${goal.text}"): "${goal.targets[0]}" is not in view, but "${button.text}" — the next step's button — is; tapping it first, then choosing "${goal.targets[0]}" on the page it opens.`,
+            `Tapped "${button.text}" first, to choose "${goal.targets[0]}" there. [action first ${gi + 2}] ${tag('action first')}`,
+          );
+        }
       }
       const best = cands[0];
       if (best && best.score < 0.95 && temperature > 0) cands.push({ line: best.line, score: 0.5, scroll: true });
@@ -1136,6 +1162,11 @@ export function decide(input: DecideInput): Decision {
         const left = `Left "${st.value}" for a later page of the form. [deferred ${st.value}] ${tag('done')}`;
         const next = decide({ ...input, history: [...history, left] });
         return { thought: `${head}no field on this page takes "${st.value}"; it is chosen on a later page. ${next.thought}`, conclusion: `[deferred ${st.value}] ${next.conclusion}`, action: next.action };
+      }
+      // (A field that holds the old value — an edit — is cleared first: `type` appends.)
+      const state = lm && Number(lm[1]) - 1 === gi ? lm[4] : undefined;
+      if (st.do === 'type' && goal.replace && state && !/ cleared$/.test(state)) {
+        return { thought: `${head}the field holds the old value; deleting it before typing "${st.text}".`, conclusion: `Cleared the field. ${tag(`${state.replace(/ pick \d+$/, '')} cleared`)}`, action: { action: 'key', text: CLEAR_FIELD_KEYS } };
       }
       if (st.do === 'type') return { thought: head + st.thought, conclusion: `${st.conclusion} ${tag('done')}`, action: { action: 'type', text: st.text } };
       if (st.do === 'swipe') {

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { foldContext, foldSharedEvent } from '../../models/reference/roles/policy-act.js';
+import { understandEdit } from '../../models/reference/roles/policy-edit.js';
+import { submitButton } from '../../models/reference/roles/policy-form.js';
+import { viaLine } from '../../models/reference/roles/policy-screen.js';
+import { CLEAR_FIELD_KEYS, decide, planTask } from '../../models/reference/roles/policy.js';
+import { mulberry32 } from '../../models/reference/server.js';
+import type { OcrLine } from '../../models/reference/types.js';
+
+/**
+ * Changing one value of a thing kept inside another, and acting with a person inside a place (issue 17, session of
+ * 2026-11-27, eighth: read off the thirteenth blind app's seeds 11–12). Every request and screen here is invented — no
+ * built-in app's names, labels or data.
+ */
+const line = (text: string, x: number, y: number, w = 160, h = 20): OcrLine => ({ text, box: { x, y, w, h }, confidence: 0.99 });
+const screen = { width: 412, height: 915 };
+const step = (instruction: string, history: string[], lines: OcrLine[]) =>
+  decide({ instruction, guidance: [], history, lines, screen, temperature: 0, random: mulberry32(1) });
+const doneUpTo = (goals: { text: string }[], at: number): string[] => goals.slice(0, at).map((g, i) => `Did "${g.text}". [goal ${i + 1}/${goals.length} done]`);
+
+describe('changing one value of a thing the user has', () => {
+  it('"Change the <field> of X in G to V": open X through G, Edit, replace the field named, save', () => {
+    const plan = understandEdit('Change the total of Harbor lunch in Book club to $22.10 in Tabby.')!;
+    expect(plan).toBeDefined();
+    expect(plan.goals.map((g) => g.kind)).toEqual(['open', 'type', 'tap', 'tap', 'field', 'tap']);
+    expect(plan.goals[0]).toMatchObject({ target: 'Tabby' });
+    expect(plan.goals[2]).toMatchObject({ targets: ['Harbor lunch'], entity: true, via: expect.arrayContaining(['Book club']) });
+    expect(plan.goals[3]).toMatchObject({ targets: expect.arrayContaining(['Edit']) });
+    expect(plan.goals[4]).toMatchObject({ kind: 'field', replace: true, values: [{ input: '22.10', kind: 'amount', cues: ['total'] }] });
+    // The place may come after the value, and the thing may be named with a possessive.
+    expect(understandEdit('Update the date of Harbor lunch to June 4 in Book club on Tabby.')!.goals[2]).toMatchObject({ targets: ['Harbor lunch'], via: expect.arrayContaining(['Book club']) });
+    expect(understandEdit("Change Harbor lunch's total to $22.10 in Tabby.")!.goals[2]).toMatchObject({ targets: ['Harbor lunch'] });
+    // No typed value: no edit plan (a setting or a state is read elsewhere).
+    expect(understandEdit('Change the theme of Tabby to Dark.')).toBeUndefined();
+  });
+
+  it('"I entered X wrong in our G group … says V. Could you fix it?": the value\'s kind names the field', () => {
+    const goals = planTask('I logged Ski rental wrong in our Alps crew group. The slip actually says $140.00. Could you correct it in Tabby?', []).goals;
+    expect(goals.find((g) => g.kind === 'tap' && g.entity)).toMatchObject({ targets: ['Ski rental'], via: expect.arrayContaining(['Alps crew']) });
+    expect(goals.find((g) => g.kind === 'field')).toMatchObject({ replace: true, values: [{ input: '140.00', cues: expect.arrayContaining(['amount']) }] });
+  });
+
+  it('the field holding the old value is cleared before the new one is typed', () => {
+    const instruction = 'Change the total of Harbor lunch in Book club to $22.10 in Tabby.';
+    const goals = planTask(instruction, []).goals;
+    const at = goals.findIndex((g) => g.kind === 'field');
+    const form = [line('Edit expense', 60, 46, 140), line('Save', 349, 48, 46), line('Description', 25, 146, 100), line('Harbor lunch', 41, 188, 120), line('Total', 25, 259, 60), line('$', 25, 303, 13), line('18.00', 60, 302, 50)];
+    const tapped = step(instruction, doneUpTo(goals, at), form);
+    expect(tapped.conclusion).toMatch(/Tapped the field "Total"/);
+    const cleared = step(instruction, [...doneUpTo(goals, at), tapped.conclusion], form);
+    expect(cleared.action).toEqual({ action: 'key', text: CLEAR_FIELD_KEYS });
+    const typed = step(instruction, [...doneUpTo(goals, at), tapped.conclusion, cleared.conclusion], form);
+    expect(typed.action).toEqual({ action: 'type', text: '22.10' });
+  });
+
+  it('a form whose only submit button is the top bar\'s "Save"', () => {
+    const form = [line('Add expense', 66, 46, 132, 24), line('Save', 349, 48, 46), line('Description', 25, 146, 100), line('Harbor lunch', 41, 188, 120), line('Total', 25, 259, 60), line('22.10', 60, 302, 50)];
+    expect(submitButton(form, screen, ['add'])?.text).toBe('Save');
+  });
+});
+
+describe('things kept in a place, and a person acted with there', () => {
+  it('a section whose name carries a number is opened when the request names it whole ("Unit 7C"); a number is still no section otherwise', () => {
+    const lines = [line('Unit 7C', 20, 300), line('15 minutes', 20, 360), line('Garden shed', 20, 420)];
+    expect(viaLine(lines, ['Unit 7C', 'unit'], screen)?.text).toBe('Unit 7C');
+    expect(viaLine(lines, ['minutes'], screen)).toBeUndefined();
+  });
+
+  it('"the Oat milk run expense" names "Oat milk run"; "Airport shuttle" is not "Airport shuttle back"', () => {
+    const goals = planTask('Delete the Oat milk run expense from Unit 7C in Tabby.', []).goals;
+    expect(goals.find((g) => g.kind === 'tap' && g.entity)).toMatchObject({ targets: ['Oat milk run'], via: expect.arrayContaining(['Unit 7C']) });
+    const instruction = 'Delete the Airport shuttle expense from Unit 7C in Tabby.';
+    const plan = planTask(instruction, []).goals;
+    const at = plan.findIndex((g) => g.kind === 'tap' && g.entity);
+    const lines = [line('Unit 7C', 92, 109), line('Airport shuttle back', 119, 420, 170), line('Groceries', 119, 490, 90)];
+    expect(step(instruction, doneUpTo(plan, at), lines).conclusion).not.toMatch(/^Tapped "Airport shuttle back"/);
+  });
+
+  it('"X and I squared up our G balance by M. Record it": settle up with X in G via M', () => {
+    expect(foldSharedEvent('Noor and I squared up our Book club balance by Venmo. Record the full amount in Tabby.')).toBe('Square up with Noor in Book club via Venmo in Tabby.');
+    const goals = planTask('Noor and I squared up our Book club balance by Venmo. Can you record the full amount in Tabby?', []).goals;
+    const action = goals.find((g) => g.kind === 'tap' && !g.entity && g.words);
+    expect(action).toMatchObject({ targets: expect.arrayContaining(['Settle Up']) });
+    expect(goals.some((g) => g.kind === 'fill' && g.value === 'Venmo')).toBe(true);
+  });
+
+  it('a person acted with, not in view while the action\'s button is: the button first, then the person on the page it opens', () => {
+    const instruction = 'Settle up with Noor in Book club on Tabby, paid via bank transfer.';
+    const goals = planTask(instruction, []).goals;
+    expect(goals.some((g) => g.kind === 'fill' && g.value === 'bank transfer')).toBe(true);
+    const at = goals.findIndex((g) => g.kind === 'tap' && g.entity);
+    const group = [line('Book club', 92, 109), line('Noor owes you $21.10', 14, 217, 200), line('Settle up', 71, 320, 75), line('Balances', 265, 320, 77), line('Harbor lunch', 119, 490, 110)];
+    const first = step(instruction, doneUpTo(goals, at), group);
+    expect(first.conclusion).toMatch(/^Tapped "Settle up" first.*\[action first \d+\]/);
+    const balances = [line('Settle up', 65, 45, 91), line('Which balance do you want to settle?', 16, 100, 346), line('Noor Haddad', 73, 157, 110), line('$21.10', 321, 166, 55), line('Noor owes you', 72, 180, 102), line('Ivo Maris', 71, 228, 103)];
+    const second = step(instruction, [...doneUpTo(goals, at), first.conclusion], balances);
+    expect(second.conclusion).toMatch(/^Tapped "Noor Haddad"/);
+    // The action's step now counts as done: the next thing asked for is the payment method.
+    const form = [line('Record a payment', 60, 46, 160), line('Paid with', 25, 300, 90), line('Cash', 25, 340, 60), line('bank transfer', 120, 340, 120), line('Record payment', 120, 800, 160)];
+    const third = step(instruction, [...doneUpTo(goals, at), first.conclusion, second.conclusion], form);
+    expect(third.conclusion).toMatch(/bank transfer/);
+  });
+
+  it('a context that says which place the thing was put in: the request acts on it there', () => {
+    expect(foldContext('Museum tickets got added to our Alps crew group by mistake. Remove Museum tickets in Tabby.')).toBe('Remove Museum tickets from Alps crew in Tabby.');
+  });
+});
