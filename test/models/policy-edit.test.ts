@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { foldContext, foldSharedEvent } from '../../models/reference/roles/policy-act.js';
+import { foldContext, foldSharedCost, foldSharedEvent } from '../../models/reference/roles/policy-act.js';
 import { understandEdit } from '../../models/reference/roles/policy-edit.js';
-import { submitButton } from '../../models/reference/roles/policy-form.js';
+import { fieldStep, formValues, submitButton } from '../../models/reference/roles/policy-form.js';
 import { viaLine } from '../../models/reference/roles/policy-screen.js';
 import { CLEAR_FIELD_KEYS, decide, planTask } from '../../models/reference/roles/policy.js';
 import { mulberry32 } from '../../models/reference/server.js';
@@ -103,5 +103,33 @@ describe('things kept in a place, and a person acted with there', () => {
 
   it('a context that says which place the thing was put in: the request acts on it there', () => {
     expect(foldContext('Museum tickets got added to our Alps crew group by mistake. Remove Museum tickets in Tabby.')).toBe('Remove Museum tickets from Alps crew in Tabby.');
+  });
+
+  it('"X covered Y for everyone, it came to $N. Can you put it in our G group?": add that cost to G, paid by X', () => {
+    expect(foldSharedCost('Noor covered Ferry snacks for everyone, it came to $31.20. Put Ferry snacks in our Book club group on Tabby. File Ferry snacks under Food and split it equally.')).toBe(
+      'Add a shared cost of $31.20 for Ferry snacks to Book club in Tabby, paid by Noor, under Food.',
+    );
+    const goals = planTask('Noor covered Ferry snacks for everyone, it came to $31.20. Can you put it in our Book club group on Tabby? File it under Food and split it equally.', []).goals;
+    expect(goals.filter((g) => g.kind === 'field').map((g) => g.text)).toEqual(['fill in $31.20', 'fill in Ferry snacks', 'fill in Noor', 'fill in Food']);
+    expect(goals[1]).toMatchObject({ kind: 'tap', via: expect.arrayContaining(['Book club']) });
+  });
+
+  it('a picker field the request names ("paid by Noor" beside "Paid by · You") is opened, not the same name further down the form', () => {
+    const values = formValues('Add $31.20 for Ferry snacks, paid by Noor');
+    const at = values.findIndex((v) => v.value === 'Noor');
+    const form = [line('Add expense', 66, 46, 132), line('Description', 25, 146, 100), line('Ferry snacks', 41, 188, 120), line('Amount', 25, 259, 64), line('31.20', 60, 302, 50), line('Paid by', 22, 371, 63), line('You', 40, 414, 34), line('Split equally between', 25, 485, 166), line('You', 109, 530, 30), line('Noor', 106, 582, 49), line('Ivo', 108, 637, 40), line('Save', 150, 800, 60)];
+    const st = fieldStep(values, at, form, screen, undefined);
+    expect(st).toMatchObject({ do: 'tap', line: { text: 'You', box: { y: 414 } } });
+    // Offered right under its label (chips): chosen there.
+    const chips = [line('Description', 25, 146, 100), line('Ferry snacks', 41, 188, 120), line('Paid by', 22, 371, 63), line('You', 40, 414, 34), line('Noor', 120, 414, 40), line('Save', 150, 800, 60)];
+    expect(fieldStep(values, at, chips, screen, undefined)).toMatchObject({ do: 'tap', line: { text: 'Noor' } });
+  });
+
+  it('on the page of the thing just opened, its own name is no section for the action: the page is scrolled for it', () => {
+    const instruction = 'Museum tickets got added to our Alps crew group by mistake. Please remove it in Tabby.';
+    const goals = planTask(instruction, []).goals;
+    const at = goals.findIndex((g) => g.kind === 'tap' && !g.entity && g.words);
+    const page = [line('Expense details', 67, 46, 158), line('Edit', 307, 47, 38), line('Museum tickets', 92, 103, 182), line('$15.15', 90, 137, 107), line('Group', 14, 600, 52), line('Alps crew', 306, 599, 92), line('Groups', 24, 887, 56, 19), line('Friends', 127, 887, 55, 17), line('Activity', 231, 887, 53, 18), line('Account', 331, 887, 61, 19)];
+    expect(step(instruction, doneUpTo(goals, at), page).conclusion).toMatch(/^Swiped up to look for/);
   });
 });

@@ -334,6 +334,23 @@ export function foldSharedEvent(core: string): string | undefined {
 }
 
 /**
+ * A cost someone covered for a group, then a request to put it in the group ("Sam covered Coffee beans for everyone, it
+ * came to $18.50. Put Coffee beans in our Climbing crew group on Splitto. File it under Groceries …"): the plain request to
+ * add that cost there, paid by that person ("Add a shared cost of $18.50 for Coffee beans to Climbing crew in Splitto,
+ * paid by Sam, under Groceries."). Generic English: "<Name> covered / paid for / picked up <thing> …, it came to <amount>".
+ */
+export function foldSharedCost(core: string): string | undefined {
+  const m = /^([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:covered|paid\s+for|picked\s+up|bought|got)\s+(?:the\s+)?(.+?)(?:\s+for\s+(?:everyone|everybody|all of us|us all|us|the group|the team|the whole group))?,?\s+(?:and\s+)?(?:it|that|which|the total|the bill)\s+(?:came\s+to|was|cost|totall?ed)\s+([$€£]\s?\d[\d,]*(?:\.\d{1,2})?)[.!]?\s+(.+)$/.exec(core);
+  if (!m) return undefined;
+  const [, who, what, amount, rest] = m as unknown as [string, string, string, string, string];
+  const place = /\b(?:[Pp]ut|[Aa]dd|[Ll]og|[Ee]nter|[Rr]ecord|[Ff]ile)\s+(?:it|this|that|.+?)\s+(?:in|into|to|under)\s+(?:our|my|the)\s+(.+?)(?:\s+(?:group|list))?(?=\s+(?:on|in|using)\s+[A-Z]|\s*[,.;!?]|$)/.exec(rest)?.[1];
+  if (!place) return undefined;
+  const app = namedAppIn(rest);
+  const under = /\bunder\s+([A-Z][^,.;!?]*?)(?=\s+and\b|\s*[,.;!?]|$)/.exec(rest)?.[1];
+  return `Add a shared cost of ${amount} for ${what} to ${place}${app ? ` in ${app}` : ''}, paid by ${who}${under ? `, under ${under}` : ''}.`;
+}
+
+/**
  * A request followed by sentences that only add its options ("… at 9 Mill Lane, ZIP 80302. It's the Medium box size.
  * Use Ground shipping."): one request with those options as further values ("…, ZIP 80302, Medium box size, Ground
  * shipping."). A need before the verb ("I need to send …") is the plain imperative. Generic English.
@@ -501,9 +518,9 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   // to open on the way to the thing, not a value to fill in.
   const containers = entities.slice(1).filter((e) => !isDay(e) && e !== named && new RegExp(`\\b(?:in|from|of|within|inside)\\s+(?:the\\s+|my\\s+|our\\s+)?${esc(e)}\\b`).test(rest));
   // (Its whole name as written, lower-case words included: "Cabin weekend", up to a function word or its kind.)
-  const containerNames = containers.map((e) => new RegExp(`\\b${esc(e)}((?:\\s+[a-z][\\w-]*){0,2}?)(?=\\s+(?:in|on|at|to|from|for|with|by|via|and|group|list|folder|trip)\\b|\\s*[,.;!?]|\\s*$)`).exec(rest)?.[0] ?? e);
+  const containerNames = containers.map((e) => new RegExp(`\\b${esc(e)}((?:\\s+[a-z][\\w-]*){0,2}?)(?=\\s+(?:in|on|at|to|from|for|with|by|via|and|group|list|folder)\\b|\\s*[,.;!?]|\\s*$)`).exec(rest)?.[0] ?? e);
   // How it was paid or sent, in lower-case words ("paid via bank transfer", "by bank transfer"): an option to choose.
-  const method = /\b(?:via|paid\s+(?:by|with))\s+([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s*(?=[,.;!?]|$)/.exec(rest)?.[1];
+  const method = /\b(?:via|paid\s+(?:by|with))\s+([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)(?=\s*[,.;!?]|\s*$|\s+(?:in|on|using)\s+[A-Z])/.exec(rest)?.[1];
   const values = [...entities.slice(1).filter((e) => !containers.includes(e)), ...(duration && !ago ? [duration] : []), ...(ago ? [ago] : []), ...(method && !STOP.has(method) ? [method] : [])];
   // Every length of time the request gives ("Pay for 30 minutes of parking in …"), wherever it stands.
   const durations = [...text.matchAll(/\b(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/gi)].map((m) => m[1]!.replace(/^an?\s+/i, '1 '));

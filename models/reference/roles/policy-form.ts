@@ -576,10 +576,15 @@ export function fieldStep(values: readonly FormValue[], index: number, lines: re
   }
   // The value offered as an option of its own (a radio row, a chip, a day in a list: "Dry Cleaning", "Sat, Jun 7"): chosen
   // by tapping it — it is no field's label.
-  const offered = v.kind !== 'number' && v.kind !== 'amount' ? lines.filter((l) => !isHeader(l, screen) && (optionScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && sameDate(l.text, v.value)))).sort((a, b) => b.box.y - a.box.y)[0] : undefined;
-  if (offered) return { do: 'tap', line: offered, thought: `"${offered.text}" is offered as an option: choosing it for "${v.value}".`, conclusion: `Chose "${offered.text}".`, state: 'done' };
   const isValue = (l: OcrLine): boolean => values.some((x) => matchScore(l.text, x.input) >= 0.95);
   const f = assignFields(values, formFields(lines, screen).filter((x) => !isValue(x.label))).get(index);
+  const shown = v.kind !== 'number' && v.kind !== 'amount' ? lines.filter((l) => !isHeader(l, screen) && (optionScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && sameDate(l.text, v.value)))).sort((a, b) => b.box.y - a.box.y) : [];
+  // (Not when the request's own words name a picker field that shows another value — "paid by Maya" beside "Paid by ·
+  // You" —, unless the value is offered right under that field's label: the same name further down belongs to another
+  // part of the form, a list of who shares it.)
+  const cued = !!f?.input && fieldScore(v, f) >= 1 && optionScore(f.input.text, v.input) < 0.95 && !shown.some((o) => o.box.y > f.label.box.y && o.box.y - (f.label.box.y + f.label.box.h) < 70);
+  const offered = cued ? undefined : shown[0];
+  if (offered) return { do: 'tap', line: offered, thought: `"${offered.text}" is offered as an option: choosing it for "${v.value}".`, conclusion: `Chose "${offered.text}".`, state: 'done' };
   // A date or time no field here is labelled for ("When", "Date", "Time"): a later page of the flow asks for it.
   if ((v.kind === 'date' || v.kind === 'time') && (!f || fieldScore(v, f) < 1)) return { do: 'defer', value: v.value };
   if (!f) return { do: 'notFound', what: `the field for "${v.value}"` };

@@ -8,7 +8,7 @@ import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { instructionEntities, isDateEntity, requestCore } from './intent.js';
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
 import { understandEdit } from './policy-edit.js';
-import { contentWords, dayLabels, foldContext, foldSharedEvent, foldStatement, mergeDetails, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
+import { contentWords, dayLabels, foldContext, foldSharedCost, foldSharedEvent, foldStatement, mergeDetails, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
 import { exploreStep, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
 import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
@@ -311,7 +311,7 @@ export function planTask(raw: string, guidance: string[], contextRead = false): 
   const core = requestCore(raw);
   // A statement of what the speaker did, then a request about it (policy-act.ts): the request with the statement's names.
   // A request with its options in sentences of their own ("It's the Medium size. Use Ground shipping."): one request.
-  const instruction = foldSharedEvent(core) ?? foldStatement(core) ?? mergeDetails(core) ?? core;
+  const instruction = foldSharedEvent(core) ?? foldSharedCost(core) ?? foldStatement(core) ?? mergeDetails(core) ?? core;
   // Context first, then the request ("Greenleaf Pharmacy is out of my way now. Please submit a transfer …"): when the
   // reading takes the context's first word for the verb, or finds no task, the request with the context's values as
   // details is read instead.
@@ -742,7 +742,10 @@ export function decide(input: DecideInput): Decision {
     // section or tab.
     const prev = gi > 0 ? goals[gi - 1] : undefined;
     // (A section on the page itself that should hold it comes first; a tab of the app's bar does not.)
-    const ownVia = 'via' in goal && goal.via ? viaLine(lines, goal.via, screen) : undefined;
+    // (The thing just opened, shown on its own page, is no section for the action on it: "Pastry breakfast".)
+    const opened = goal.kind === 'tap' && !goal.entity ? goals.slice(0, gi).reverse().find((g): g is Extract<Goal, { kind: 'tap' }> => g.kind === 'tap' && !!g.entity) : undefined;
+    const itself = (l: OcrLine): boolean => !!opened && normText(l.text).startsWith(normText(opened.targets[0]!));
+    const ownVia = 'via' in goal && goal.via ? viaLine(lines.filter((l) => !itself(l)), goal.via, screen) : undefined;
     if (goal.kind === 'tap' && prev?.kind === 'tap' && prev.entity && !(ownVia && !tabRow(lines, screen).includes(ownVia)) && sub.via === 0 && sub.tabs.length === 0 && sub.backs === 0 && sub.scrolls < 2 && !(sub.scrolls > 0 && sub.scrollSig === screenSig(lines, screen)) && !looksLikeLauncher(lines, screen)) {
       const x = Math.round(screen.width / 2);
       return {
@@ -755,7 +758,8 @@ export function decide(input: DecideInput): Decision {
     const via = 'via' in goal ? goal.via : undefined;
     if (via && sub.via < 1 && sub.scrolls === 0) {
       // (A request for something new is not among the user's own things: no "My …" section for it.)
-      const v = viaLine(notMine ? lines.filter((l) => !MINE.test(l.text.trim())) : lines, via, screen);
+      // (Nor the thing just opened, shown on its own page: "Pastry breakfast" is no section for the action on it.)
+      const v = viaLine(lines.filter((l) => !(notMine && MINE.test(l.text.trim())) && !itself(l)), via, screen);
       if (v) {
         return clickOn(v, `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not on this screen, but "${v.text}" is the section that should hold it; opening it.`, `Opened "${v.text}" to look for ${what}. ${tag(`via ${sub.via + 1}`)}`);
       }
