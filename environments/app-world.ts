@@ -11,6 +11,7 @@ import { foodApp } from './apps/food/index.js';
 import { laundryApp } from './apps/laundry/index.js';
 import { libraryApp } from './apps/library/index.js';
 import { mailApp } from './apps/mail/index.js';
+import { mealsApp } from './apps/meals/index.js';
 import { messagesApp } from './apps/messages/index.js';
 import { notesApp } from './apps/notes/index.js';
 import { parcelsApp } from './apps/parcels/index.js';
@@ -50,6 +51,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   cinemaApp as AppModule,
   plantsApp as AppModule,
   splitsApp as AppModule,
+  mealsApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
