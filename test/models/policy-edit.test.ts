@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { foldContext, foldSharedCost, foldSharedEvent } from '../../models/reference/roles/policy-act.js';
 import { understandEdit } from '../../models/reference/roles/policy-edit.js';
-import { fieldStep, formValues, submitButton } from '../../models/reference/roles/policy-form.js';
+import { fieldStep, formFields, formValues, submitButton } from '../../models/reference/roles/policy-form.js';
 import { viaLine } from '../../models/reference/roles/policy-screen.js';
 import { CLEAR_FIELD_KEYS, decide, planTask } from '../../models/reference/roles/policy.js';
 import { mulberry32 } from '../../models/reference/server.js';
@@ -131,5 +131,47 @@ describe('things kept in a place, and a person acted with there', () => {
     const at = goals.findIndex((g) => g.kind === 'tap' && !g.entity && g.words);
     const page = [line('Expense details', 67, 46, 158), line('Edit', 307, 47, 38), line('Museum tickets', 92, 103, 182), line('$15.15', 90, 137, 107), line('Group', 14, 600, 52), line('Alps crew', 306, 599, 92), line('Groups', 24, 887, 56, 19), line('Friends', 127, 887, 55, 17), line('Activity', 231, 887, 53, 18), line('Account', 331, 887, 61, 19)];
     expect(step(instruction, doneUpTo(goals, at), page).conclusion).toMatch(/^Swiped up to look for/);
+  });
+});
+
+describe('read off the fourteenth blind app after its first contact (invented names)', () => {
+  it('a quantity with its unit is the new value, typed as its number: "Change the bake time of Rye loaf to 40 minutes"', () => {
+    const plan = understandEdit('Change the bake time of Rye loaf to 40 minutes in Crumbly.')!;
+    expect(plan.goals.find((g) => g.kind === 'field')).toMatchObject({ values: [{ value: '40 minutes', input: '40', cues: ['bake', 'time'] }] });
+    // A context that says what it took, then "fix the <field>": the thing and value from the context.
+    const told = understandEdit('Last time I made Rye loaf it needed 55 minutes of baking, not what the card says. Fix the bake time in Crumbly.')!;
+    expect(told.goals.find((g) => g.kind === 'tap' && g.entity)).toMatchObject({ targets: ['Rye loaf'] });
+    expect(told.goals.find((g) => g.kind === 'field')).toMatchObject({ values: [{ input: '55' }] });
+  });
+
+  it('"Turn on the X reminder in App at T" / "have App give me my X reminder at T": X\'s page, its time, its switch on, Save', () => {
+    for (const request of ['Turn on the Feed starter reminder in Crumbly at 7:30 AM.', 'I always forget. Can you have Crumbly give me my Feed starter reminder at 7:30 AM? Keep the days the same.']) {
+      const goals = planTask(request, []).goals;
+      expect(goals[0]).toMatchObject({ kind: 'open', target: 'Crumbly' });
+      expect(goals.find((g) => g.kind === 'tap' && g.entity)).toMatchObject({ targets: ['Feed starter'], via: expect.arrayContaining(['reminders']) });
+      expect(goals.find((g) => g.kind === 'field')).toMatchObject({ values: [{ value: '7:30 AM', kind: 'time' }], replace: false });
+      expect(goals.some((g) => g.kind === 'toggle' && g.on)).toBe(true);
+    }
+  });
+
+  it('a sentence under a label describes the field: its words name no field ("A notification at the time you choose")', () => {
+    const page = [line('Feed starter', 66, 46, 122), line('Save', 348, 46, 48), line('Remind me', 16, 99, 93), line('A notification at the time you choose', 16, 124, 241), line('Time', 24, 174, 42), line('10:00 AM', 41, 215, 75), line('Repeat', 23, 285, 60), line('Every day', 40, 322, 79)];
+    const instruction = 'Turn on the Feed starter reminder in Crumbly at 7:30 AM.';
+    const goals = planTask(instruction, []).goals;
+    const at = goals.findIndex((g) => g.kind === 'field');
+    expect(step(instruction, doneUpTo(goals, at), page).conclusion).toMatch(/^Tapped the field "Time"/);
+    expect(formFields(page, screen).find((f) => f.label.text === 'Remind me')?.words).toEqual(['remind', 'me']);
+  });
+
+  it('the name just typed into a search box is no result: the result below it is opened, and alone it is not tapped', () => {
+    const instruction = 'Delete the Rye loaf recipe from Crumbly.';
+    const goals = planTask(instruction, []).goals;
+    const at = goals.findIndex((g) => g.kind === 'tap' && g.entity);
+    const history = [...doneUpTo(goals, at - 1), `Typed "Rye loaf" into the search field. [goal ${at}/${goals.length}: typed]`, `Pressed Enter to search for "Rye loaf". [goal ${at}/${goals.length} done]`];
+    const results = [line('Crumbly', 15, 46, 62), line('Rye loaf', 25, 113, 151), line('1 recipe', 13, 253, 60), line('Rye loaf', 84, 296, 153), line('Bread · 55 min', 85, 319, 174)];
+    expect(step(instruction, history, results).conclusion).toMatch(/^Tapped "Rye loaf"/);
+    expect(step(instruction, history, results).action).toMatchObject({ coordinate: [expect.any(Number), expect.toSatisfy((y: number) => y > 250)] });
+    const none = [line('Crumbly', 15, 46, 62), line('Rye loaf', 25, 113, 151), line('No recipes found', 13, 253, 160)];
+    expect(step(instruction, history, none).conclusion).not.toMatch(/^Tapped "Rye loaf"/);
   });
 });

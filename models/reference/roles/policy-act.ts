@@ -103,13 +103,15 @@ export function contentWords(text: string): string[] {
  */
 export function namedAppIn(text: string): string | undefined {
   return (
-    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;:!?]|\s*$|\s+(?:to|and|so|then)\s+[a-z])/.exec(text)?.[1] ??
+    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;:!?]|\s*$|\s+(?:to|and|so|then)\s+[a-z]|\s+at\s+\d)/.exec(text)?.[1] ??
     // "Add my new pet Rocky to PawPoint: …" — the app a record is added to, right before the colon that lists its values.
     /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*:)/.exec(text)?.[1] ??
     // "through / via / from the Pharmacy app": the app the words "app" names.
     /\b(?:through|via|from|with)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)\s+app\b/.exec(text)?.[1] ??
     // "Add a Jade plant called Juniper to Fernly.": what a new record is added to, at the clause's end.
     (/^(?:add|save|register)\b/i.test(text) ? /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*[,.;!?]|\s*$)/.exec(text)?.[1] : undefined) ??
+    // "Delete the X recipe from Saffra.": what a thing is removed from, one capitalised word at the clause's end.
+    (/^(?:please\s+)?(?:delete|remove|erase|get\s+rid\s+of|take)\b/i.test(text) ? /\bfrom\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*[,.;!?]|\s*$)/.exec(text)?.[1] : undefined) ??
     // A brand-like word of its own, capitals inside ("my FreshFold order", "get PawPoint to …"): an app's name. (Checked
     // against the launcher later: a name no icon carries is looked for inside the apps instead.)
     /(?<![A-Z][\w'&-]*\s)\b([A-Z][a-z]+[A-Z][a-z]+)\b(?!['’]s\b|\s+[A-Z0-9])/.exec(text)?.[1] ??

@@ -266,7 +266,9 @@ export function formFields(lines: readonly OcrLine[], screen: { width: number; h
     // The input: the widest text on that row (a "$" prefix beside "0.00" is not the input).
     const input = under.sort((a, b) => normText(b.text).length - normText(a.text).length || b.box.w - a.box.w)[0];
     if (input) used.add(input);
-    out.push({ label: l, ...(input ? { input } : {}), words: [...words(t), ...(input ? words(input.text) : [])] });
+    // (A sentence under the label — "A notification at the time you choose" — describes the field; its words name none.)
+    const described = !!input && input.text.trim().split(/\s+/).length > 5;
+    out.push({ label: l, ...(input ? { input } : {}), words: [...words(t), ...(input && !described ? words(input.text) : [])] });
   }
   // Only lines that head something: a label with nothing under it is kept only when another field on screen has an input.
   return out.filter((f) => f.input || out.some((o) => o.input));
@@ -471,11 +473,13 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   if (open.kind === 'open' && open.topic) open.topic = new RegExp(`^(?:${cueWords.filter((w) => w.length >= 4).join('|') || '(?!)'})s?$`, 'i');
   // A name the request puts the new thing in ("… to Cabin weekend", "in our Flat 4B group"), whole as written: the place
   // that holds the form's button when the first screen lacks it.
-  const escRe = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const places = values
     .filter((v) => v.kind === 'name' && v.value !== named)
-    .map((v) => new RegExp(`\\b(?:to|in|into|from)\\s+(?:the\\s+|my\\s+|our\\s+)?(${escRe(v.value)}(?:\\s+[a-z][\\w-]*){0,2}?)(?=\\s+(?:in|on|at|to|from|for|with|by|via|and|group|list|folder)\\b|\\s*[,.;!?]|\\s*$)`).exec(text)?.[1])
+    .map((v) => new RegExp(`\\b(?:to|in|into|from)\\s+(?:the\\s+|my\\s+|our\\s+)?(${esc(v.value)}(?:\\s+[a-z][\\w-]*){0,2}?)(?=\\s+(?:in|on|at|to|from|for|with|by|via|and|group|list|folder)\\b|\\s*[,.;!?]|\\s*$)`).exec(text)?.[1])
     .filter((p): p is string => !!p);
+  // The values that go in fields: not the place it goes in (opened on the way). A place is told from a person by its
+  // name — lower-case words or a number in it: "Lisbon trip", "Flat 4B" — and money is never sent to a place.
+  const fieldValues = values.filter((v) => money || !places.some((p) => p.startsWith(v.value) && /\s(?:[a-z]|\S*\d)/.test(p)));
   const goals: Goal[] = [
     open,
     // (The button that creates a thing of that kind is often "Add <kind>" / "New <kind>", after the verb's own.)
@@ -487,14 +491,11 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
       min: 0.8,
       notTitle: true,
       words: [...verbs.filter((w) => !/\s/.test(w)), ...(kind ? [kind] : [])],
-      form: values,
+      form: fieldValues,
       // (Or where the request puts it: "to my wallet" → "Wallet".)
       ...(kind || places.length ? { via: [...places, ...(kind ? [...(dest ? [cap(dest)] : []), cap(/(?:s|x|ch|sh)$/.test(kind) ? `${kind}es` : `${kind}s`)] : [])] } : {}),
     },
-    // (Not the place it goes in: that was opened on the way, it is no field's value.)
-    // (A place is told from a person by its name: lower-case words or a number in it — "Lisbon trip", "Flat 4B" — and
-    // money is never sent to a place.)
-    ...values.flatMap((v, i): Goal[] => (!money && places.some((p) => p.startsWith(v.value) && /\s(?:[a-z]|\S*\d)/.test(p)) ? [] : [{ kind: 'field', index: i, values, text: `fill in ${v.value}` }])),
+    ...fieldValues.map((v, i): Goal => ({ kind: 'field', index: i, values: fieldValues, text: `fill in ${v.value}` })),
     { kind: 'submit', verbs, text: 'submit the form' },
     {
       kind: 'tap',
@@ -590,6 +591,12 @@ export function fieldStep(values: readonly FormValue[], index: number, lines: re
   if (!f) return { do: 'notFound', what: `the field for "${v.value}"` };
   const sig = bodySig(lines, screen);
   const label = f.label.text.trim();
+  // A row of choices under the label (chips: "General  Food & drink  Groceries"), the value not among those shown: the
+  // rest of them further down — a chip is never typed into.
+  const chips = f.input ? lines.filter((l) => l !== f.input && !isHeader(l, screen) && Math.abs(l.box.y - f.input!.box.y) < 12 && l.text.trim().split(/\s+/).length <= 3) : [];
+  if (v.kind === 'name' && chips.length >= 2) {
+    return { do: 'swipe', thought: `The field "${label}" offers its choices in a row; "${v.value}" is not among those shown: scrolling to the rest.`, conclusion: `Scrolled the choices for "${v.value}".`, state: `field #${sig} pick 1` };
+  }
   if (f.input) {
     return { do: 'tap', line: f.input, thought: `The field "${label}" takes "${v.value}" (${v.kind}); tapping it ("${f.input.text}").`, conclusion: `Tapped the field "${label}" for "${v.value}".`, state: `field #${sig}` };
   }

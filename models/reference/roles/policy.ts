@@ -346,6 +346,10 @@ export function planTask(raw: string, guidance: string[], contextRead = false): 
       return { goals: [...read, ...planGoals(spec)], spec, app: false };
     }
   }
+  // A reminder of the user's wanted at a time ("Turn on the X reminder at 9:00 AM"): its page's time, before the switch
+  // readers (policy-edit.ts).
+  const timed = /\b(?:reminder|alarm|notification|alert)s?\b[^.;!?]*?\bat\s+\d/i.test(instruction) ? understandEdit(instruction) : undefined;
+  if (timed) return { goals: timed.goals, app: true, result: timed.result };
   // An app's automatic feature with its amount ("Turn on auto-reload … with $50"), before the switch readers.
   const feature = understandFeature(instruction);
   if (feature) return { goals: feature.goals, app: true, result: feature.result };
@@ -1031,6 +1035,14 @@ export function decide(input: DecideInput): Decision {
         const named = (l: OcrLine): boolean => l.text.trim().split(/\s+/).slice(tw.length).every((w) => /^[A-Z]/.test(w));
         const fits = tw.length >= 2 ? ext.filter(named) : ext.length > 1 ? ext.filter(named) : ext;
         if (fits.length === 1) cands.unshift({ line: fits[0]!, score: 0.95 });
+      }
+      // The name just typed into a search box shows there and among the results: the box (the topmost) is no result.
+      if (goal.entity && history.some((c) => c.includes(`Typed "${goal.targets[0]}" into the search`))) {
+        const exact = cands.filter((c) => c.score >= 0.95);
+        const top = exact.length ? exact.reduce((a, b) => (a.line.box.y <= b.line.box.y ? a : b)) : undefined;
+        // (Alone, it is still the box when it is the page's first line under the title: the search found nothing.)
+        const first = lines.filter((l) => !isHeader(l, screen) && l.box.y > screen.height * 0.05).sort((a, b) => a.box.y - b.box.y)[0];
+        if (top && (exact.length >= 2 || (top.line === first && top.line.box.y < screen.height * 0.2))) cands.splice(cands.indexOf(top), 1);
       }
       // A person the request acts with ("Settle up with Sam in Climbing crew"), not in view, while the next step's own
       // button is ("Settle up" on the group's page): that button first; the person is chosen on the page it opens, and
