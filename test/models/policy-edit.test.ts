@@ -123,6 +123,11 @@ describe('things kept in a place, and a person acted with there', () => {
     // Offered right under its label (chips): chosen there.
     const chips = [line('Description', 25, 146, 100), line('Ferry snacks', 41, 188, 120), line('Paid by', 22, 371, 63), line('You', 40, 414, 34), line('Noor', 120, 414, 40), line('Save', 150, 800, 60)];
     expect(fieldStep(values, at, chips, screen, undefined)).toMatchObject({ do: 'tap', line: { text: 'Noor' } });
+    // A longer option among radio rows under a section's header is chosen where it shows.
+    const radio = formValues('Save 12 Elm Road, and for drop-off choose Leave with the porter');
+    const leave = radio.findIndex((v) => v.value === 'Leave with the porter');
+    const rows = [line('Street address', 25, 284, 114), line('e.g. 415 Larkin St', 40, 324, 146), line('DROP-OFF', 15, 669, 100), line('Hand it to me', 52, 702, 115), line('Driver waits for you', 50, 725, 200), line('Leave with the porter', 54, 853, 194), line('For buildings with a doorman', 52, 876, 280), line('Save address', 150, 900, 100)];
+    expect(fieldStep(radio, leave, rows, screen, undefined)).toMatchObject({ do: 'tap', line: { text: 'Leave with the porter' } });
   });
 
   it('on the page of the thing just opened, its own name is no section for the action: the page is scrolled for it', () => {
@@ -174,4 +179,12 @@ describe('read off the fourteenth blind app after its first contact (invented na
     const none = [line('Crumbly', 15, 46, 62), line('Rye loaf', 25, 113, 151), line('No recipes found', 13, 253, 160)];
     expect(step(instruction, history, none).conclusion).not.toMatch(/^Tapped "Rye loaf"/);
   });
+
+  it('a sheet that asks ("Who paid?" over its options and Cancel) holds the option, not the same name on the form behind it', () => {
+    const values = formValues('Add $31.20 for Ferry snacks, paid by Noor');
+    const at = values.findIndex((v) => v.value === 'Noor');
+    const sheet = [line('Add expense', 66, 46, 132), line('Who paid?', 61, 331, 110), line('You', 101, 376, 36), line('Noor', 100, 424, 51), line('Ivo', 101, 470, 42), line('Cancel', 276, 564, 59), line('Noor', 108, 637, 40), line('$16.19', 337, 640, 49)];
+    expect(fieldStep(values, at, sheet, screen, 'field #31')).toMatchObject({ do: 'tap', line: { text: 'Noor', box: { y: 424 } } });
+  });
 });
+

@@ -24,6 +24,9 @@ const STOP = new Set(
     'app application thing one ones').split(' '),
 );
 
+/** Verbs that record something done ("Log X as Watered"): the thing acted on, its values chosen on its page. */
+export const RECORD_VERB = /^(?:log|record|track|note)$/;
+
 /** Words of when, never the kind of a thing ("the Yoga class tomorrow"). */
 const TIME_WORD = /^(?:today|tomorrow|tonight|yesterday|now|later|again|instead|anymore|morning|afternoon|evening|night|weekly|daily|monthly|yearly)$/;
 
@@ -515,7 +518,8 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   // A length of time the verb takes ("Extend X by 30 minutes", "Renew X for 2 weeks") is a value to choose too.
   const duration = /\b(?:by|for)\s+(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/i.exec(rest.slice(rest.indexOf(read) + read.length))?.[1];
   // (When something was done, for a record of it: "2 days ago" is a value as written, not a length of time.)
-  const ago = /^(?:log|record|track|note)$/.test(verb) ? /\b(\d+\s+(?:minutes?|hours?|days?|weeks?|months?)\s+ago)\b/i.exec(rest)?.[1] : undefined;
+  const done = RECORD_VERB.test(verb);
+  const ago = done ? /\b(\d+\s+(?:minutes?|hours?|days?|weeks?|months?)\s+ago)\b/i.exec(rest)?.[1] : undefined;
   // A name the thing is kept in ("the Gas expense from Cabin weekend", "settle up with Sam in Climbing crew"): a place
   // to open on the way to the thing, not a value to fill in.
   const containers = entities.slice(1).filter((e) => !isDay(e) && e !== named && new RegExp(`\\b(?:in|from|of|within|inside)\\s+(?:the\\s+|my\\s+|our\\s+)?${esc(e)}\\b`).test(rest));
@@ -536,7 +540,6 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const valueWords = new Set(contentWords([...values, ...durations, ...times, ...counts, ...recurrences.map((r) => r.value), ...containerNames].join(' ')));
   const at = rest.indexOf(thing.split(/\s+/)[0]!);
   const dayWords = new Set(days.flatMap((d) => contentWords(d)));
-  const done = /^(?:log|record|track|note)$/.test(verb);
   const object = contentWords((at > 0 ? rest.slice(0, at) : '').replace(owner ? new RegExp(`${esc(owner)}['’]s`, 'g') : /$^/, ' ')).filter((w) => !dayWords.has(w));
   // (Removal verbs read as one — "Delete X", "Remove X", "Erase X" plan alike; the app's own word is among the targets.)
   const act = /^(?:delete|erase)$/.test(verb) ? 'remove' : verb;

@@ -20,7 +20,7 @@
  *   confirmation that follows (Confirm, the verb again, OK …) until the screen reports the verb done.
  */
 import type { OcrLine } from '../types.js';
-import { contentWords, SYNONYMS, appGoal, namedAppIn, type ActPlan } from './policy-act.js';
+import { contentWords, SYNONYMS, RECORD_VERB, appGoal, namedAppIn, type ActPlan } from './policy-act.js';
 import type { Goal } from './policy-tasks.js';
 import { instructionEntities, isDateEntity, isNumberEntity } from './intent.js';
 import { isHeader, matchScore, normText, sameDate, tabRow } from './policy-screen.js';
@@ -434,7 +434,7 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   // Nor a record of something done to a thing named right after the verb, with only a day or time typed ("Log Pearl as
   // Fertilized, Today"): an action on that thing, its values chosen on its page.
   const esc = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  if (!opts.kind && /^(?:log|record|track|note)$/.test(verb) && typed.every((v) => v.kind === 'date' || v.kind === 'time') && values.some((v) => v.kind === 'name' && new RegExp(`^\\S+\\s+(?:my\\s+|the\\s+|our\\s+)?${esc(v.value)}\\b`).test(clause))) return undefined;
+  if (!opts.kind && RECORD_VERB.test(verb) && typed.every((v) => v.kind === 'date' || v.kind === 'time') && values.some((v) => v.kind === 'name' && new RegExp(`^\\S+\\s+(?:my\\s+|the\\s+|our\\s+)?${esc(v.value)}\\b`).test(clause))) return undefined;
   const money = values.some((v) => v.kind === 'amount') && MONEY_VERBS.test(owe ? 'owe' : verb);
   // The person money goes to: a name no preposition introduces ("Pay X back $12", "I owe X $12") is the recipient.
   const payee = money ? values.find((v) => v.kind === 'name' && !v.cues.some((c) => /^(?:to|from|for|at|instead|of|with|in|on)$/.test(c))) : undefined;
@@ -564,11 +564,16 @@ export function fieldStep(values: readonly FormValue[], index: number, lines: re
       return { do: 'type', text: v.input, thought: `The field for "${v.value}" is focused (the screen did not change): typing it.`, conclusion: `Typed "${v.input}" into the field.` };
     }
     // A picker or list opened: the value as one of its options (exact names first: a near-duplicate is not it).
+    // (A sheet that asks — "Who paid?" over its options and Cancel — holds the options: not the same name on the form
+    // behind it.)
+    const asks = lines.find((l) => /\?\s*$/.test(l.text.trim()) && l.text.trim().split(/\s+/).length <= 6);
+    const cancel = asks ? lines.find((l) => /^cancel$/i.test(l.text.trim()) && l.box.y > asks.box.y) : undefined;
+    const inSheet = (l: OcrLine): number => (asks && cancel && l.box.y > asks.box.y && l.box.y < cancel.box.y ? 1 : 0);
     const opts = lines
       .filter((l) => !isHeader(l, screen))
       .map((l) => ({ l, s: optionScore(l.text, v.input) }))
       .filter((c) => c.s >= 0.95)
-      .sort((a, b) => b.s - a.s || b.l.box.y - a.l.box.y);
+      .sort((a, b) => inSheet(b.l) - inSheet(a.l) || b.s - a.s || b.l.box.y - a.l.box.y);
     if (opts[0]) {
       return { do: 'tap', line: opts[0].l, thought: `The field's options are open; "${opts[0].l.text}" is "${v.value}": choosing it.`, conclusion: `Chose "${opts[0].l.text}".`, state: 'done' };
     }
@@ -580,10 +585,12 @@ export function fieldStep(values: readonly FormValue[], index: number, lines: re
   const isValue = (l: OcrLine): boolean => values.some((x) => matchScore(l.text, x.input) >= 0.95);
   const f = assignFields(values, formFields(lines, screen).filter((x) => !isValue(x.label))).get(index);
   const shown = v.kind !== 'number' && v.kind !== 'amount' ? lines.filter((l) => !isHeader(l, screen) && (optionScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && sameDate(l.text, v.value)))).sort((a, b) => b.box.y - a.box.y) : [];
-  // (Not when the request's own words name a picker field that shows another value — "paid by Maya" beside "Paid by ·
-  // You" —, unless the value is offered right under that field's label: the same name further down belongs to another
-  // part of the form, a list of who shares it.)
-  const cued = !!f?.input && fieldScore(v, f) >= 1 && optionScore(f.input.text, v.input) < 0.95 && !shown.some((o) => o.box.y > f.label.box.y && o.box.y - (f.label.box.y + f.label.box.h) < 70);
+  // (Not when the request's own words name a picker field that shows another short value — "paid by Maya" beside "Paid
+  // by · You" —, unless the value is offered right under that field's label: the same name further down belongs to
+  // another part of the form, a list of who shares it. Longer options — "Leave at the front desk" among radio rows —
+  // are chosen where they show.)
+  const short = (t: string): boolean => t.trim().split(/\s+/).length <= 2;
+  const cued = !!f?.input && short(f.input.text) && short(v.value) && fieldScore(v, f) >= 1 && optionScore(f.input.text, v.input) < 0.95 && !shown.some((o) => o.box.y > f.label.box.y && o.box.y - (f.label.box.y + f.label.box.h) < 70);
   const offered = cued ? undefined : shown[0];
   if (offered) return { do: 'tap', line: offered, thought: `"${offered.text}" is offered as an option: choosing it for "${v.value}".`, conclusion: `Chose "${offered.text}".`, state: 'done' };
   // A date or time no field here is labelled for ("When", "Date", "Time"): a later page of the flow asks for it.
