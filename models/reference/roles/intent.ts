@@ -162,8 +162,12 @@ function clauses(sentence: string): Piece[] {
     // A purpose clause: "so (that) I / it / we …" up to the end of the clause.
     const purpose = /,?\s+so(?:\s+that)?\s+(?=(?:i|it|we|they|you|he|she)\b)/i.exec(rest);
     let purposeText: string | undefined;
+    let consequence: string | undefined;
     if (purpose && purpose.index > 0) {
-      purposeText = rest.slice(purpose.index + purpose[0].length);
+      const after = rest.slice(purpose.index + purpose[0].length);
+      // ("…, so I'm doing X for Breakfast": a statement of what follows, not a purpose — a context clause of its own.)
+      if (/^(?:i|we|they|you|he|she|it)(?:['’](?:m|re|ve|s)|\s+(?:am|are|have|was|were))\b/i.test(after)) consequence = after[0]!.toUpperCase() + after.slice(1);
+      else purposeText = after;
       rest = rest.slice(0, purpose.index) + end;
     }
     // A consequence: "…, so delete that entry" — the part after "so" is the request; likewise "…, please remove it".
@@ -194,6 +198,7 @@ function clauses(sentence: string): Piece[] {
       } else out.push({ text: back(h), role: ASIDE.test(h.trim()) ? 'aside' : 'main', ...request });
     }
     if (purposeText) out.push({ text: back(purposeText), role: 'purpose' });
+    if (consequence) out.push({ text: back(consequence), role: 'main' });
   }
   return out.filter((p) => /\w/.test(p.text));
 }
@@ -206,7 +211,7 @@ const CALENDAR_WORD = /^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|T
 /** Weekday names (a day of its own: "Monday Vinyasa Flow" is a day and a name). */
 export const WEEKDAY = /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/;
 /** Capitalised words that are never the thing a pronoun stands for. */
-const NOT_THING = /^(?:I|I'm|I've|I'd|I'll|It|It's|This|That|They|We|You|He|She|There|All|Some|My|The|A|An)$/;
+const NOT_THING = /^(?:(?:I|It|They|We|You|He|She|There|That)(?:['’](?:m|ve|d|ll|re|s))?|This|All|Some|My|Our|The|A|An)$/;
 
 /**
  * What a pronoun of the request stands for, read from a context sentence: a text introduced by "this:" (quoted),
@@ -244,7 +249,8 @@ export function contextThing(sentence: string): string | undefined {
   for (let i = 1; i < words.length; i++) {
     // "The Martian": a capitalised article before a capitalised word belongs to the name.
     const article = words[i] === 'The' && cap(words[i + 1]);
-    if (!cap(words[i]) && !article) continue;
+    // (A weekday or month alone is when, not what: "We've got people over on Sunday, so …".)
+    if ((!cap(words[i]) || (CALENDAR_WORD.test(words[i]!) && !cap(words[i + 1]))) && !article) continue;
     const run = [words[i]!];
     let j = i + 1;
     while (j < words.length && !/[,;:]$/.test(run[run.length - 1]!)) {
@@ -256,8 +262,18 @@ export function contextThing(sentence: string): string | undefined {
       else if (/^\d+(?:\.\d+)?$/.test(w) && UNIT.test((words[j + 1] ?? '').replace(/[,.;:!?]+$/, ''))) run.push(w, words[++j]!);
       else if (/^(?:of|with|and|&|de|the|to|in|on|at|for|from)$/i.test(w) && cap(words[j + 1]) && !CALENDAR_WORD.test(words[j + 1]!)) run.push(w, words[++j]!);
       else if (run.length === 1 && !CONTEXT_STOP.test(w) && !/(?:ing|ed|ly)$/i.test(w) && /^[a-z]/.test(w)) {
-        run.push(w);
-        j++;
+        // One lower-case word after a capitalised one ("Banana bread"); up to three when a function word or the
+        // sentence's end closes them ("I'm doing Banana oat muffins for Breakfast").
+        const tail = [w];
+        while (tail.length < 3 && !/[,;:]$/.test(tail[tail.length - 1]!)) {
+          const x = words[j + tail.length];
+          if (!x || !/^[a-z][a-z'-]*[,;:]?$/.test(x) || CONTEXT_STOP.test(x.replace(/[,;:]$/, '')) || /(?:ing|ed|ly)$/i.test(x.replace(/[,;:]$/, ''))) break;
+          tail.push(x);
+        }
+        const closer = words[j + tail.length];
+        const closed = /[,;:]$/.test(tail[tail.length - 1]!) || !closer || CONTEXT_STOP.test(closer.replace(/[,.;:!?]+$/, ''));
+        run.push(...(closed ? tail : [w]));
+        j += closed ? tail.length : 1;
         break;
       } else break;
       j++;
@@ -529,6 +545,7 @@ function restructure(parts: Part[]): Part[] {
   const thing = context.map((c) => contextThing(c.text)).find((t) => t !== undefined);
   if (!thing) return kept;
   let resolved = false;
+  const gotThing: Part[] = [];
   for (const r of requests) {
     // (The kind of the thing: a kind word next to it — "an alarm for Work", "the Work alarm" — not any kind the
     // sentence mentions: "The appointment is running long and my meter in Zone 4102 …".)
@@ -540,7 +557,10 @@ function restructure(parts: Part[]): Part[] {
       })
       .find((k) => k !== undefined);
     const next = resolvePronoun(r.text, thing, kind?.toLowerCase());
-    if (next !== r.text) resolved = true;
+    if (next !== r.text) {
+      resolved = true;
+      gotThing.push(r);
+    }
     r.text = next;
   }
   // "X got a new number: V. Update their contact." — the new value the context gives is what the request changes.
@@ -563,8 +583,18 @@ function restructure(parts: Part[]): Part[] {
       const left = c.text.split(bare).join(' ');
       const date = /\b(?:on|for|this|next)\s+((?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)(?:,?\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2}\b)?|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2})\b/.exec(left);
       if (!date || namesSomething(left.replace(date[0], ' ')) || /\?\s*$/.test(c.text)) continue;
-      for (const r of requests) if (!r.text.includes(date[1]!)) r.text = r.text.replace(/\s*([.!?]*)$/, ` on ${date[1]}$1`);
+      // (To the request the pronoun was in: "Put it on the plan. Make it 3 servings." dates the first only.)
+      for (const r of gotThing.length > 0 ? gotThing : requests) if (!r.text.includes(date[1]!)) r.text = r.text.replace(/\s*([.!?]*)$/, ` on ${date[1]}$1`);
       c.text = left.replace(date[0], ' ');
+    }
+    // A name the context gave right after the thing ("I'm doing X for Breakfast") goes with the request too.
+    for (const c of context) {
+      const at = c.text.indexOf(bare);
+      if (at < 0 || /\?\s*$/.test(c.text)) continue;
+      const m = /^\s+(for|with|at)\s+((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)(?=[\s,.!?]|$)/.exec(c.text.slice(at + bare.length));
+      if (!m || CALENDAR_WORD.test(m[2]!)) continue;
+      for (const r of gotThing) if (!r.text.includes(m[2]!)) r.text = r.text.replace(/\s*([.!?]*)$/, ` ${m[1]} ${m[2]}$1`);
+      c.text = c.text.slice(0, at + bare.length) + c.text.slice(at + bare.length + m[0].length);
     }
   }
   const rest = resolved ? context.filter((c) => /\?\s*$/.test(c.text) || namesSomething(c.text.split(bare).join(' ').replace(/\bthis\s*:\s*/i, ''))) : context;

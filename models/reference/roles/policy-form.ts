@@ -24,6 +24,7 @@ import { contentWords, SYNONYMS, RECORD_VERB, appGoal, namedAppIn, type ActPlan 
 import type { Goal } from './policy-tasks.js';
 import { instructionEntities, isDateEntity, isNumberEntity } from './intent.js';
 import { isHeader, matchScore, normText, sameDate, tabRow } from './policy-screen.js';
+import type { Stepper } from './policy-vision.js';
 
 export type ValueKind = 'amount' | 'number' | 'date' | 'time' | 'text' | 'name';
 
@@ -67,7 +68,7 @@ const CUE_WORDS: Record<string, string[]> = {
 const MONEY_VERBS = /^(?:pay|send|transfer|give|owe|reimburse|refund|tip|wire|lend|repay)$/i;
 
 /** Verbs whose form is usually opened by another verb's button (generic English). */
-const FORM_SYNONYMS: readonly (readonly string[])[] = [['move', 'transfer'], ['pay', 'send money', 'send'], ['owe', 'send money', 'pay']];
+const FORM_SYNONYMS: readonly (readonly string[])[] = [['put', 'add'], ['move', 'transfer'], ['pay', 'send money', 'send'], ['owe', 'send money', 'pay']];
 
 /** Buttons that submit a form (generic). */
 export const SUBMIT_WORDS = ['review', 'continue', 'next', 'submit', 'send', 'save', 'done', 'confirm', 'pay', 'transfer', 'request', 'apply', 'create', 'add', 'finish', 'ok'];
@@ -189,6 +190,12 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
     out.push({ value: v, input: v, kind: 'number', cues: before(text, m.index!, 3) });
     blank(m[0]);
   }
+  // A count of things ("Make it 3 servings", "for 4 guests", "2 tickets"): the number, its noun the field's cue.
+  for (const m of [...text.matchAll(/(?<![\w$€£.,:-])(\d{1,3})\s+([a-z]{3,}s|people|children)\b(?!\s+(?:ago|later|from|before|after)\b)/g)]) {
+    if (/^(?:minutes|mins|hours|hrs|seconds|secs|days|weeks|months|years|times)$/.test(m[2]!)) continue;
+    out.push({ value: m[0], input: m[1]!, kind: 'number', cues: [m[2]!, m[2]!.replace(/s$/, ''), ...(/^(?:people|persons|guests|adults|children|kids)$/.test(m[2]!) ? ['people', 'guest', 'party', 'size', 'many'] : []), ...before(text, m.index!, 2)] });
+    blank(m[0]);
+  }
   // A purpose: "for concert tickets" (not a name's "for", which is read below as a name with the cue "for").
   // (At the clause's end any words; before a preposition only lower-case ones: "for Anna Berg at 7" is no purpose.)
   const atEnd = /\bfor\s+(?!(?:me|my|him|her|them|it|us|the)\b)([A-Za-z][A-Za-z' -]*?)\s*(?=[.;,!?]|$)/.exec(text);
@@ -215,7 +222,14 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
       // "my X prescription": the kind word after a name is a cue too; "for X" with a capital is a name.
       const pre = before(text, at, 2);
       const cues = [...pre, ...after(text, at + e.length, 1)];
-      const value = e.replace(/^(?:the|my)\s+/i, '');
+      let value = e.replace(/^(?:the|my)\s+/i, '');
+      // The thing right after the verb runs on through its lower-case words to a preposition ("Put Banana oat muffins
+      // on the plan": one name, not "Banana").
+      // (Not after an article: "my Escitalopram 10 mg prescription", "the Work alarm" — the word after the name is its kind.)
+      if (pre[0] === 'then' && !/\d/.test(e)) {
+        const tail = /^((?:\s+(?!(?:on|onto|to|in|into|for|at|with|from|by|and|or|then|please|now|the|a|an|my|our|it)\b)[a-z][a-z'-]*){1,3})(?=\s+(?:on|onto|to|in|into|for|at|with|from|by)\b|\s*[.;,!?]|\s*$)/.exec(text.slice(at + e.length));
+        if (tail && !/[A-Z]/.test(e.split(/\s+/).pop()!.slice(1)) && !/(?:ing|ly)$/.test(tail[1]!.trim().split(/\s+/).pop()!)) value = `${value}${tail[1]}`;
+      }
       // The same name again, or a part of a longer name; a word of a text the request dictates is still a name of its
       // own (that text's span was blanked before names are read: "a Backpack …, described as "Red kids backpack"").
       if ([...out, ...names].some((o) => normText(o.value) === normText(value) || (o.kind === 'name' && normText(o.value).includes(normText(value))))) continue;
@@ -255,6 +269,12 @@ export function formFields(lines: readonly OcrLine[], screen: { width: number; h
     // A label may be a question that asks for the value ("What did you lose?"), never a dialog's ("Freeze this card?").
     const asks = /^(?:what|which|where|when|who|whom|how)\b[^?]*\?$/i.test(t);
     if (ws.length === 0 || ws.length > 4 || /\d/.test(t) || (/[?!.]$/.test(t) && !asks) || SUBMITTISH.test(t) || l.box.x > screen.width * 0.45) continue;
+    // A chip wrapped onto a row of its own under a row of chips ("Breakfast  Lunch  Dinner" over "Snack") is a choice,
+    // no label.
+    // (Three or more short words on that row: two are a two-column form's inputs, "Jane  Doe".)
+    const rowAbove = body.filter((x) => x !== l && l.box.y - x.box.y >= 25 && l.box.y - x.box.y <= 60 && /[A-Za-z]{2,}/.test(x.text) && x.text.trim().split(/\s+/).length <= 3);
+    const chipAbove = rowAbove.find((x) => Math.abs(x.box.x - l.box.x) < 12);
+    if (chipAbove && rowAbove.filter((y) => Math.abs(y.box.y - chipAbove.box.y) < 10).length >= 3) continue;
     // The row below: lines starting within 48 px under the label's bottom, overlapping its left edge region.
     const bottom = l.box.y + l.box.h;
     const row = body.filter((x) => x !== l && x.box.y >= bottom - 4 && x.box.y - bottom <= 48 && x.box.x < l.box.x + 140 && !SUBMITTISH.test(x.text.trim()));
@@ -295,8 +315,9 @@ export function fieldScore(v: FormValue, f: FormField): number {
   const ph = f.input?.text ?? '';
   if (v.kind === 'amount' && (/^[$€£]?\s?0[.,]00$/.test(ph.trim()) || fw.has('$'))) score += 1;
   if (ph && /^e\.?g\.?/i.test(ph.trim()) && shape(ph) === shape(v.value) && shape(v.value).length > 1) score += 1.5;
-  // The field already shows this value.
+  // The field already shows this value; or another of its kind (a day for a day: "Day · Monday (today)" takes "Sunday").
   if (f.input && matchScore(f.input.text, v.input) >= 0.95) score += 2;
+  else if (f.input && (v.kind === 'date' || v.kind === 'time') && new RegExp((v.kind === 'date' ? DATE : TIME).source, 'i').test(f.input.text)) score += 0.5;
   // A picker ("Choose a line", "Select …") takes one of its options, a name, never a free text.
   if (f.input && /^(?:choose|select|pick)\b/i.test(f.input.text.trim())) score += v.kind === 'text' ? -1 : v.kind === 'name' ? 0.5 : 0;
   return score;
@@ -331,7 +352,9 @@ export function filledOnScreen(values: readonly FormValue[], index: number, line
   const f = assignFields(values, all.filter((x) => !isValue(x.label))).get(index);
   // A name the form has no field for ("… to Pharmacy": the app itself) is nothing to fill once the form shows.
   if (!f && values[index]!.kind === 'name' && formVisible(values, lines, screen) && !lines.some((l) => !isHeader(l, screen) && optionScore(l.text, values[index]!.input) >= 0.95)) return true;
-  return !!f?.input && matchScore(f.input.text, values[index]!.input) >= 0.95 && !all.some((x) => x.label === f.input);
+  // (A chip in a row of three or more — "Breakfast  Lunch  Dinner" — is shown whether chosen or not: not filled by being seen.)
+  const chipRow = !!f?.input && lines.filter((l) => l !== f.input && Math.abs(l.box.y - f.input!.box.y) < 12 && /[A-Za-z]{2,}/.test(l.text) && l.text.trim().split(/\s+/).length <= 3).length >= 2;
+  return !!f?.input && !chipRow && matchScore(f.input.text, values[index]!.input) >= 0.95 && !all.some((x) => x.label === f.input);
 }
 
 /** Enough of the form is visible: at least two of its values have a field whose label names them. */
@@ -369,9 +392,10 @@ export function submitButton(lines: readonly OcrLine[], screen: { width: number;
       return ws.length > 0 && ws.length <= 2 && !/\d/.test(l.text) && cue.some((w) => w.length >= 4 && ws[0]!.length >= 4 && (w.startsWith(ws[0]!) || ws[0]!.startsWith(w)));
     })
     .sort((a, b) => a.box.y - b.box.y)[0];
-  if (own) return own;
-  // Failing one below the fields, the top bar's own button at its right end ("Save", "Done"), as phone forms often have.
-  return lines.find((l) => isHeader(l, screen) && l.box.x > screen.width * 0.55 && /^(?:save|done|submit|create|post)$/i.test(l.text.trim()));
+  // Failing one below the fields, the top bar's own button at its right end ("Save", "Done"), as phone forms often have —
+  // before a line that only shares a word with the request (the label "Servings" of a stepper is no button).
+  const top = lines.find((l) => isHeader(l, screen) && l.box.x > screen.width * 0.55 && /^(?:save|done|submit|create|post)$/i.test(l.text.trim()));
+  return top ?? own;
 }
 
 /**
@@ -443,13 +467,17 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   // amount, and the verb's common synonyms.
   let rest = clause.replace(/^\s*\S+/, '');
   for (const v of values) rest = rest.replace(v.value, ' ');
+  if (named) rest = rest.replace(new RegExp(`\\b(?:in|on|using|inside)\\s+(?:the\\s+|my\\s+)?${esc(named)}\\b`), ' ');
   // The kind of thing the form makes: the head (last) noun of the first noun phrase after an article ("a door code" →
   // code), else the first content word.
   const np = /\b(?:a|an|the|my|new)\s+(?:[A-Z][\w'-]*\s+)?((?:(?!(?:under|over|with|from|into|onto|for|and|the|called|named)\b)[a-z]{3,}\s+)?(?!(?:under|over|with|from|into|onto|for|and|the|called|named)\b)[a-z]{3,})\b(?!\s+(?:and|or)\b)/.exec(rest.replace(/[^A-Za-z' ]+/g, ' ').replace(/\s+/g, ' '));
   const head = np ? contentWords(np[1]!.split(' ').pop()!)[0] : undefined;
-  const kind = opts.kind ?? (head && head.length >= 3 && !/^(?:note|memo|message|over|back|number)$/.test(head) ? head : undefined) ?? contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w));
+  // Where the request puts the thing ("to my wallet"; "Put X on the plan": the plan holds X, it is not X's kind).
+  // ("Add X to my Saffra meal plan": the head noun of the place, after the app's name.)
+  const onDest = /^(?:put|add|place)$/.test(verb) ? /\b(?:on|onto|in|into|to)\s+(?:my|the|our)\s+(?:[A-Z][\w&'-]*\s+)?(?:[a-z]{3,}\s+)?([a-z]{3,})\b/.exec(clause)?.[1] : undefined;
+  const dest = /\bto\s+(?:my|the|our)\s+([a-z]{3,})\b/.exec(text)?.[1] ?? onDest;
+  const kind = opts.kind ?? (head && head.length >= 3 && !/^(?:note|memo|message|over|back|number)$/.test(head) && head !== onDest ? head : undefined) ?? contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w) && w !== onDest);
   // A noun phrase of two words joined by "and" names a section or button whole ("lost and found", "terms and conditions").
-  const dest = /\bto\s+(?:my|the|our)\s+([a-z]{3,})\b/.exec(text)?.[1];
   const phrase = /\b([a-z]{3,} and [a-z]{3,})\b/.exec(rest.replace(/\band\s+(?:call|name|title)\s+it\b/g, ' '))?.[1];
   const syn = [...SYNONYMS, ...FORM_SYNONYMS].filter((g) => g.includes(verb!)).flat().filter((w) => w !== verb);
   const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
@@ -493,7 +521,7 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
       words: [...verbs.filter((w) => !/\s/.test(w)), ...(kind ? [kind] : [])],
       form: fieldValues,
       // (Or where the request puts it: "to my wallet" → "Wallet".)
-      ...(kind || places.length ? { via: [...places, ...(kind ? [...(dest ? [cap(dest)] : []), cap(/(?:s|x|ch|sh)$/.test(kind) ? `${kind}es` : `${kind}s`)] : [])] } : {}),
+      ...(kind || places.length || onDest ? { via: [...places, ...(dest && (kind || onDest) ? [cap(dest)] : []), ...(kind ? [cap(/(?:s|x|ch|sh)$/.test(kind) ? `${kind}es` : `${kind}s`)] : [])] } : {}),
     },
     ...fieldValues.map((v, i): Goal => ({ kind: 'field', index: i, values: fieldValues, text: `fill in ${v.value}` })),
     { kind: 'submit', verbs, text: 'submit the form' },
@@ -522,7 +550,9 @@ export type FieldStep =
   | { do: 'swipe'; thought: string; conclusion: string; state: string }
   | { do: 'notFound'; what: string }
   /** A date or time no field on this page takes: chosen on a later page of the flow (after Continue). */
-  | { do: 'defer'; value: string };
+  | { do: 'defer'; value: string }
+  /** The field already shows the value (a stepper at the count): nothing to do. */
+  | { do: 'kept'; value: string; thought: string };
 
 /** A short signature of what the screen shows outside its title bar (did a tap change the screen?). */
 export function bodySig(lines: readonly OcrLine[], screen: { height: number }): string {
@@ -552,8 +582,27 @@ export function optionScore(option: string, value: string): number {
  * One step of filling value `index`: `state` is this goal's last tag state in the history ("field #sig" after the
  * field was tapped on a screen with signature sig, "field #sig pick k" after k swipes through its options).
  */
-export function fieldStep(values: readonly FormValue[], index: number, lines: readonly OcrLine[], screen: { width: number; height: number }, state: string | undefined): FieldStep {
+export function fieldStep(values: readonly FormValue[], index: number, lines: readonly OcrLine[], screen: { width: number; height: number }, state: string | undefined, steppers: readonly Stepper[] = []): FieldStep {
   const v = values[index]!;
+  // A count set with a stepper ("Servings  − 2 +"): "+" or "−" until it shows the count (at most 12 taps).
+  const taps = Number(/^stepper (\d+)$/.exec(state ?? '')?.[1] ?? 0);
+  const counted = v.kind === 'number' && /^\d{1,3}$/.test(v.input) ? stepperFor(v, values, lines, screen, steppers) : undefined;
+  if (counted) {
+    const { label, st } = counted;
+    const want = Number(v.input);
+    if (st.value === want) return { do: 'kept', value: v.value, thought: `"${label.text}" already shows ${want}.` };
+    if (st.value !== undefined && taps < 12) {
+      const up = st.value < want;
+      const g = up ? st.plus : st.minus;
+      return {
+        do: 'tap',
+        point: [Math.round(g.box.x + g.box.w / 2), Math.round(g.box.y + g.box.h / 2)],
+        thought: `"${label.text}" is a stepper at ${st.value}; tapping its "${g.text}" towards ${want}.`,
+        conclusion: `Tapped "${g.text}" on "${label.text}" (${st.value} → ${want}).`,
+        state: `stepper ${taps + 1}`,
+      };
+    }
+  }
   const opened = state ? /^field #(\d+)(?: pick (\d+))?( cleared)?$/.exec(state) : null;
   // (Cleared of its old value just now: typed at once.)
   if (opened?.[3]) return { do: 'type', text: v.input, thought: `The field for "${v.value}" is cleared: typing it.`, conclusion: `Typed "${v.input}" into the field.` };
@@ -577,7 +626,8 @@ export function fieldStep(values: readonly FormValue[], index: number, lines: re
     if (opts[0]) {
       return { do: 'tap', line: opts[0].l, thought: `The field's options are open; "${opts[0].l.text}" is "${v.value}": choosing it.`, conclusion: `Chose "${opts[0].l.text}".`, state: 'done' };
     }
-    if (picks < 2) return { do: 'swipe', thought: `The field's options are open but "${v.value}" is not among those shown; scrolling them.`, conclusion: `Scrolled the options for "${v.value}".`, state: `field #${opened[1]} pick ${picks + 1}` };
+    // (A long list — a recipe box A–Z — takes a few swipes.)
+    if (picks < 4) return { do: 'swipe', thought: `The field's options are open but "${v.value}" is not among those shown; scrolling them.`, conclusion: `Scrolled the options for "${v.value}".`, state: `field #${opened[1]} pick ${picks + 1}` };
     return { do: 'type', text: v.input, thought: `No option reads "${v.value}"; typing it into the field.`, conclusion: `Typed "${v.input}" into the field.` };
   }
   // The value offered as an option of its own (a radio row, a chip, a day in a list: "Dry Cleaning", "Sat, Jun 7"): chosen
@@ -610,4 +660,21 @@ export function fieldStep(values: readonly FormValue[], index: number, lines: re
   // An empty input under its label: its box starts right below the label.
   const point: [number, number] = [Math.round(f.label.box.x + Math.min(80, screen.width / 4)), Math.round(f.label.box.y + f.label.box.h + 22)];
   return { do: 'tap', point, thought: `The field "${label}" takes "${v.value}" (${v.kind}); tapping its box under the label.`, conclusion: `Tapped the field "${label}" for "${v.value}".`, state: `field #${sig}` };
+}
+
+/** The stepper of the field that takes a count: under its label or on its row, right of it. */
+function stepperFor(v: FormValue, values: readonly FormValue[], lines: readonly OcrLine[], screen: { width: number; height: number }, steppers: readonly Stepper[]): { label: OcrLine; st: Stepper } | undefined {
+  if (steppers.length === 0) return undefined;
+  const f = assignFields(values, formFields(lines, screen)).get(values.indexOf(v));
+  const labels = f ? [f.label] : lines.filter((l) => fieldScore(v, { label: l, words: words(l.text) }) >= 1);
+  for (const label of labels) {
+    const bottom = label.box.y + label.box.h;
+    const st = steppers.find(
+      (s) =>
+        (s.minus.box.y >= bottom - 6 && s.minus.box.y - bottom <= 70 && Math.abs(s.minus.box.x - label.box.x) < 80) ||
+        (Math.abs(s.minus.box.y + s.minus.box.h / 2 - (label.box.y + label.box.h / 2)) < 25 && s.minus.box.x > label.box.x + label.box.w),
+    );
+    if (st) return { label, st };
+  }
+  return undefined;
 }

@@ -191,3 +191,33 @@ export function detectSymbols(
   }
   return out;
 }
+
+/** A stepper read off the pixels: its "−" and "+" glyphs on one row and the count between them (when read). */
+export interface Stepper {
+  minus: SymbolGlyph;
+  plus: SymbolGlyph;
+  /** The count shown between the glyphs (read by the OCR, or by a second OCR of that gap); absent when unread. */
+  value?: number;
+  /** Where the count sits: between the glyphs, as tall as a line of text. */
+  gap: { x: number; y: number; w: number; h: number };
+}
+
+/**
+ * Steppers: a "−" and a "+" glyph on one row (centres within 8 px), 40–220 px apart, the "−" on the left. The count
+ * between them is the OCR line in that gap (a digit alone is often below the detector's reach: the caller may read the
+ * gap again, enlarged). Generic: every app's − N + control looks so.
+ */
+export function findSteppers(glyphs: readonly SymbolGlyph[], lines: readonly { text: string; box: { x: number; y: number; w: number; h: number } }[]): Stepper[] {
+  const out: Stepper[] = [];
+  const cy = (b: { y: number; h: number }): number => b.y + b.h / 2;
+  for (const m of glyphs.filter((g) => g.text === '−')) {
+    const p = glyphs
+      .filter((g) => g.text === '+' && g.box.x > m.box.x + m.box.w && Math.abs(cy(g.box) - cy(m.box)) < 8 && g.box.x - (m.box.x + m.box.w) >= 24 && g.box.x - m.box.x <= 220)
+      .sort((a, b) => a.box.x - b.box.x)[0];
+    if (!p) continue;
+    const gap = { x: m.box.x + m.box.w + 4, y: Math.round(cy(m.box) - 16), w: p.box.x - (m.box.x + m.box.w) - 8, h: 32 };
+    const inGap = lines.find((l) => /^\s*\d{1,3}\s*$/.test(l.text) && l.box.x + l.box.w / 2 > gap.x && l.box.x + l.box.w / 2 < gap.x + gap.w && Math.abs(cy(l.box) - cy(gap)) < 14);
+    out.push({ minus: m, plus: p, gap, ...(inGap ? { value: Number(inGap.text.trim()) } : {}) });
+  }
+  return out;
+}

@@ -10,7 +10,7 @@ import { fieldStep, submitButton, understandForm } from './policy-form.js';
 import { understandEdit } from './policy-edit.js';
 import { contentWords, dayLabels, foldContext, foldSharedCost, foldSharedEvent, foldStatement, mergeDetails, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
 import { exploreStep, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
-import { detectSwitches, detectSymbols, type SwitchBox } from './policy-vision.js';
+import { detectSwitches, detectSymbols, findSteppers, type Stepper, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
@@ -233,6 +233,9 @@ export const policyRole: RoleHandler = async (request, ctx) => {
     }
   }
   const lines = symbols.length ? [...ocrLines, ...symbols] : ocrLines;
+  // Steppers ("−  2  +"): their glyphs off the pixels, their count read by the OCR — again, enlarged, when a lone digit
+  // was below the detector's reach (a VLM reads it directly).
+  const steppers = await readSteppers(bytes, raw, ocrLines, ctx.ocr);
   // The one visual cue besides text: on/off switches (policy-vision.ts).
   let switches: SwitchBox[] = [];
   try {
@@ -263,6 +266,7 @@ export const policyRole: RoleHandler = async (request, ctx) => {
       temperature,
       random: ctx.random,
       switches,
+      steppers,
     });
     return procedure
       ? { ...d, thought: `${d.thought} (Following a procedure learned from ${procedure.count} accepted task(s) of this kind, intent similarity ${procedure.similarity.toFixed(2)}; memory ${ctx.memory!.version}.)` }
@@ -283,6 +287,37 @@ export const policyRole: RoleHandler = async (request, ctx) => {
   };
 };
 
+/**
+ * The steppers of a screenshot (policy-vision.ts), each with its count: the OCR line between its glyphs, else that gap
+ * read again three times enlarged on a margin of the screen's own background. Never throws: a screen without steppers,
+ * or one the glyph reader fails on, has none.
+ */
+async function readSteppers(bytes: Uint8Array, raw: { data: Buffer; info: { width: number; height: number; channels: number } }, lines: OcrLine[], ocr: { recognize(image: Uint8Array): Promise<OcrLine[]> }): Promise<Stepper[]> {
+  let found: Stepper[];
+  try {
+    found = findSteppers(detectSymbols(raw.data, raw.info.width, raw.info.height, raw.info.channels), lines);
+  } catch {
+    return [];
+  }
+  for (const st of found.filter((s) => s.value === undefined).slice(0, 3)) {
+    const left = Math.max(0, Math.round(st.gap.x));
+    const top = Math.max(0, Math.round(st.gap.y));
+    const width = Math.min(raw.info.width - left, Math.round(st.gap.w));
+    const height = Math.min(raw.info.height - top, Math.round(st.gap.h));
+    if (width < 8 || height < 8) continue;
+    try {
+      const at = (top * raw.info.width + left) * raw.info.channels;
+      const background = { r: raw.data[at]!, g: raw.data[at + 1]!, b: raw.data[at + 2]! };
+      const crop = await sharp(bytes).extract({ left, top, width, height }).resize({ width: width * 3, height: height * 3 }).extend({ top: 40, bottom: 40, left: 60, right: 60, background }).png().toBuffer();
+      const read = (await ocr.recognize(new Uint8Array(crop))).map((l) => l.text.trim()).find((t) => /^\d{1,3}$/.test(t));
+      if (read) st.value = Number(read);
+    } catch {
+      // Unread: the stepper is used only where its count is known.
+    }
+  }
+  return found;
+}
+
 function decodeDataUrl(url: string): Buffer | undefined {
   const m = /^data:[^;,]*;base64,(.*)$/s.exec(url);
   return m ? Buffer.from(m[1] ?? '', 'base64') : undefined;
@@ -298,6 +333,8 @@ export interface DecideInput {
   random: () => number;
   /** On/off switches seen in the screenshot (policy-vision.ts); absent: none seen. */
   switches?: SwitchBox[];
+  /** − N + steppers seen in the screenshot (policy-vision.ts); absent: none seen. */
+  steppers?: Stepper[];
 }
 
 /** Values noted in earlier conclusions ("[noted code=482913]"): the policy's only memory across apps. */
@@ -1170,9 +1207,14 @@ export function decide(input: DecideInput): Decision {
     case 'field': {
       // A form's value into the field that fits it (policy-form.ts): tap it, then pick the value or type it.
       const lm = TAG.exec(history[history.length - 1] ?? '');
-      const st = fieldStep(goal.values, goal.index, lines, screen, lm && Number(lm[1]) - 1 === gi ? lm[4] : undefined);
+      const st = fieldStep(goal.values, goal.index, lines, screen, lm && Number(lm[1]) - 1 === gi ? lm[4] : undefined, input.steppers);
       const head = `Step ${gi + 1} of ${n} ("${goal.text}"): `;
       if (st.do === 'notFound') return notFound(st.what);
+      if (st.do === 'kept') {
+        const kept = `${st.thought} [kept ${st.value}] ${tag('done')}`;
+        const next = decide({ ...input, history: [...history, kept] });
+        return { thought: `${head}${st.thought} ${next.thought}`, conclusion: `[kept ${st.value}] ${next.conclusion}`, action: next.action };
+      }
       if (st.do === 'defer') {
         // Nothing to do for it on this page: go on with the next step on this very screen.
         const left = `Left "${st.value}" for a later page of the form. [deferred ${st.value}] ${tag('done')}`;
