@@ -18,6 +18,7 @@ import { parcelsApp } from './apps/parcels/index.js';
 import { parkingApp } from './apps/parking/index.js';
 import { pharmacyApp } from './apps/pharmacy/index.js';
 import { plantsApp } from './apps/plants/index.js';
+import { schoolApp } from './apps/school/index.js';
 import { settingsApp } from './apps/settings/index.js';
 import { shopApp } from './apps/shop/index.js';
 import { smartHomeApp } from './apps/smarthome/index.js';
@@ -52,6 +53,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   plantsApp as AppModule,
   splitsApp as AppModule,
   mealsApp as AppModule,
+  schoolApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */

@@ -7,6 +7,9 @@ body{background:linear-gradient(160deg,#364fc7 0%,#5f3dc4 45%,#c2255c 100%);min-
 .grid{display:grid;grid-template-columns:repeat(4,1fr);gap:26px 8px;padding:0 14px}
 .app{display:flex;flex-direction:column;align-items:center;gap:8px;font-size:15px;font-weight:bold;text-shadow:0 1px 2px rgba(0,0,0,.5)}
 .ic{width:64px;height:64px;border-radius:18px;display:flex;align-items:center;justify-content:center;font-size:32px;font-weight:bold;color:#fff;box-shadow:0 3px 8px rgba(0,0,0,.3);text-shadow:none}
+.compact .clock{padding:24px 0 4px;font-size:56px}
+.compact .date{margin-bottom:20px}
+.compact .grid{gap:16px 8px}
 .soon{background:#f4f5f7;color:#1f2328;min-height:100vh}
 .soon .box{text-align:center;padding:160px 24px}
 .soon h1{font-size:28px;margin:18px 0 8px}
@@ -20,6 +23,10 @@ export interface LauncherIcon {
   glyph: string;
 }
 
+/**
+ * The home screen. Past six rows of icons (more than 24) the clock, date and row gaps are tightened, so that the last
+ * row (Weather, Camera, Music) is still on screen without scrolling.
+ */
 export function launcherPage(icons: readonly LauncherIcon[]): string {
   const apps = icons
     .map((i) => `<a class="app" href="${i.href}" aria-label="${esc(i.title)}"><div class="ic" style="background:${i.color}">${esc(i.glyph)}</div><span>${esc(i.title)}</span></a>`)
@@ -27,7 +34,7 @@ export function launcherPage(icons: readonly LauncherIcon[]): string {
   return pageShell({
     title: 'Home',
     css: CSS,
-    bodyAttrs: 'data-launcher',
+    bodyAttrs: Math.ceil(icons.length / 4) > 6 ? 'data-launcher class="compact"' : 'data-launcher',
     body: `<div class="clock">9:41</div><div class="date">Monday, June 2</div><div class="grid">${apps}</div>`,
   });
 }
