@@ -502,7 +502,8 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   // An owner before the thing ("Lulu's Methimazole 2.5 mg tablets", "Sam's Birthday Party"): the thing is what is owned;
   // the owner is a way to reach it (a section, a profile), never a value to fill in.
   const esc = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const owner = listed.length >= 2 && !isDay(listed[1]!) && new RegExp(`${esc(listed[0]!)}['’]s\\s+${esc(listed[1]!.split(/\s+/)[0]!)}`).test(rest) ? listed[0] : undefined;
+  // ("Cancel Leo's place at Multi-sports": the owner's place, spot or booking at the thing — the thing is what is held.)
+  const owner = listed.length >= 2 && !isDay(listed[1]!) && new RegExp(`${esc(listed[0]!)}['’]s\\s+(?:(?:place|spot|seat|booking|reservation|slot|space|membership|enrol?ment|registration|sign-up)\\s+(?:at|in|on|for)\\s+(?:the\\s+)?)?${esc(listed[1]!.split(/\s+/)[0]!)}`).test(rest) ? listed[0] : undefined;
   const entities = owner ? listed.slice(1) : listed;
   const read = entities[0];
   if (!read) return undefined;
@@ -585,6 +586,8 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
       // (And the time of day and the counts of a kind it names: "at 1:30 PM", "4 adult tickets".)
       values: [...new Set([...values, ...durations, ...times, ...counts])],
       after: all.filter((w) => w !== act && !valueWords.has(w) && !contentWords(thing).includes(w)),
+      // (The owner's own button where each person has one: "Cancel booking" on Leo's row, not Maya's.)
+      ...(owner ? { near: [owner] } : {}),
     },
     // (A value's field is found by the request's words, not by the words of its other values: "Pruned" is no "2 days ago".)
     ...values.map((v): Goal => {

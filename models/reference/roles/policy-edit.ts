@@ -8,7 +8,7 @@
  * Generic only — no app's names, labels or data: the field is named by the request ("the amount of …") or, when the
  * request only says the thing was entered wrong, by the kind of the value it gives (a money amount → amount).
  */
-import { contentWords, namedAppIn, appGoal, type ActPlan } from './policy-act.js';
+import { contentWords, dayLabels, namedAppIn, appGoal, type ActPlan } from './policy-act.js';
 import { formValues, type FormValue } from './policy-form.js';
 import type { Goal } from './policy-tasks.js';
 
@@ -107,4 +107,87 @@ export function understandEdit(request: string): ActPlan | undefined {
     { kind: 'tap', targets: ['Save', 'Done', 'Update', 'Save changes'], text: 'save the change', min: 0.9, words: ['save'], lowest: true },
   ];
   return { goals, result: /\b(?:saved|updated|changed)\b/i };
+}
+
+const CLOCK = '(\\d{1,2}(?::\\d{2})?\\s*(?:[AaPp]\\.?[Mm]\\.?)?)';
+/** Words that name a window's first and last time on a screen ("Starts", "From"; "Ends", "Until"). */
+const START_WORDS = ['start', 'starts', 'from', 'begin', 'begins', 'begin at'];
+const END_WORDS = ['end', 'ends', 'until', 'to', 'finish', 'finishes'];
+
+/**
+ * A feature switched on for a window of time: "Turn on quiet hours in App from 9:30 PM to 7:30 AM", "make App stay quiet
+ * between 10:00 PM and 7:30 AM". The feature's switch (its row found by its words, through the row that mentions
+ * them), then the window's start and end, each the value of the row that says start or end. Generic English only.
+ */
+export function understandTimeWindow(request: string): ActPlan | undefined {
+  const text = request.replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
+  const window = new RegExp(`\\s+(?:from|between)\\s+${CLOCK}\\s+(?:to|and|until|till|through|-|–)\\s+${CLOCK}`, 'i');
+  const w = window.exec(text);
+  if (!w) return undefined;
+  const head = text.slice(0, w.index);
+  const turned = /^(?:please\s+)?(?:turn|switch|set)\s+on\s+(?:the\s+|my\s+)?([a-z][a-z -]*?[a-z])(?:\s+(?:in|on|for)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?:\s+app)?)?$/i.exec(head);
+  const stay = turned ? null : /^(?:[Pp]lease\s+)?(?:[Mm]ake|[Hh]ave|[Ll]et|[Gg]et|[Kk]eep)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?:\s+app)?\s+(?:stay|be|go|keep|remain)\s+([a-z]+)$/.exec(head);
+  const setting = turned?.[1] ?? stay?.[2];
+  if (!setting || /^(?:it|this|that|them)$/i.test(setting)) return undefined;
+  const named = turned?.[2] ?? stay?.[1] ?? namedAppIn(text);
+  const words = contentWords(setting);
+  if (words.length === 0) return undefined;
+  const label = setting.charAt(0).toUpperCase() + setting.slice(1);
+  const goals: Goal[] = [
+    appGoal(named, { words: [...words, ...contentWords(text)], verbs: ['turn', 'switch'], names: [], request: text }),
+    { kind: 'toggle', target: label, on: true, text: `switch ${label} on`, via: words, viaFirst: true, label: words },
+    { kind: 'fill', value: w[1]!.trim(), hints: START_WORDS, text: `fill in ${w[1]!.trim()}`, avoid: [label] },
+    { kind: 'fill', value: w[2]!.trim(), hints: END_WORDS, text: `fill in ${w[2]!.trim()}`, avoid: [label] },
+    // (The last time's picker confirmed, or the page's Save where it has one.)
+    { kind: 'tap', targets: ['OK', 'Save', 'Done'], text: 'save', min: 0.95, optional: true },
+  ];
+  return { goals, result: /\b(?:on|saved|updated)\b/i };
+}
+
+/** A noun's plural, as a tab says it ("lunch" → "lunches", "lunch order" → "lunch orders"). */
+const plural = (n: string): string => (/(?:s|x|ch|sh)$/.test(n) ? `${n}es` : /[^aeiou]y$/.test(n) ? `${n.slice(0, -1)}ies` : `${n}s`);
+
+const WEEKDAYS = '(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+
+/**
+ * A choice kept per day for someone, changed: "Change Leo's school lunch on Thursday to Veggie pasta in App", or said as
+ * a wish in context — "Leo has been asking for the Veggie pasta, and it's on the menu on Thursday. Could you switch that
+ * day's lunch order in App?". The section the noun names (its tab or a row that says it), the person's own tab or chip
+ * when the page shows one per person, the day's row, the new choice among the options it opens, then the form's save.
+ * Generic English only: the noun, the person, the day and the choice come from the request.
+ */
+export function understandDayChoice(request: string): ActPlan | undefined {
+  const text = request.replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
+  const app = '(?:\\s+(?:in|on|using)\\s+(?:the\\s+|my\\s+)?([A-Z][\\w&\'-]*)(?:\\s+app)?)?';
+  const direct = new RegExp(`^(?:[Pp]lease\\s+)?(?:[Cc]hange|[Ss]witch|[Ss]wap|[Uu]pdate|[Ss]et)\\s+([A-Z][\\w'-]*)['’]s\\s+((?:[a-z]+\\s+){0,2}[a-z]+)\\s+(?:on|for)\\s+${WEEKDAYS}\\s+to\\s+(?:the\\s+)?([A-Z][^,;!?]*?)${app}$`).exec(text);
+  let owner: string | undefined;
+  let noun: string | undefined;
+  let day: string | undefined;
+  let value: string | undefined;
+  let named: string | undefined;
+  if (direct) [, owner, noun, day, value, named] = direct;
+  else {
+    // "<Name> has been asking for / wants the <X> … on <Day>. Switch that day's <noun> …".
+    const want = /^([A-Z][\w'-]*)\s+(?:has\s+been\s+asking\s+for|keeps\s+asking\s+for|asked\s+for|wants|would\s+like|really\s+wants|prefers)\s+(?:the\s+|a\s+|an\s+)?([A-Z][^,.;!?]*?)(?=\s*[,.;!?]|\s+(?:but|on)\b)/.exec(text);
+    const when = new RegExp(`\\bon\\s+${WEEKDAYS}\\b`).exec(text);
+    const ask = new RegExp(`(?:^|[.!?]\\s+)(?:(?:[Cc]ould|[Cc]an|[Ww]ould|[Ww]ill)\\s+you\\s+)?(?:[Pp]lease\\s+)?(?:[Cc]hange|[Ss]witch|[Ss]wap|[Uu]pdate)\\s+(?:that|the\\s+same)\\s+day['’]s\\s+((?:[a-z]+\\s+){0,2}[a-z]+)${app}\\s*[.!?]*$`).exec(text);
+    if (!want || !when || !ask || when.index > ask.index) return undefined;
+    [owner, value, day, noun, named] = [want[1], want[2], when[1], ask[1], ask[2]];
+  }
+  if (!owner || !noun || !day || !value) return undefined;
+  named ??= namedAppIn(text);
+  const words = contentWords(noun);
+  if (words.length === 0) return undefined;
+  const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+  const goals: Goal[] = [
+    appGoal(named, { words: [...words, ...contentWords(value)], verbs: ['change', 'switch'], names: [owner, value], request: text }),
+    // The section of such choices: a tab or row that says the noun ("Lunches", "Order lunches").
+    { kind: 'tap', targets: [...new Set([cap(plural(noun)), ...words.map((w) => cap(plural(w))), cap(noun), ...words.map(cap)])], text: `open ${cap(plural(noun))}`, min: 0.8, optional: true, notTitle: true },
+    // The person's own tab or chip, where the page has one per person ("Maya | Leo").
+    { kind: 'tap', targets: [owner], text: `open ${owner}`, min: 0.95, optional: true, notTitle: true },
+    { kind: 'tap', targets: dayLabels(day), text: `open ${day}`, min: 0.95, notTitle: true, via: words },
+    { kind: 'fill', value: value.trim(), hints: [], text: `fill in ${value.trim()}`, avoid: [owner] },
+    { kind: 'submit', verbs: ['change', 'save', 'update', 'confirm'], text: 'save the change' },
+  ];
+  return { goals, result: /\b(?:saved|updated|changed|ordered|confirmed)\b/i };
 }

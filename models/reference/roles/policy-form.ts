@@ -230,6 +230,8 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
         const tail = /^((?:\s+(?!(?:on|onto|to|in|into|for|at|with|from|by|and|or|then|please|now|the|a|an|my|our|it)\b)[a-z][a-z'-]*){1,3})(?=\s+(?:on|onto|to|in|into|for|at|with|from|by)\b|\s*[.;,!?]|\s*$)/.exec(text.slice(at + e.length));
         if (tail && !/[A-Z]/.test(e.split(/\s+/).pop()!.slice(1)) && !/(?:ing|ly)$/.test(tail[1]!.trim().split(/\s+/).pop()!)) value = `${value}${tail[1]}`;
       }
+      // ("Report Leo absent": what is said of the person is no part of the name.)
+      value = value.replace(/\s+(?:absent|sick|ill|late|missing|present|away|unwell|off)$/, '');
       // The same name again, or a part of a longer name; a word of a text the request dictates is still a name of its
       // own (that text's span was blanked before names are read: "a Backpack …, described as "Red kids backpack"").
       if ([...out, ...names].some((o) => normText(o.value) === normText(value) || (o.kind === 'name' && normText(o.value).includes(normText(value))))) continue;
@@ -274,7 +276,11 @@ export function formFields(lines: readonly OcrLine[], screen: { width: number; h
     // (Three or more short words on that row: two are a two-column form's inputs, "Jane  Doe".)
     const rowAbove = body.filter((x) => x !== l && l.box.y - x.box.y >= 25 && l.box.y - x.box.y <= 60 && /[A-Za-z]{2,}/.test(x.text) && x.text.trim().split(/\s+/).length <= 3);
     const chipAbove = rowAbove.find((x) => Math.abs(x.box.x - l.box.x) < 12);
-    if (chipAbove && rowAbove.filter((y) => Math.abs(y.box.y - chipAbove.box.y) < 10).length >= 3) continue;
+    // (Two on that row are chips too when a label alone on its row heads them — "How long?" over "All day  Morning only".)
+    const chipRow = chipAbove ? rowAbove.filter((y) => Math.abs(y.box.y - chipAbove.box.y) < 10) : [];
+    const headAbove = chipAbove ? body.filter((x) => x !== l && !chipRow.includes(x) && chipAbove.box.y - x.box.y >= 20 && chipAbove.box.y - x.box.y <= 50 && Math.abs(x.box.x - chipAbove.box.x) < 24) : [];
+    const headAlone = headAbove.length === 1 && !body.some((x) => x !== headAbove[0] && Math.abs(x.box.y - headAbove[0]!.box.y) < 10);
+    if (chipAbove && (chipRow.length >= 3 || (chipRow.length === 2 && headAlone))) continue;
     // The row below: lines starting within 48 px under the label's bottom, overlapping its left edge region.
     const bottom = l.box.y + l.box.h;
     const row = body.filter((x) => x !== l && x.box.y >= bottom - 4 && x.box.y - bottom <= 48 && x.box.x < l.box.x + 140 && !SUBMITTISH.test(x.text.trim()));
@@ -476,7 +482,7 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   // ("Add X to my Saffra meal plan": the head noun of the place, after the app's name.)
   const onDest = /^(?:put|add|place)$/.test(verb) ? /\b(?:on|onto|in|into|to)\s+(?:my|the|our)\s+(?:[A-Z][\w&'-]*\s+)?(?:[a-z]{3,}\s+)?([a-z]{3,})\b/.exec(clause)?.[1] : undefined;
   const dest = /\bto\s+(?:my|the|our)\s+([a-z]{3,})\b/.exec(text)?.[1] ?? onDest;
-  const kind = opts.kind ?? (head && head.length >= 3 && !/^(?:note|memo|message|over|back|number)$/.test(head) && head !== onDest ? head : undefined) ?? contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w) && w !== onDest);
+  const kind = opts.kind ?? (head && head.length >= 3 && !/^(?:note|memo|message|over|back|number)$/.test(head) && head !== onDest ? head : undefined) ?? contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w) && w !== onDest && !new RegExp(`^(?:${MONTHS})$|^(?:mon|tues|wednes|thurs|fri|satur|sun)day$`, 'i').test(w));
   // A noun phrase of two words joined by "and" names a section or button whole ("lost and found", "terms and conditions").
   const phrase = /\b([a-z]{3,} and [a-z]{3,})\b/.exec(rest.replace(/\band\s+(?:call|name|title)\s+it\b/g, ' '))?.[1];
   const syn = [...SYNONYMS, ...FORM_SYNONYMS].filter((g) => g.includes(verb!)).flat().filter((w) => w !== verb);
@@ -620,7 +626,8 @@ export function fieldStep(values: readonly FormValue[], index: number, lines: re
     const inSheet = (l: OcrLine): number => (asks && cancel && l.box.y > asks.box.y && l.box.y < cancel.box.y ? 1 : 0);
     const opts = lines
       .filter((l) => !isHeader(l, screen))
-      .map((l) => ({ l, s: optionScore(l.text, v.input) }))
+      // (A date in any common form: "Thursday, March 19" for "March 19".)
+      .map((l) => ({ l, s: Math.max(optionScore(l.text, v.input), v.kind === 'date' && sameDate(l.text, v.value) ? 0.96 : 0) }))
       .filter((c) => c.s >= 0.95)
       .sort((a, b) => inSheet(b.l) - inSheet(a.l) || b.s - a.s || b.l.box.y - a.l.box.y);
     if (opts[0]) {
@@ -635,6 +642,12 @@ export function fieldStep(values: readonly FormValue[], index: number, lines: re
   const isValue = (l: OcrLine): boolean => values.some((x) => matchScore(l.text, x.input) >= 0.95);
   const f = assignFields(values, formFields(lines, screen).filter((x) => !isValue(x.label))).get(index);
   const shown = v.kind !== 'number' && v.kind !== 'amount' ? lines.filter((l) => !isHeader(l, screen) && (optionScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && sameDate(l.text, v.value)))).sort((a, b) => b.box.y - a.box.y) : [];
+  // A person named by the first name ("Leo") offered as a card with the full name ("Leo Okafor"): that card, when it is
+  // the only one.
+  if (shown.length === 0 && v.kind === 'name' && /^\p{Lu}[\p{L}'-]+$/u.test(v.input)) {
+    const people = lines.filter((l) => !isHeader(l, screen) && new RegExp(`^${v.input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+\\p{Lu}[\\p{L}'-]+$`, 'u').test(l.text.trim()));
+    if (people.length === 1) shown.push(people[0]!);
+  }
   // (Not when the request's own words name a picker field that shows another short value — "paid by Maya" beside "Paid
   // by · You" —, unless the value is offered right under that field's label: the same name further down belongs to
   // another part of the form, a list of who shares it. Longer options — "Leave at the front desk" among radio rows —

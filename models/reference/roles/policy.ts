@@ -7,7 +7,7 @@ import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { instructionEntities, isDateEntity, requestCore } from './intent.js';
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
-import { understandEdit } from './policy-edit.js';
+import { understandDayChoice, understandEdit, understandTimeWindow } from './policy-edit.js';
 import { contentWords, dayLabels, foldContext, foldSharedCost, foldSharedEvent, foldStatement, mergeDetails, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
 import { exploreStep, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
 import { detectSwitches, detectSymbols, findSteppers, type Stepper, type SwitchBox } from './policy-vision.js';
@@ -387,6 +387,13 @@ export function planTask(raw: string, guidance: string[], contextRead = false): 
   // readers (policy-edit.ts).
   const timed = /\b(?:reminder|alarm|notification|alert)s?\b[^.;!?]*?\bat\s+\d/i.test(instruction) ? understandEdit(instruction) : undefined;
   if (timed) return { goals: timed.goals, app: true, result: timed.result };
+  // A feature on for a window of time ("Turn on quiet hours … from 9:30 PM to 7:30 AM"): its switch, then its two times.
+  const window = understandTimeWindow(instruction);
+  if (window) return { goals: window.goals, app: true, result: window.result };
+  // A choice kept per day for someone, changed ("Change Leo's school lunch on Thursday to X"; "Leo has been asking for X
+  // … on Thursday. Switch that day's lunch order").
+  const daily = understandDayChoice(instruction);
+  if (daily) return { goals: daily.goals, app: true, result: daily.result };
   // An app's automatic feature with its amount ("Turn on auto-reload … with $50"), before the switch readers.
   const feature = understandFeature(instruction);
   if (feature) return { goals: feature.goals, app: true, result: feature.result };
@@ -449,6 +456,14 @@ export function planTask(raw: string, guidance: string[], contextRead = false): 
     }
   }
   return { goals: explicit, app: false };
+}
+
+/** Minutes after midnight of a clock time ("9:30 PM" → 1290), or undefined for a text that is not one time alone. */
+function clockMinutes(t: string): number | undefined {
+  const m = /^\s*(\d{1,2})(?::(\d{2}))?\s*([AaPp])\.?[Mm]\.?\s*$/.exec(t);
+  if (!m) return undefined;
+  const h = Number(m[1]) % 12 + (/p/i.test(m[3]!) ? 12 : 0);
+  return h * 60 + Number(m[2] ?? 0);
 }
 
 /** A day strip's cell for the date `v`: its day number under a weekday's short name ("Thu" over "5"). */
@@ -855,7 +870,8 @@ export function decide(input: DecideInput): Decision {
     // An app opens on its first tab: until another was opened, that one is the tab on screen.
     const tried = [...known.slice(0, 1), ...sub.tabs];
     const untried = known.filter((t) => !tried.includes(t));
-    const action = goal.kind === 'tap' && !goal.entity && (goal.form !== undefined || goal.words !== undefined);
+    // (A switch of the app's own is a preference: kept where actions and settings are, "More", "Account", … first.)
+    const action = (goal.kind === 'tap' && !goal.entity && (goal.form !== undefined || goal.words !== undefined)) || (goal.kind === 'toggle' && !!goal.label?.length);
     const tab = nextTab(notMine ? row.filter((t) => !MINE.test(t.text.trim())) : row, tried, input.instruction, action);
     const fitting = tab && contentWords(tab.text).some((w) => contentWords(input.instruction).some((x) => stemEq(x, w)));
     // A page whose last line ends well above the bottom edge has nothing below the fold: no need to scroll it.
@@ -1050,7 +1066,13 @@ export function decide(input: DecideInput): Decision {
       if (goal.near?.length && cands.length > 1) {
         const top = cands[0]!.score;
         const nearOf = (c: Candidate): boolean =>
-          lines.some((l) => l !== c.line && l.box.y >= c.line.box.y - 10 && l.box.y - (c.line.box.y + c.line.box.h) < 40 && goal.near!.some((d) => new RegExp(`\\b${d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(l.text)));
+          lines.some(
+            (l) =>
+              l !== c.line &&
+              // (Under it, or on its row to its left: a person's name beside that person's button.)
+              ((l.box.y >= c.line.box.y - 10 && l.box.y - (c.line.box.y + c.line.box.h) < 40) || (Math.abs(l.box.y + l.box.h / 2 - (c.line.box.y + c.line.box.h / 2)) < 25 && l.box.x + l.box.w < c.line.box.x)) &&
+              goal.near!.some((d) => new RegExp(`\\b${d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(l.text)),
+          );
         const dated = cands.find((c) => c.score >= top - 0.001 && nearOf(c));
         if (dated) {
           cands.splice(cands.indexOf(dated), 1);
@@ -1334,6 +1356,12 @@ export function decide(input: DecideInput): Decision {
       };
     }
     case 'fill': {
+      // A picker's dialog still open over the form after the last value was chosen in it ("OK" beside "Cancel"): its
+      // choice is confirmed before the next field is looked for.
+      if (!sub.opened && /^(?:\[[^\]]*\]\s*)*Chose "/.test(history[history.length - 1] ?? '') && lines.some((l) => /^cancel$/i.test(l.text.trim()))) {
+        const ok = lines.find((l) => !isHeader(l, screen) && /^(?:ok|done|set|apply)$/i.test(l.text.trim()));
+        if (ok) return clickOn(ok, `Step ${gi + 1} of ${n} ("${goal.text}"): the picker of the last value is still open; confirming its choice with "${ok.text}".`, `Tapped "${ok.text}" to close the picker. ${tag('via 0')}`);
+      }
       const f = fieldOf(lines, goal.hints, goal.value, screen, goal.avoid, goal.minShared);
       // (Never a tab of the app's bar: "Today" the tab is no answer to "When?".)
       const tabs = tabRow(lines, screen);
@@ -1360,6 +1388,32 @@ export function decide(input: DecideInput): Decision {
       if (!f && !opt && shape && !sub.opened && sub.via === 0 && sub.scrolls === 0 && sub.backs === 0) {
         const like = lines.filter((l) => !isHeader(l, screen) && new RegExp(`^every\\s*\\d+\\s*${shape[1]}s?\\b`, 'i').test(l.text.trim()) && !chosenBefore.some((c) => normText(c) === normText(l.text)));
         if (like.length === 1) return clickOn(like[0]!, `Step ${gi + 1} of ${n} ("${goal.text}"): no label says the request's words, but "${like[0]!.text}" is the one value of this shape here; opening it.`, `Opened the field "${like[0]!.text}". ${tag('opened item')}`);
+      }
+      // A list of times open (a picker's dialog) without the value: scrolled toward it, the list being in order.
+      const want = clockMinutes(goal.value);
+      if (sub.opened && !opt && want !== undefined && sub.steps < 10) {
+        const times = lines.filter((l) => !isHeader(l, screen) && clockMinutes(l.text) !== undefined);
+        const mins = times.map((l) => clockMinutes(l.text)!);
+        if (times.length >= 3 && (want > Math.max(...mins) || want < Math.min(...mins))) {
+          const later = want > Math.max(...mins);
+          const x = Math.round(times.reduce((a, l) => a + l.box.x + l.box.w / 2, 0) / times.length);
+          const top = Math.min(...times.map((l) => l.box.y));
+          const bottom = Math.max(...times.map((l) => l.box.y + l.box.h));
+          // (As far as the value lies: rows to pass = minutes to go ÷ the list's step, times the row height — one long
+          // drag from the list's far edge, at most the screen's height.)
+          const sorted = [...times].sort((a, b) => a.box.y - b.box.y);
+          const gaps = sorted.slice(1).map((l, i) => ({ dy: l.box.y - sorted[i]!.box.y, dm: clockMinutes(l.text)! - clockMinutes(sorted[i]!.text)! })).filter((g) => g.dy > 0 && g.dm > 0);
+          const row = gaps.length ? gaps.map((g) => g.dy).sort((a, b) => a - b)[Math.floor(gaps.length / 2)]! : 49;
+          const step = gaps.length ? gaps.map((g) => g.dm).sort((a, b) => a - b)[Math.floor(gaps.length / 2)]! : 30;
+          const rows = (later ? want - Math.max(...mins) : Math.min(...mins) - want) / step;
+          const px = Math.max(bottom - top, rows * row + (bottom - top) / 2);
+          const [from, to] = later ? [bottom - 4, Math.max(12, bottom - 4 - px)] : [top + 4, Math.min(screen.height - 12, top + 4 + px)];
+          return {
+            thought: `Step ${gi + 1} of ${n} ("${goal.text}"): the list of times shows ${times[0]!.text} to ${times[times.length - 1]!.text}; "${goal.value}" is ${later ? 'further down' : 'further up'}: scrolling the list.`,
+            conclusion: `Scrolled the times ${later ? 'down' : 'up'} for "${goal.value}". ${tag(`step ${sub.steps + 1}`)}`,
+            action: { action: 'swipe', coordinate: [x, Math.round(from)], coordinate2: [x, Math.round(to)] },
+          };
+        }
       }
       if (f && !sub.opened) {
         const target = f.value ?? f.label;
