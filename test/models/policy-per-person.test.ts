@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { requestCore } from '../../models/reference/roles/intent.js';
 import { decide, planTask } from '../../models/reference/roles/policy.js';
 import { understandDayChoice, understandTimeWindow } from '../../models/reference/roles/policy-edit.js';
 import { fieldStep, formFields, formValues, understandForm } from '../../models/reference/roles/policy-form.js';
@@ -132,6 +133,12 @@ describe('policy: a form with a person\'s card, a date picker and chips', () => 
     const open = plan.goals[1] as { targets: string[]; form: { value: string }[] };
     expect(open.form.map((v) => v.value).sort()).toEqual(['Ava', 'Fever', 'May 6']);
     expect(open.targets.join(' ')).not.toMatch(/wednesday/i);
+  });
+
+  it('"X won\'t be at practice on D (R). Can you let the coach know through App?" is an absence to report, R its reason', () => {
+    expect(requestCore("Ava won't be at practice on Wednesday, May 6 (Fever). Can you let the coach know through Kidsport? It's for the whole day.")).toMatch(
+      /^Report Ava absent on Wednesday, May 6 in Kidsport, reason: Fever\./,
+    );
   });
 
   it('a chip wrapped under a row of two chips headed by its own label is no label: the reason goes in the Reason picker', () => {

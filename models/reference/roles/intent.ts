@@ -676,6 +676,11 @@ export function requestCore(instruction: string): string {
     // with its app first (never the phone's Settings, never a person's record: "Change Ana's number to … in Contacts").
     .replace(/(?<=^|[.!?]\s+)([Ss]et|[Cc]hange|[Pp]ut)\s+([A-Za-z][a-z]*-[a-z]+)\s+to\s+([^.!?]+?)\s+in\s+(?:the\s+|my\s+)?(?!Settings\b)([A-Z][\w&-]*)(?:\s+app)?(?=\s*[.!?]|\s*$)/, (all, verb: string, setting: string, value: string, app: string) =>
       /['’]s\b/.test(setting) ? all : `${verb} ${setting.charAt(0).toLowerCase()}${setting.slice(1)} in ${app} to ${value}`)
+    // "Leo won't be at school on Thursday, March 12 (Family emergency). Can you let the school know through App?" →
+    // "Report Leo absent on Thursday, March 12 in App, reason: Family emergency.": not being somewhere one is expected,
+    // told to the people who expect one, is an absence to report; a reason in brackets is its reason.
+    .replace(/(?<=^|[.!?]\s+)([A-Z][\w'-]*)\s+(?:won['’]t|will\s+not|can['’]t|cannot|isn['’]t\s+going\s+to)\s+(?:be\s+(?:at|in)|make\s+it\s+(?:to|in)(?:\s+to)?|come\s+(?:to|in)(?:\s+to)?|go\s+to)\s+(?:school|work|class|classes|practice|nursery|daycare|the\s+office)\s+((?:on|this|next|tomorrow|today)\b[^.(!?]*?)\s*(?:\(([^)]+)\))?\s*[.!]\s+(?:(?:[Cc]an|[Cc]ould|[Ww]ould|[Ww]ill)\s+you\s+|[Pp]lease\s+)?(?:let|tell)\s+(?:the\s+[a-z]+|them|her|him)\s+know(?:\s+(?:through|via|in|using|on)\s+(?:the\s+)?([A-Z][\w&'-]*)(?:\s+app)?)?\s*[.?!]*/,
+      (_a, who: string, when: string, why: string | undefined, app: string | undefined) => `Report ${who} absent ${when.trim()}${app ? ` in ${app}` : ''}${why ? `, reason: ${why.trim()}` : ''}.`)
     // "… and confirm the payment": confirming is part of doing it, no value.
     .replace(/\s+and\s+(?:then\s+)?(?:confirm|submit|send|save)\s+(?:the\s+(?:payment|transfer|order|form|request)|it)(?=\s*[.!?]?$)/i, '');
   if (!text) return text;
