@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildTextChannelRequest, parseChannelVerdict } from '../../critics/trajectory-critic.js';
 import { trajectoryTextCriticRole } from '../../models/reference/roles/critics.js';
 import { closedOverlay, groundEntities, type Screen } from '../../models/reference/roles/critic-screen.js';
+import { offeredAction } from '../../models/reference/roles/evidence.js';
 import { pastForms, reportedResult, requestVerb } from '../../models/reference/roles/reported-result.js';
 import type { OcrEngine } from '../../models/reference/types.js';
 import { roleModel } from './fake-model.js';
@@ -332,5 +333,22 @@ describe('an order that lists another item', () => {
     expect(wrong.reason).toMatch(/lists "1 x Lasagne", none of the requested items/);
     const right = await textVerdict("Order 1 Panna Cotta from Luigi's.", steps, ['Home | Luigi\'s', menu, `${menu} | View cart · 1 item`, 'Order placed | Order #12 | 1 x Panna Cotta | Total $6.50']);
     expect(right.correct).toBe(true);
+  });
+});
+
+describe('a result reported after a context sentence, in other words (reported-result.ts, evidence.ts)', () => {
+  it('reads the verb of the request sentence, not the first word of the context before it', () => {
+    expect(requestVerb("Ava has been asking for the Deep end session, and it's on on Wednesday. Could you switch that day's swim lesson in Kidsport?")).toBe('switch');
+  });
+
+  it('"Swim lesson updated" reports a switch; a line with another verb does not', () => {
+    const base = { instruction: "Ava has been asking for the Deep end session. Could you switch Wednesday's swim lesson in Kidsport?", entities: ['Deep end session'], earlier: ['Swim lessons | Wednesday | Pool B'] };
+    expect(reportedResult({ ...base, finalLines: ['Swim lessons', 'Swim lesson updated', "Ava's Wednesday lesson: Deep end session"] })?.line).toBe('Swim lesson updated');
+    expect(reportedResult({ ...base, finalLines: ['Swim lessons', 'Swim lesson viewed', 'Deep end session'] })).toBeUndefined();
+  });
+
+  it('a "+ Report" button beside the list of reports offers nothing pending; a plain "Report" button still does', () => {
+    expect(offeredAction('Report Ava absent on Wednesday', ['Absences', 'Absence reported', 'Ava Reyes · Wednesday', '+ Report'])).toBeUndefined();
+    expect(offeredAction('Report Ava absent on Wednesday', ['Who is off?', 'Ava Reyes', 'Report'])).toBe('Report');
   });
 });

@@ -170,6 +170,8 @@ export function offeredAction(request: string, finalLines: readonly string[], en
     const thing = entities.some((e) => containsPhrase(l, e));
     // ("Buy another", "Order again": the action offered once more, after it was taken.)
     const again = /^(?:another|again|more|one more)$/.test(t.slice(1).join(' '));
+    // ("+ Report": a button that adds another, beside the list of those already done, offers nothing pending.)
+    if (/^\s*[+＋]/.test(l)) return false;
     return verbs.has(t[0]!) && t.length <= 3 && !/\?\s*$/.test(l.trim()) && !COUNTED.test(l.trim()) && !lists.has(t.join(' ')) && !reports && !label && !thing && !again;
   })?.trim();
 }

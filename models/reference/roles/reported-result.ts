@@ -10,6 +10,7 @@
  */
 import { requestCore } from './intent.js';
 import { SYNONYMS } from './policy-act.js';
+import { isVerb } from '../wordnet.js';
 import { containsPhrase, tokens } from './text-match.js';
 
 /** Verb particles that belong to the verb ("check out", "sign up"). */
@@ -59,9 +60,17 @@ export function pastForms(verb: string): string[] {
   return [...out];
 }
 
+/** Verbs whose result an app reports in other words ("Lunch order updated" for "Switch that day's lunch order"). */
+const RESULT_SYNONYMS: readonly (readonly string[])[] = [['switch', 'change', 'update', 'swap']];
+
 /** The request's verb: the first word of its core, with its particle ("Check out X" → "check out"). */
 export function requestVerb(instruction: string): string | undefined {
-  const words = requestCore(instruction).replace(/^[^A-Za-z]+/, '').split(/\s+/);
+  // (The first sentence that opens with a verb: a context sentence kept before the request — "Leo has been asking for
+  // X … . Switch that day's lunch order." — has none.)
+  const core = requestCore(instruction);
+  const sentences = core.split(/(?<=[.!?])\s+(?=[A-Z])/);
+  const request = sentences.find((s) => isVerb((/^[^A-Za-z]*([A-Za-z]+)/.exec(s)?.[1] ?? '').toLowerCase())) ?? core;
+  const words = request.replace(/^[^A-Za-z]+/, '').split(/\s+/);
   const first = (words[0] ?? '').replace(/[^A-Za-z'-]/g, '').toLowerCase();
   if (!/^[a-z][a-z'-]+$/.test(first)) return undefined;
   const second = (words[1] ?? '').replace(/[^A-Za-z]/g, '');
@@ -74,7 +83,7 @@ export function requestVerb(instruction: string): string | undefined {
  * pattern when it holds the past form and every other word, in any order ("Hold placed").
  */
 export function resultPatterns(verb: string): { past: string[]; with: string[]; label: string }[] {
-  const group = SYNONYMS.filter((g) => g.includes(verb)).flat();
+  const group = [...SYNONYMS, ...RESULT_SYNONYMS].filter((g) => g.includes(verb)).flat();
   const all = [...new Set([verb, ...group])];
   return all.map((v) => {
     const [head = '', ...rest] = v.split(/\s+/);
