@@ -235,7 +235,8 @@ export const policyRole: RoleHandler = async (request, ctx) => {
   const lines = symbols.length ? [...ocrLines, ...symbols] : ocrLines;
   // Steppers ("−  2  +"): their glyphs off the pixels, their count read by the OCR — again, enlarged, when a lone digit
   // was below the detector's reach (a VLM reads it directly).
-  const steppers = await readSteppers(bytes, raw, ocrLines, ctx.ocr);
+  // (Only a request with a count in digits sets one: the glyph scan, ~30 ms a frame, is skipped otherwise.)
+  const steppers = /\d/.test(prompt.instruction) ? await readSteppers(bytes, raw, ocrLines, ctx.ocr) : [];
   // The one visual cue besides text: on/off switches (policy-vision.ts).
   let switches: SwitchBox[] = [];
   try {
