@@ -7,6 +7,7 @@ import { cinemaApp } from './apps/cinema/index.js';
 import { clockApp } from './apps/clock/index.js';
 import { contactsApp } from './apps/contacts/index.js';
 import { fitnessApp } from './apps/fitness/index.js';
+import { flightsApp } from './apps/flights/index.js';
 import { foodApp } from './apps/food/index.js';
 import { laundryApp } from './apps/laundry/index.js';
 import { libraryApp } from './apps/library/index.js';
@@ -54,6 +55,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   splitsApp as AppModule,
   mealsApp as AppModule,
   schoolApp as AppModule,
+  flightsApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
