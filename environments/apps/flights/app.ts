@@ -224,7 +224,7 @@ body{background:#f3f5f9}
 .bg .inc{font-size:15px;color:#394256;margin-top:10px}
 .bk{display:flex;gap:12px;align-items:center;min-height:62px;padding:8px 16px;background:#fff;border-bottom:1px solid #e6e9f0}
 .rm{flex:none;height:40px;padding:0 14px;border-radius:20px;border:2px solid #c92a2a;color:#c92a2a;font-size:15px;font-weight:bold;background:#fff}
-.bopt{display:flex;gap:14px;align-items:center;width:100%;padding:14px 20px;text-align:left;border-bottom:1px solid #eef0f4}
+.sheet button.bopt{display:flex;gap:14px;align-items:center;width:100%;padding:12px 20px;text-align:left;border-bottom:1px solid #eef0f4}
 .bopt .rad{flex:none;width:24px;height:24px;border-radius:12px;border:2px solid #868e96}
 .bopt[aria-checked="true"] .rad{border:7px solid ${ACCENT}}
 .bopt .info{flex:1}
@@ -233,7 +233,9 @@ body{background:#f3f5f9}
 .bopt .pr{flex:none;font-size:17px;font-weight:bold}
 .sheet .sub{padding:0 20px 8px;font-size:15px;color:#5a6275}
 .sheet .err{color:#c92a2a;font-size:15px;font-weight:bold;padding:4px 20px;min-height:8px}
-.sheet .primary{display:block;text-align:center;padding:0;width:calc(100% - 24px)}
+.sheet button.primary{display:block;text-align:center;padding:0;margin:16px 12px 4px;width:calc(100% - 24px)}
+.secondary{display:block;margin:12px;height:50px;border-radius:25px;border:2px solid ${ACCENT};color:${ACCENT};font-size:17px;font-weight:bold;width:calc(100% - 24px);text-align:center;line-height:46px;background:#fff}
+.twin{margin-top:-12px}
 .pass{margin:12px;background:#fff;border-radius:16px;border:1px solid #dde2ec;overflow:hidden}
 .pass .hd{background:${ACCENT};color:#fff;padding:12px 16px;display:flex;justify-content:space-between;font-weight:bold;font-size:16px}
 .pass .bd{display:grid;grid-template-columns:1fr 1fr 1fr;gap:10px;padding:14px 16px}
@@ -433,6 +435,7 @@ function resultsPage(st: FlightsState, ctx: AppContext, s: Search, q: URLSearchP
   const day = back ? s.ret : s.day;
   const flights = flightsOf(s.to, back);
   const title = back ? `${nameOf(s.to)} → ${nameOf(HOME)}` : `${nameOf(HOME)} → ${nameOf(s.to)}`;
+  const head = `<div class="hero"><h2>${esc(title)}</h2><div class="s">${s.ret >= 0 ? 'Return' : 'One way'} · ${adultsText(s.adults)}${s.ret >= 0 ? ` · ${esc(shortDay(s.day))} – ${esc(shortDay(s.ret))}` : ''}</div></div>`;
   const strip: string[] = [];
   const lo = Math.max(back ? s.day : 0, Math.min(day - 2, LAST_DAY - 4));
   for (let d = lo; d <= Math.min(LAST_DAY, lo + 4); d++) {
@@ -468,8 +471,8 @@ ${FARES.map(
 <div class="row2"><span>${closed ? 'Closed' : 'Seats available'}</span><span class="from">${closed ? '' : `from ${money(lightPrice(st.seed, f.no, day) * s.adults)}`}</span></div></button>`;
   };
   const chosen = back && outPick ? `<div class="card"><div class="d"><b>Outbound:</b> ${esc(shortDay(s.day))} · ${esc(outPick.f.dep)} → ${esc(outPick.f.arr)} · ${esc(outPick.fare)}</div></div>` : '';
-  const body = `${appbar(title, { back: true })}
-<div class="intro">${s.ret >= 0 ? 'Return' : 'One way'} · ${adultsText(s.adults)}${s.ret >= 0 ? ` · ${esc(shortDay(s.day))} – ${esc(shortDay(s.ret))}` : ''}</div>
+  const body = `${appbar(back ? 'Return flight' : 'Select flight', { back: true })}
+${head}
 <div class="strip" id="strip">${strip.join('')}</div>${chosen}
 <div class="section">Choose your ${back ? 'return' : 'outbound'} flight</div>
 <div class="intro">${esc(dayLabel(day))}</div>
