@@ -191,8 +191,14 @@ describe('Zephra airline app (written blind, a held-out app for the frozen polic
     expect(await text(s, '#day-v')).toBe('Fri, Jun 13');
     await tap(s, s.page.locator('#search'));
     expect(await visible(s, 'Choose your outbound flight')).toBe(true);
-    expect(await s.page.locator('.strip a.on').getAttribute('data-d')).toBe('Friday, June 13');
+    expect(await s.page.locator('.strip button.on').getAttribute('data-d')).toBe('Friday, June 13');
     expect(await s.page.locator('.res').count()).toBe(3);
+    // The date strip moves the search to a nearby day and back.
+    await tap(s, s.page.locator('.strip button[data-d="Saturday, June 14"]'));
+    expect(await s.page.locator('.strip button.on').getAttribute('data-d')).toBe('Saturday, June 14');
+    expect(await visible(s, 'Saturday, June 14')).toBe(true);
+    await tap(s, s.page.locator('.strip button[data-d="Friday, June 13"]'));
+    expect(await visible(s, 'Friday, June 13')).toBe(true);
     // The 7:05 PM flight (near the 7:05 AM one), Flex; leaving Review and pay unpaid books nothing.
     await tap(s, s.page.locator('.res[data-dep="7:05 PM"]'));
     expect(await s.page.locator('#fs-ZP805').isVisible()).toBe(true);
@@ -269,9 +275,9 @@ describe('Zephra airline app (written blind, a held-out app for the frozen polic
     // The return flight first (a near-duplicate of the outbound one).
     await tap(s, s.page.locator('#seats-h3rt9v-back'));
     expect(await visible(s, 'Confirm seat')).toBe(true);
-    expect(await s.page.locator('#paxbar a.on').getAttribute('data-pax')).toBe('Freya');
-    await tap(s, s.page.locator('#paxbar a[data-pax="Oskar"]'));
-    expect(await s.page.locator('#paxbar a.on').getAttribute('data-pax')).toBe('Oskar');
+    expect(await s.page.locator('#paxbar button.on').getAttribute('data-pax')).toBe('Freya');
+    await tap(s, s.page.locator('#paxbar button[data-pax="Oskar"]'));
+    expect(await s.page.locator('#paxbar button.on').getAttribute('data-pax')).toBe('Oskar');
     await tap(s, s.page.locator('.st[data-seat="14C"]'));
     expect(await text(s, '#sel-v')).toBe('New seat 14C · Standard · Free');
     await tap(s, s.page.locator('#confirm'));
@@ -283,7 +289,7 @@ describe('Zephra airline app (written blind, a held-out app for the frozen polic
     const t = await open(2);
     await openTrip(t, 'Lisbon');
     await tap(t, t.page.locator('#seats-h3rt9v-out'));
-    await tap(t, t.page.locator('#paxbar a[data-pax="Oskar"]'));
+    await tap(t, t.page.locator('#paxbar button[data-pax="Oskar"]'));
     // A taken seat and Freya's seat cannot be picked; 14D is picked, then left unconfirmed.
     const st0 = await state(t);
     const taken = st0.trips.find((x) => x.ref === 'H3RT9V')!.legs[0]!.taken[0]!;
@@ -296,7 +302,7 @@ describe('Zephra airline app (written blind, a held-out app for the frozen polic
     await tap(t, t.page.locator('header button[aria-label="Back"]'));
     expect(await reason(t, 'choose_seat', sp)).toBe('no seat was changed');
     await tap(t, t.page.locator('#seats-h3rt9v-out'));
-    await tap(t, t.page.locator('#paxbar a[data-pax="Oskar"]'));
+    await tap(t, t.page.locator('#paxbar button[data-pax="Oskar"]'));
     await tap(t, t.page.locator('.st[data-seat="14D"]'));
     await tap(t, t.page.locator('.st[data-seat="14C"]'));
     await tap(t, t.page.locator('#confirm'));

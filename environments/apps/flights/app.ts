@@ -157,10 +157,10 @@ body{background:#f3f5f9}
 .cal button:disabled{color:#c3c8d2}
 .cal button.sel{background:${ACCENT};color:#fff}
 .strip{display:flex;gap:6px;padding:10px 8px;background:#fff;border-bottom:1px solid #e6e9f0}
-.strip a{flex:1;min-width:0;border-radius:12px;border:2px solid #e1e5ee;padding:6px 2px;text-align:center;font-size:14px;color:#394256}
-.strip a b{display:block;font-size:16px;color:#1f2328}
-.strip a .pr{display:block;font-size:13px;color:${ACCENT};font-weight:bold;margin-top:2px}
-.strip a.on{border-color:${ACCENT};background:${SOFT}}
+.strip button{flex:1;background:#fff;min-width:0;border-radius:12px;border:2px solid #e1e5ee;padding:6px 2px;text-align:center;font-size:14px;color:#394256}
+.strip button b{display:block;font-size:16px;color:#1f2328}
+.strip button .pr{display:block;font-size:13px;color:${ACCENT};font-weight:bold;margin-top:2px}
+.strip button.on{border-color:${ACCENT};background:${SOFT}}
 .res{display:block;width:calc(100% - 24px);margin:10px 12px;padding:14px 16px;background:#fff;border-radius:14px;border:1px solid #dde2ec;text-align:left}
 .res .row1{display:flex;align-items:center;gap:10px;font-size:22px;font-weight:bold}
 .res .row1 .ln{flex:1;height:2px;background:#c5cce0}
@@ -192,9 +192,9 @@ body{background:#f3f5f9}
 .tick.bad .box{border-color:#c92a2a}
 .dg{margin:0 12px;padding:12px 14px;background:#fff;border-radius:12px;font-size:15px;color:#394256;line-height:1.4}
 .paxbar{display:flex;gap:8px;overflow-x:auto;padding:10px 12px;background:#fff;border-bottom:1px solid #e6e9f0}
-.paxbar a{flex:none;min-height:48px;padding:6px 14px;border-radius:24px;border:2px solid #cdd3e1;font-size:15px;font-weight:bold;color:#394256;display:flex;flex-direction:column;justify-content:center;background:#fff}
-.paxbar a span{font-size:13px;font-weight:normal;color:#5a6275}
-.paxbar a.on{border-color:${ACCENT};background:${SOFT};color:${ACCENT}}
+.paxbar button{flex:none;min-height:48px;padding:6px 14px;border-radius:24px;border:2px solid #cdd3e1;font-size:15px;font-weight:bold;color:#394256;display:flex;flex-direction:column;justify-content:center;background:#fff}
+.paxbar button span{font-size:13px;font-weight:normal;color:#5a6275}
+.paxbar button.on{border-color:${ACCENT};background:${SOFT};color:${ACCENT}}
 .legend{display:flex;flex-wrap:wrap;gap:8px 16px;padding:10px 16px;font-size:14px;color:#394256}
 .legend i{display:inline-block;width:18px;height:18px;border-radius:5px;vertical-align:-4px;margin-right:6px;border:2px solid #9aa3b5;background:#fff}
 .legend i.tk{background:#ced4da;border-color:#ced4da}
@@ -443,7 +443,7 @@ function resultsPage(st: FlightsState, ctx: AppContext, s: Search, q: URLSearchP
     const next = back ? { ...s, ret: d } : { ...s, day: d, ret: s.ret >= 0 && s.ret < d ? d : s.ret };
     const extra = back && outPick ? `&leg=back&out=${pickQs(outPick.f, outPick.fare)}` : '';
     strip.push(
-      `<a class="${d === day ? 'on' : ''}" data-d="${esc(dayLabel(d))}" href="javascript:location.replace(BASE+'/results?${searchQs(next)}${extra}')">${esc(weekdayOf(d).slice(0, 3))}<b>${dayOfMonth(d)} ${esc(monthShort(d))}</b><span class="pr">${Number.isFinite(price) ? money(price * s.adults) : '—'}</span></a>`,
+      `<button class="${d === day ? 'on' : ''}" data-d="${esc(dayLabel(d))}" onclick="location.replace(BASE+'/results?${searchQs(next)}${extra}')">${esc(weekdayOf(d).slice(0, 3))}<b>${dayOfMonth(d)} ${esc(monthShort(d))}</b><span class="pr">${Number.isFinite(price) ? money(price * s.adults) : '—'}</span></button>`,
     );
   }
   const fareSheet = (f: Scheduled): string => {
@@ -617,7 +617,7 @@ function seatsPage(st: FlightsState, ctx: AppContext, t: Trip, l: Leg, paxId: st
 <div class="paxbar" id="paxbar">${l.pax
     .map((p) => {
       const pp = personOf(st, p.pax)!;
-      return `<a class="${p.pax === cur.pax ? 'on' : ''}" data-pax="${esc(pp.first)}" href="javascript:location.replace(BASE+'/seats/${l.id}?pax=${p.pax}')">${esc(pp.first)}<span>${p.seat ? `Seat ${p.seat}` : 'No seat yet'}</span></a>`;
+      return `<button class="${p.pax === cur.pax ? 'on' : ''}" data-pax="${esc(pp.first)}" onclick="location.replace(BASE+'/seats/${l.id}?pax=${p.pax}')">${esc(pp.first)}<span>${p.seat ? `Seat ${p.seat}` : 'No seat yet'}</span></button>`;
     })
     .join('')}</div>
 <div class="legend"><span><i></i>Free</span><span><i class="tk"></i>Taken</span><span><i class="fr"></i>Front €18</span><span><i class="xl"></i>Extra legroom €24</span><span><i class="me"></i>${esc(me.first)}</span></div>
