@@ -84,7 +84,7 @@ export function check(state: UtilityState, spec: CheckerSpec): CheckResult {
       if (readings.length > 1) return no(`${readings.length} readings were submitted (${readings.map(readingText).join(', ')}), expected one`);
       const side = sideEffects({ readings: true });
       if (side) return no(`the ${m.name} reading was submitted but ${side}`);
-      return ok(`submitted a ${m.name} reading of ${pad(m, r.value)} ${m.unit}`);
+      return ok(`submitted a reading of ${pad(m, r.value)} ${m.unit} for ${m.name}`);
     }
     case 'make_payment': {
       const amountText = param(spec, 'pay_amount');
