@@ -25,6 +25,7 @@ import { shopApp } from './apps/shop/index.js';
 import { smartHomeApp } from './apps/smarthome/index.js';
 import { splitsApp } from './apps/splits/index.js';
 import { transitApp } from './apps/transit/index.js';
+import { utilityApp } from './apps/utility/index.js';
 import { vetApp } from './apps/vet/index.js';
 
 export type { AppModule, AppCheckers, CheckResult } from './app-types.js';
@@ -56,6 +57,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   mealsApp as AppModule,
   schoolApp as AppModule,
   flightsApp as AppModule,
+  utilityApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */

@@ -10,6 +10,11 @@ body{background:linear-gradient(160deg,#364fc7 0%,#5f3dc4 45%,#c2255c 100%);min-
 .compact .clock{padding:24px 0 4px;font-size:56px}
 .compact .date{margin-bottom:20px}
 .compact .grid{gap:16px 8px}
+.dense .clock{padding:10px 0 0;font-size:44px}
+.dense .date{margin-bottom:12px;font-size:16px}
+.dense .grid{gap:10px 8px}
+.dense .app{gap:5px;font-size:14px}
+.dense .ic{width:54px;height:54px;border-radius:15px;font-size:27px}
 .soon{background:#f4f5f7;color:#1f2328;min-height:100vh}
 .soon .box{text-align:center;padding:160px 24px}
 .soon h1{font-size:28px;margin:18px 0 8px}
@@ -24,17 +29,19 @@ export interface LauncherIcon {
 }
 
 /**
- * The home screen. Past six rows of icons (more than 24) the clock, date and row gaps are tightened, so that the last
- * row (Weather, Camera, Music) is still on screen without scrolling.
+ * The home screen. Past six rows of icons (more than 24) the clock, date and row gaps are tightened, and past seven
+ * (more than 28) the icons and labels are a little smaller too, so that the last row (Weather, Camera, Music) is still
+ * on screen without scrolling.
  */
 export function launcherPage(icons: readonly LauncherIcon[]): string {
+  const rows = Math.ceil(icons.length / 4);
   const apps = icons
     .map((i) => `<a class="app" href="${i.href}" aria-label="${esc(i.title)}"><div class="ic" style="background:${i.color}">${esc(i.glyph)}</div><span>${esc(i.title)}</span></a>`)
     .join('');
   return pageShell({
     title: 'Home',
     css: CSS,
-    bodyAttrs: Math.ceil(icons.length / 4) > 6 ? 'data-launcher class="compact"' : 'data-launcher',
+    bodyAttrs: rows > 7 ? 'data-launcher class="dense"' : rows > 6 ? 'data-launcher class="compact"' : 'data-launcher',
     body: `<div class="clock">9:41</div><div class="date">Monday, June 2</div><div class="grid">${apps}</div>`,
   });
 }
