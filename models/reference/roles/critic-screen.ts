@@ -39,6 +39,10 @@ export function matchTarget(target: string, entities: readonly string[], screen:
   const t = contentTokens(target).join(' ');
   const e = contentTokens(m.entity).join(' ');
   if (t === e) return m;
+  // A sentence about the entity ("Lisinopril 20 mg will be ready tomorrow", "Gym is on"): the entity, then a verb of
+  // being, having or modality — the same item described, not a longer name.
+  const after = target.trim().slice(target.toLowerCase().indexOf(m.entity.toLowerCase()) + m.entity.length).trim();
+  if (target.toLowerCase().trim().startsWith(m.entity.toLowerCase()) && /^(?:will|is|was|are|were|has|have|had|can|could|should|may|might|must|needs?)\b/i.test(after)) return m;
   const exactElsewhere = screen.some((l) => l.text !== target && contentTokens(l.text).join(' ') === e);
   return exactElsewhere ? { kind: 'near', entity: m.entity, window: target } : m;
 }

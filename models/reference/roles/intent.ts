@@ -386,7 +386,8 @@ function plainRequest(text: string): { text: string; changed: boolean } {
     `${v[0]!.toUpperCase()}${v.slice(1).toLowerCase()} the conversation with ${who}`,
   );
   // "Create a Dentist alarm that …" → "Create an alarm called Dentist that …": a name before the kind word names it.
-  s = s.replace(/^((?:in\s+(?:the\s+)?[A-Z]\w*(?:\s+app)?,?\s+)?)(create|add|set\s+up|make|schedule)\s+(?:a|an|the)\s+([A-Z][\w'-]*(?:\s+[a-zA-Z][\w'-]*){0,3}?)\s+(alarm|event|reminder)\b/i, (all, lead: string, v: string, name: string, kind: string) =>
+  // (Not when a name follows the kind: in "Add a Clock alarm called Laundry" the word before it is the app.)
+  s = s.replace(/^((?:in\s+(?:the\s+)?[A-Z]\w*(?:\s+app)?,?\s+)?)(create|add|set\s+up|make|schedule)\s+(?:a|an|the)\s+([A-Z][\w'-]*(?:\s+[a-zA-Z][\w'-]*){0,3}?)\s+(alarm|event|reminder)\b(?!\s+(?:called|named|titled)\b)/i, (all, lead: string, v: string, name: string, kind: string) =>
     /^(?:new|daily|weekly|morning|evening)$/i.test(name) ? all : `${lead}${v} an ${kind} called ${name}`.replace(/\ban (?=[^aeiou])/i, 'a '),
   );
   // "Star X as a favourite (contact)" → "Star X".
@@ -504,6 +505,9 @@ function resolvePronoun(text: string, thing: string, kind?: string): string {
   return done ? back(s) : text;
 }
 
+/** A value a purpose clause may carry: a day of the month, a weekday or month date, a clock time, an amount. */
+const PURPOSE_VALUE = /(?:\b(?:on|at|for|by)\s+)?(?:the\s+\d{1,2}(?:st|nd|rd|th)\b(?:\s+of\s+(?:the|each|every)\s+month)?|\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)(?:,?\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2})?\b|\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?::\d{2})?\s*[AaPp]\.?[Mm]\.?|[$€£]\s?\d[\d,]*(?:\.\d{1,2})?)/;
+
 /**
  * Sentence structure of a multi-clause request: labelled parts joined to their request, asides dropped, a purpose
  * clause's "forget/remember X" giving an unnamed request its name, plain imperatives for wishes and indirect
@@ -518,6 +522,12 @@ function restructure(parts: Part[]): Part[] {
       const named = /\b(?:forget|remember|remind(?:\s+me)?(?:\s+(?:of|about))?)\s+(?:about\s+)?([\p{Lu}\p{N}"“].*?)[.!?]*$/u.exec(p.text)?.[1];
       if (owner && named && !namesSomethingBut(owner.text)) {
         owner.text = owner.text.replace(/\b((?:a|an|the|my)\s+(?:[a-z]+\s+){0,2}?[a-z]+)(?=\s+(?:at|on|for|in|to|from|with)\b|[,.!?]|$)/, `$1 called ${named}`);
+      }
+      // "Move my X so it comes out on the 21st instead": the value the purpose clause names is where the thing goes —
+      // "Move my X to the 21st" (a day of the month, a date, a time or an amount; never dropped with the clause).
+      const value = PURPOSE_VALUE.exec(p.text)?.[0];
+      if (owner && value && !named && /^(?:move|change|switch|shift|push|bring|set|reschedule|update)\b/i.test(owner.text.trim()) && !/\bto\s+\S/.test(owner.text)) {
+        owner.text = `${owner.text.replace(/[.!?]*$/, '')} to ${value.replace(/^(?:on|at|for|by)\s+/i, '')}`;
       }
       continue;
     }
@@ -723,12 +733,13 @@ export function entityEnd(value: string): string {
 /** Whether the instruction uses `entity` as the app to work in ("in Foodie", "on ShopMart", "open Mail"). */
 export function namesTheApp(instruction: string, entity: string): boolean {
   const e = entity.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`\\b(?:in|on|open|using)\\s+(?:the\\s+)?${e}(?:\\s+app)?\\b`, 'i').test(instruction);
+  // (Not a possessive: "open Green Bowl's menu" opens a page of Green Bowl, in an app.)
+  return new RegExp(`\\b(?:in|on|open|using)\\s+(?:the\\s+)?${e}(?:\\s+app)?\\b(?!['’]s\\b)`, 'i').test(instruction);
 }
 
 /** A name the instruction introduces ("called X", "titled X", "the subject X"): up to the next clause word. */
 const NAMED_PHRASE =
-  /\b(?:called|titled|named|labell?ed|(?:label|name|call|title)\s+it|(?:the )?subject)\s+(?!a\b|an\b|the\b|it\b)([^,.;:!?"“”]+?)(?=\s+(?:that|which|and|then|saying|says|in|on|to|from|with|as|for)\b|[,;:!?]|\.(?:\s|$)|$)/gi;
+  /\b(?:called|titled|named|labell?ed|(?:label|name|call|title)\s+it|(?:the )?subject)\s+(?!a\b|an\b|the\b|it\b)([^,.;:!?"“”]+?)(?=\s+(?:that|which|and|then|saying|says|in|on|to|from|with|as|for|at|by|every|via|using|into|under)\b|[,;:!?]|\.(?:\s|$)|$)/gi;
 /** An item named right after its kind: "my note Shopping list", "the contact Diana Hughes", "the email Q3 review". */
 const KIND_NAMED =
   /\b(?:my|the)\s+(?:note|contact|event|alarm|email|mail|message|conversation|chat|thread|product|restaurant|setting)\s+(?:with\s+)?([\p{Lu}\p{N}][^,.;:!?"“”]*?)(?=\s+(?:to|that|which|and|then|in|on|from|with|as|for|at)\b|[,;:!?]|\.(?:\s|$)|$)/gu;

@@ -5,13 +5,14 @@ import { RoleInputError } from '../errors.js';
 import { isVerb } from '../wordnet.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
-import { instructionEntities, isDateEntity, requestCore } from './intent.js';
+import { instructionEntities, isDateEntity, namesTheApp, requestCore } from './intent.js';
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
 import { understandDayChoice, understandEdit, understandTimeWindow } from './policy-edit.js';
 import { contentWords, dayLabels, foldContext, foldSharedCost, foldSharedEvent, foldStatement, mergeDetails, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
 import { exploreStep, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
 import { detectSwitches, detectSymbols, findSteppers, type Stepper, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
+import { wordSimilarity } from '../word-vectors.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
 import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, stemWords, pick, pointIn, prefixCandidates, readValue, rowCandidates, sameDate, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
@@ -522,11 +523,36 @@ const ACTION_TABS = /^(?:more|menu|account|profile|settings|help|services|me)$/i
  * The next tab to look through: one not tried yet, those whose label shares a word with the request first; for an
  * action's button (not a thing of a list), the app's catch-all tab ("More", "Account", …) next.
  */
-function nextTab(tabs: OcrLine[], tried: readonly string[], instruction: string, action = false): OcrLine | undefined {
+function nextTab(tabs: OcrLine[], tried: readonly string[], instruction: string, action = false, sought: readonly string[] = []): OcrLine | undefined {
   const words = contentWords(instruction);
   const left = tabs.filter((t) => !tried.includes(t.text.trim()));
-  const fits = (t: OcrLine): number => contentWords(t.text).filter((w) => words.some((x) => stemEq(x, w))).length + (action && ACTION_TABS.test(t.text.trim()) ? 0.5 : 0);
+  // (Then by what the tab is about: the one whose label is nearest in meaning to the thing sought — "Clubs" for
+  // "Multi-sports", "Trips" for a flight — before the others; shared words still first.)
+  const fits = (t: OcrLine): number => contentWords(t.text).filter((w) => words.some((x) => stemEq(x, w))).length + (action && ACTION_TABS.test(t.text.trim()) ? 0.5 : 0) + 0.9 * tabAbout(t.text, sought);
   return left.sort((a, b) => fits(b) - fits(a))[0];
+}
+
+/** Tab labels that say nothing of a topic (every app has them): no meaning to compare. */
+const GENERIC_TABS = /^(?:home|more|menu|account|profile|settings|help|me|you|today|main|start|overview|dashboard)$/i;
+
+/**
+ * How much a tab's label is about the thing sought, by distributional word knowledge (word-vectors.ts): the best
+ * similarity of a label word to a word of the thing (hyphenated and camel-case words split), counted from 0.4 (below
+ * it, words are only loosely associated) — 0 for generic tabs ("Home", "More") and for words the vectors do not know.
+ */
+export function tabAbout(label: string, sought: readonly string[]): number {
+  if (GENERIC_TABS.test(label.trim())) return 0;
+  const parts = (t: string): string[] => t.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 3);
+  const own = parts(label);
+  let best = 0;
+  for (const w of sought.flatMap(parts)) for (const l of own) best = Math.max(best, w === l ? 1 : (wordSimilarity(l, w) ?? 0));
+  return best >= 0.4 ? best : 0;
+}
+
+/** The words of what a goal looks for (its targets, switch, setting or value), for judging where it may be kept. */
+function soughtWords(goal: Goal): string[] {
+  const texts = goal.kind === 'tap' ? goal.targets : goal.kind === 'toggle' || goal.kind === 'press' ? [goal.target] : goal.kind === 'choose' ? [goal.setting] : goal.kind === 'fill' ? [...goal.hints, goal.value] : [];
+  return texts.flatMap((t) => contentWords(t));
 }
 
 /** A section or tab of the user's own things ("My classes", "My loans"). */
@@ -873,8 +899,11 @@ export function decide(input: DecideInput): Decision {
     const untried = known.filter((t) => !tried.includes(t));
     // (A switch of the app's own is a preference: kept where actions and settings are, "More", "Account", … first.)
     const action = (goal.kind === 'tap' && !goal.entity && (goal.form !== undefined || goal.words !== undefined)) || (goal.kind === 'toggle' && !!goal.label?.length);
-    const tab = nextTab(notMine ? row.filter((t) => !MINE.test(t.text.trim())) : row, tried, input.instruction, action);
-    const fitting = tab && contentWords(tab.text).some((w) => contentWords(input.instruction).some((x) => stemEq(x, w)));
+    // (What the goal looks for, and the request's own words: "Harbour Lights" is looked for, "cruise" says what it is.)
+    const sought = [...new Set([...soughtWords(goal), ...contentWords(requestCore(input.instruction))])].filter((w) => !appLabel || normText(w) !== normText(appLabel));
+    const tab = nextTab(notMine ? row.filter((t) => !MINE.test(t.text.trim())) : row, tried, input.instruction, action, sought);
+    // (A tab nearly synonymous with the thing sought — similarity ≥ 0.5 — fits as a shared word does.)
+    const fitting = tab && (contentWords(tab.text).some((w) => contentWords(input.instruction).some((x) => stemEq(x, w))) || tabAbout(tab.text, sought) >= 0.5);
     // A page whose last line ends well above the bottom edge has nothing below the fold: no need to scroll it.
     const body = lines.filter((l) => !isHeader(l, screen) && !row.includes(l));
     const shortPage = body.length > 0 && Math.max(...body.map((l) => l.box.y + l.box.h)) < screen.height * 0.8;
@@ -1078,6 +1107,19 @@ export function decide(input: DecideInput): Decision {
         if (dated) {
           cands.splice(cands.indexOf(dated), 1);
           cands.unshift(dated);
+        }
+      } else if (cands.length > 1 && cands.filter((c) => c.score >= cands[0]!.score - 0.001).length > 1) {
+        // The same button on several rows ("Reading due" beside Electricity, Gas and Water): the one on the row of a
+        // thing the request names — a line on its row, left of it, that says the thing ("Gas").
+        const top = cands[0]!.score;
+        const things = instructionEntities(requestCore(input.instruction)).filter((e) => !namesTheApp(input.instruction, e) && !goal.targets.some((t) => normText(t) === normText(e)) && !/^\d{1,2}$/.test(e.trim()));
+        const said = (l: OcrLine): boolean => things.some((e) => new RegExp(`\\b${e.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(l.text));
+        const onItsRow = (c: Candidate): boolean => lines.some((l) => l !== c.line && Math.abs(l.box.y + l.box.h / 2 - (c.line.box.y + c.line.box.h / 2)) < 25 && l.box.x + l.box.w < c.line.box.x && said(l));
+        const tied = cands.filter((c) => c.score >= top - 0.001);
+        const owned = tied.filter(onItsRow);
+        if (owned.length === 1) {
+          cands.splice(cands.indexOf(owned[0]!), 1);
+          cands.unshift(owned[0]!);
         }
       }
       // A thing the request names by the start of its name ("Climbing" for the "Climbing crew" group, "Hannah" for

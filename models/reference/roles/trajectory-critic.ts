@@ -158,8 +158,10 @@ function settingRequest(instruction: string): { setting: string; value: string }
   // (Case-sensitive: the value is a run of capitalised words, "Make Ana Lind one of my favourites" is no setting.)
   const mk = /^[Mm]ake\s+([A-Z0-9][\w'’&-]*(?:\s+[A-Z0-9][\w'’&-]*)*)\s+(?:my|the)\s+([a-z][a-z ]*?)\s*[.!]?$/.exec(t);
   if (mk) return { setting: mk[2]!, value: mk[1]! };
-  const m = /\b(?:set|change|make|update|adjust|switch|turn)\s+(?:my\s+|the\s+|your\s+)?(.+?)\s+(?:to|for)\s+(.+?)\s*(?:,?\s*please)?[.!]?\s*$/i.exec(t);
+  // (Within one sentence; the value ends at a comma: "Set Bluetooth to On, nothing else" sets it On.)
+  const m = /\b(?:set|change|make|update|adjust|switch|turn)\s+(?:my\s+|the\s+|your\s+)?([^.!?]+?)\s+(?:to|for)\s+([^.!?]+?)\s*(?:,?\s*please)?[.!]?\s*$/i.exec(t);
   if (!m) return undefined;
+  m[2] = (m[2] ?? '').split(/\s*,\s*/)[0]!;
   // "Turn on X for Y", "Switch off X for Y": a switch of Y, not a setting X taking the value Y.
   if (/^(?:on|off)\b/i.test((m[1] ?? '').trim())) return undefined;
   // "Turn the reminder for X On": a request that ends in a switch position is a switch, whatever it is for.
@@ -556,7 +558,8 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
   const acted = ev.summaries.map(summaryAction);
   ev.summaries.forEach((s, i) => {
     const did = s.split(';')[0] ?? '';
-    if (!HARM_MARK.test(did)) return;
+    // (A step that undoes an earlier mistake — "Pressed Back, undoing the previous mistake" — is no mistake itself.)
+    if (!HARM_MARK.test(did) || REVERT.test(did)) return;
     if (ev.summaries.slice(i + 1).some((t) => REVERT.test(t))) return;
     // A detour (a tap that went elsewhere instead of an offered item) is over once a later step acts on that item.
     const passed = /instead of "([^"]+)", going off-task/.exec(did)?.[1];
