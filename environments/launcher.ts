@@ -10,7 +10,7 @@ body{background:linear-gradient(160deg,#364fc7 0%,#5f3dc4 45%,#c2255c 100%);min-
 .compact .clock{padding:24px 0 4px;font-size:56px}
 .compact .date{margin-bottom:20px}
 .compact .grid{gap:16px 8px}
-.dense .clock{padding:10px 0 0;font-size:44px}
+.dense .clock{padding:30px 0 0;font-size:44px}
 .dense .date{margin-bottom:12px;font-size:16px}
 .dense .grid{gap:10px 8px}
 .dense .app{gap:5px;font-size:14px}
