@@ -84,3 +84,76 @@ describe('policy: the same button on several rows', () => {
     expect(y).toBeLessThan(310);
   });
 });
+
+describe('policy: the app named before a clause of time, and the home screen', () => {
+  it('"… for them in Tidewell before the prices go up": Tidewell is the app', () => {
+    const plan = planTask('Sam is bringing more gear than fits. Please book a second locker for them in Tidewell before the prices go up.', []);
+    expect(plan.goals[0]).toMatchObject({ kind: 'open', target: 'Tidewell' });
+  });
+
+  // (A regression test of the launcher's dense layout: with the clock in the top-bar band the home screen was not read as
+  // one, and its icon labels were taken for the app's tabs — "Opened the Settings tab to look for …".)
+  it('never takes the home screen\'s icon labels for an app\'s tabs (the 29-icon home screen as the OCR reads it)', () => {
+    const req = 'Please buy a 32 kg checked bag for Freya on the Lisbon trip in Zephra.';
+    const plan = planTask(req, []);
+    const n = plan.goals.length;
+    // Back on the home screen with the app re-opened twice already: nothing of the app is here to look through.
+    const hist = [`Opened the Zephra app. [goal 1/${n} done]`, `Re-opened the Zephra app. [goal 2/${n}: reopen 1]`, `Re-opened the Zephra app. [goal 2/${n}: reopen 2]`];
+    const launcher = [
+      line("9:41", 14, 8, 33, 15),
+      line("LTE 100% [", 291, 8, 84, 14),
+      line("9:41", 161, 63, 88, 40),
+      line("Monday, June 2", 147, 107, 118, 20),
+      line("S", 247, 154, 16, 20),
+      line("M", 339, 152, 28, 26),
+      line("Foodie", 35, 198, 49, 15),
+      line("Notes", 133, 196, 47, 19),
+      line("Settings", 225, 197, 60, 18),
+      line("Mail", 338, 197, 30, 16),
+      line("s", 149, 239, 17, 20),
+      line("M", 340, 238, 26, 23),
+      line("Clock", 39, 283, 40, 15),
+      line("ShopMart", 123, 282, 69, 18),
+      line("Contacts", 224, 284, 63, 14),
+      line("Messages", 317, 283, 72, 17),
+      line("31", 42, 322, 33, 25),
+      line("RX", 234, 321, 42, 29),
+      line("Calendar", 28, 369, 63, 14),
+      line("Library", 131, 367, 51, 18),
+      line("Pharmacy", 219, 367, 71, 19),
+      line("Bank", 334, 368, 39, 15),
+      line("PF", 335, 407, 37, 25),
+      line("Transit", 34, 453, 51, 16),
+      line("HomeHub", 122, 452, 71, 17),
+      line("Parkspot", 222, 452, 66, 18),
+      line("PulseFit", 323, 452, 61, 17),
+      line("PH", 40, 491, 40, 28),
+      line("PP", 138, 493, 38, 23),
+      line("FF", 239, 494, 33, 22),
+      line("RP", 330, 489, 45, 31),
+      line("ParcelHub", 22, 537, 74, 17),
+      line("PawPoint", 123, 537, 69, 17),
+      line("FreshFold", 219, 537, 72, 17),
+      line("ReelPass", 319, 537, 67, 17),
+      line("e", 57, 584, 16, 13),
+      line("sp", 138, 577, 40, 30),
+      line("Sa", 238, 578, 36, 24),
+      line("Bw", 333, 578, 43, 24),
+      line("Fernly", 35, 622, 47, 19),
+      line("Splitto", 134, 623, 47, 15),
+      line("Saffra", 234, 623, 43, 15),
+      line("Bellwise", 324, 621, 60, 19),
+      line("Zp", 38, 660, 42, 34),
+      line("Nv", 138, 663, 38, 24),
+      line("W", 241, 664, 28, 21),
+      line("Zephra", 35, 709, 51, 16),
+      line("Norvale", 130, 709, 55, 14),
+      line("Weather", 225, 707, 60, 18),
+      line("Camera", 326, 709, 55, 14),
+      line("M", 45, 747, 28, 26),
+      line("Music", 38, 793, 42, 15),
+    ];
+    const d = step(req, hist, launcher);
+    expect(d.conclusion).not.toMatch(/ tab /);
+  });
+});

@@ -152,7 +152,7 @@ export const STREET_WORDS =
 const ADDRESS_AFTER = /\b(?:deliver(?:ed|y)?\s+(?:it\s+)?to|sent\s+to|send\s+(?:it\s+)?to|ship(?:ped)?\s+to|address(?:\s+is)?:?)\s+(\d+[A-Za-z]?\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})/;
 const ADDRESS_STREET = new RegExp(`\\b(\\d+[A-Za-z]?\\s+(?:[A-Z][\\w'-]*\\s+){0,3}(?:${STREET_WORDS})\\b)`);
 const PAYMENT_RE = /\b(?:pay(?:ing|ment)?(?:\s+method)?\s+(?:by|with|using|in|via|is)\s+(?:a\s+|my\s+|the\s+)?([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)|\b([A-Z][\w-]*)\s+payment\b|\b(?:choose|select)\s+([A-Z][\w-]*)(?=\s*(?:[,.;]|and\b|as\b|for\b|to pay\b|$)))/;
-const APP_IN = /\b(?:in|on|using|via|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+(?:app|application|cart|basket|account)\b|\s*[,.;!?]|\s+(?:to|and|then)\b|\s*$)/;
+const APP_IN = /\b(?:in|on|using|via|inside)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s+(?:app|application|cart|basket|account)\b|\s*[,.;!?]|\s+(?:to|and|then|before|after|when|while|because|since|until|once)\b|\s*$)/;
 const APP_OPEN = /(?:^\s*|[,.;]\s*)(?:[Oo]pen|[Ll]aunch|[Ss]tart)\s+(?:the\s+)?([A-Z][\w&'-]*)(?!\s+[A-Z])/;
 const PLACE_RES = [
   new RegExp(`\\bfrom\\s+${NAME}`),

@@ -615,7 +615,7 @@ export function namedApp(text: string): string | undefined {
   // "in the X app", or a one-word name ending the request's clause ("Switch the Porch Light off in HomeHub.").
   return (
     /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)\s+app\b/.exec(text)?.[1] ??
-    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)([A-Z][a-z]+[A-Z]?[\w&'-]*)(?=\s*[,.;!?]|\s*$|\s+to\s)/.exec(text)?.[1]
+    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)([A-Z][a-z]+[A-Z]?[\w&'-]*)(?=\s*[,.;!?]|\s*$|\s+to\s|\s+(?:before|after|when|while|because|since|until|once)\s+[a-z])/.exec(text)?.[1]
   );
 }
 
