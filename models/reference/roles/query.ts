@@ -277,9 +277,15 @@ export function splitRequest(core: string, values: readonly string[]): { lead: s
   return { lead: unmask(masked.slice(0, cut.index + 1)), request: unmask(masked.slice(cut.index + cut[0].length)) };
 }
 
+/** Words that open a statement, never a request: a determiner, a pronoun, "there". */
+const STATEMENT_OPENER = /^(?:The|A|An|This|That|These|Those|It|It's|There|There's|Their|His|Her|Its|They|They're|He|She|Everyone|Everybody|Nobody|Someone|Somebody)\s/;
+
 /** A frame applied to the request sentence of a core, its context sentences kept before it. */
 function framed(frame: Option, c: string, values: readonly string[]): string {
   const { lead, request: asked, tail } = splitRequest(c, values);
+  // A statement with its request inside ("The others will check in later, so just check in X …"): no frame can word it
+  // ("Please the others will …"), so it stays as written.
+  if (!lead && STATEMENT_OPENER.test(asked)) return tail ? `${asked.replace(/[.!]+$/, '')}. ${tail}` : `${asked.replace(/[.!]+$/, '')}.`;
   // (A request that already says "please" is framed without it: never "Could you please please …".)
   // (Not when the word after it is a value of the request, written as the checker wants it.)
   const after = /^[Pp]lease,?\s+(\S+)/.exec(asked)?.[1] ?? '';
