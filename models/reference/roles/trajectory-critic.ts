@@ -90,6 +90,8 @@ export function readRequest(raw: string): {
     state: requestedState(instruction),
   };
 }
+/** Verbs of looking: a request with one is done by showing the page. */
+const LOOK_VERBS = /^(?:open|show|view|see|find|check|look|go|browse|search|display|read|get|pull|bring|navigate|take)$/;
 /** Controls that commit a form. */
 const COMMIT = /^(save|create|add|done|submit|post|send|ok|confirm|apply|verify)\b/i;
 /** Controls that carry out a removal. */
@@ -291,6 +293,11 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
     const lastTap = [...acted].reverse().find((a) => a?.verb === 'Tapped')?.object;
     const refused = formRejected(ev.screens.slice(0, -1), lines, lastTap);
     if (refused) return { complete: false, reason: `the final screen asks ${quote(refused)}: the form was not accepted` };
+    // An action the request asks for (no verb of looking), in an episode the agent never ended (its steps ran out): a page
+    // that shows the names is not the action done ("Extend the meter in zone X" left on a review page).
+    const verb = (/^[A-Za-z]+/.exec(requestCore(ev.instruction))?.[0] ?? '').toLowerCase();
+    if (ev.outcome === undefined && IMPERATIVES.has(verb) && !LOOK_VERBS.test(verb))
+      return { complete: false, reason: `the agent never ended the episode, and the request asks it to ${verb}: a page that shows the names is not that done` };
     return reached
       ? { complete: true, reason: 'the final screen shows the requested page, reached by acting on it' }
       : { complete: false, reason: 'the names are on the final screen but no step acted on them (the start page lists them)' };
