@@ -902,8 +902,9 @@ export function decide(input: DecideInput): Decision {
     // (What the goal looks for, and the request's own words: "Harbour Lights" is looked for, "cruise" says what it is.)
     const sought = [...new Set([...soughtWords(goal), ...contentWords(requestCore(input.instruction))])].filter((w) => !appLabel || normText(w) !== normText(appLabel));
     const tab = nextTab(notMine ? row.filter((t) => !MINE.test(t.text.trim())) : row, tried, input.instruction, action, sought);
-    // (A tab nearly synonymous with the thing sought — similarity ≥ 0.5 — fits as a shared word does.)
-    const fitting = tab && (contentWords(tab.text).some((w) => contentWords(input.instruction).some((x) => stemEq(x, w))) || tabAbout(tab.text, sought) >= 0.5);
+    // (Meaning orders the tabs, it does not make one fit before this page is scrolled: taken at once, a tab near in
+    // meaning to a word of the request — "Orders" for a dish to order — left a menu whose dish was below the fold.)
+    const fitting = tab && contentWords(tab.text).some((w) => contentWords(input.instruction).some((x) => stemEq(x, w)));
     // A page whose last line ends well above the bottom edge has nothing below the fold: no need to scroll it.
     const body = lines.filter((l) => !isHeader(l, screen) && !row.includes(l));
     const shortPage = body.length > 0 && Math.max(...body.map((l) => l.box.y + l.box.h)) < screen.height * 0.8;
