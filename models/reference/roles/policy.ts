@@ -9,7 +9,7 @@ import { instructionEntities, isDateEntity, namesTheApp, requestCore } from './i
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
 import { understandDayChoice, understandEdit, understandTimeWindow } from './policy-edit.js';
 import { contentWords, dayLabels, foldContext, foldSharedCost, foldSharedEvent, foldStatement, mergeDetails, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
-import { exploreStep, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
+import { exploreStep, labelParts, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
 import { detectSwitches, detectSymbols, findSteppers, type Stepper, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
 import { wordSimilarity } from '../word-vectors.js';
@@ -542,10 +542,9 @@ const GENERIC_TABS = /^(?:home|more|menu|account|profile|settings|help|me|you|to
  */
 export function tabAbout(label: string, sought: readonly string[]): number {
   if (GENERIC_TABS.test(label.trim())) return 0;
-  const parts = (t: string): string[] => t.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 3);
-  const own = parts(label);
+  const own = labelParts(label);
   let best = 0;
-  for (const w of sought.flatMap(parts)) for (const l of own) best = Math.max(best, w === l ? 1 : (wordSimilarity(l, w) ?? 0));
+  for (const w of sought.flatMap(labelParts)) for (const l of own) best = Math.max(best, w === l ? 1 : (wordSimilarity(l, w) ?? 0));
   return best >= 0.4 ? best : 0;
 }
 
