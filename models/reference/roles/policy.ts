@@ -14,6 +14,7 @@ import { detectSwitches, detectSymbols, findSteppers, type Stepper, type SwitchB
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
 import { wordSimilarity } from '../word-vectors.js';
 import { recallNotDone } from './policy-memory-use.js';
+import { implausibleField, searchStep, searching } from './policy-search.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
 import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, stemWords, pick, pointIn, prefixCandidates, readValue, rowCandidates, sameDate, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
@@ -641,8 +642,56 @@ export function revealOutcome(instruction: string, history: readonly string[], l
   };
 }
 
-/** The pure decision procedure (exported for unit tests). */
+/** Steps the planner may spend looking for one goal's target (scrolls, tabs, Backs, sections) before the search takes over. */
+export const SEARCH_AFTER = 3;
+const LOOKING = /^(?:scroll|back|tab|via|up|reopen|more|thing|page|top)\b/;
+
+/**
+ * The pure decision procedure (exported for unit tests): the planner's step, or the search by screen relevance
+ * (policy-search.ts) once the planner is stuck inside an app — it gave up on a target, or spent SEARCH_AFTER steps
+ * looking for one — and from then on for the rest of the episode.
+ */
 export function decide(input: DecideInput): Decision {
+  const { history, lines, screen } = input;
+  const app = appOpened(history);
+  // (Guided episodes follow their guidance: the search is the unguided policy's own way.)
+  // (TRAJFORGE_POLICY_SEARCH=off: the planner alone — the ablation the benchmark compares against.)
+  const guided = input.guidance.length > 0 || process.env.TRAJFORGE_POLICY_SEARCH === 'off';
+  if (!guided && searching(history)) return searchStep(input, app);
+  const d = planStep(input);
+  if (guided || !app || looksLikeLauncher(lines, screen)) return d;
+  const gaveUp = d.action.action === 'terminate' && d.action.status === 'failure' && !/too many steps/.test(d.conclusion);
+  // (Or it looks for the app's own name as a value of the request: "… through Norvale" read as a field's value.)
+  const lost = implausibleField(d.conclusion, input.instruction, lines, screen) || d.conclusion.toLowerCase().includes(`for "${app.toLowerCase()}"`);
+  if (gaveUp || lost || lookingSteps(history) >= SEARCH_AFTER) {
+    const s = searchStep(input, app);
+    if (s.action.action !== 'terminate' || s.action.status === 'success') return { ...s, thought: `${gaveUp ? 'My plan found no way on' : lost ? 'My plan would type a value into a line that is no field for it' : 'My plan has been looking for its next target for several steps'}; searching the app by what its screens say instead. ${s.thought}` };
+  }
+  return d;
+}
+
+/** The app the episode opened last (its launcher label), from the conclusions. */
+function appOpened(history: readonly string[]): string | undefined {
+  let app: string | undefined;
+  for (const c of history) {
+    const m = /(?:^|\s)(?:Re-opened|Opened) the (.+?) app\b/.exec(c) ?? /^(.+?) is the app for this request\./.exec(c);
+    if (m) app = m[1];
+  }
+  return app;
+}
+
+/** Steps spent looking for the current goal's target (its tags of scrolling, tabs, Backs, sections) without reaching it. */
+function lookingSteps(history: readonly string[]): number {
+  const current = readProgress([...history]).current;
+  let n = 0;
+  for (const c of history) {
+    const m = TAG.exec(c);
+    if (m && Number(m[1]) - 1 === current && !m[3] && LOOKING.test(m[4] ?? '')) n++;
+  }
+  return n;
+}
+
+function planStep(input: DecideInput): Decision {
   const { lines, screen, temperature, random, history } = input;
   const plan = planTask(input.instruction, input.guidance);
   const spec = plan.spec;
@@ -981,7 +1030,7 @@ export function decide(input: DecideInput): Decision {
       if (opt && beside(opt)) {
         // Nothing to do for it: go on with this screen at once.
         const kept = `"${opt.text}" is already chosen. [kept ${opt.text.trim()}] ${tag(`pick ${opt.text.trim()}`)}`;
-        const next = decide({ ...input, history: [...history, kept] });
+        const next = planStep({ ...input, history: [...history, kept] });
         return { thought: `"${opt.text}" is already the choice here (beside "${change!.text}"). ${next.thought}`, conclusion: `[kept ${opt.text.trim()}] ${next.conclusion}`, action: next.action };
       }
       if (opt) return clickOn(opt, `Step ${gi + 1} of ${n} ("${g.text}"): the button is not here, but "${opt.text}" — a value of the request — is offered; choosing it on the way.`, `Chose "${opt.text}". ${tag(`pick ${opt.text.trim()}`)}`);
@@ -1021,7 +1070,7 @@ export function decide(input: DecideInput): Decision {
         }
         if (found.kind === 'stay') {
           // This is the app: go on with the next step on this very screen.
-          const next = decide({ ...input, history: [...history, `${found.note} ${tag('done')}`] });
+          const next = planStep({ ...input, history: [...history, `${found.note} ${tag('done')}`] });
           return {
             thought: `Step ${gi + 1} of ${n}: ${found.app}'s first screen fits the request, so this is the app. ${next.thought}`,
             conclusion: `${found.app} is the app for this request. ${found.note} ${next.conclusion}`,
@@ -1277,13 +1326,13 @@ export function decide(input: DecideInput): Decision {
       if (st.do === 'notFound') return notFound(st.what);
       if (st.do === 'kept') {
         const kept = `${st.thought} [kept ${st.value}] ${tag('done')}`;
-        const next = decide({ ...input, history: [...history, kept] });
+        const next = planStep({ ...input, history: [...history, kept] });
         return { thought: `${head}${st.thought} ${next.thought}`, conclusion: `[kept ${st.value}] ${next.conclusion}`, action: next.action };
       }
       if (st.do === 'defer') {
         // Nothing to do for it on this page: go on with the next step on this very screen.
         const left = `Left "${st.value}" for a later page of the form. [deferred ${st.value}] ${tag('done')}`;
-        const next = decide({ ...input, history: [...history, left] });
+        const next = planStep({ ...input, history: [...history, left] });
         return { thought: `${head}no field on this page takes "${st.value}"; it is chosen on a later page. ${next.thought}`, conclusion: `[deferred ${st.value}] ${next.conclusion}`, action: next.action };
       }
       // (A field that holds the old value — an edit — is cleared first: `type` appends.)
@@ -1478,7 +1527,7 @@ export function decide(input: DecideInput): Decision {
       }
       // A date that only told which thing was meant ("cancel X on Wednesday"): no field here takes it, nothing to fill.
       if (!f && !opt && isDateEntity(goal.value)) {
-        const next = decide({ ...input, history: [...history, `No field takes "${goal.value}" here: it named the thing. ${tag('done')}`] });
+        const next = planStep({ ...input, history: [...history, `No field takes "${goal.value}" here: it named the thing. ${tag('done')}`] });
         return { thought: `"${goal.value}" told which thing was meant; no field takes it. ${next.thought}`, conclusion: `No field takes "${goal.value}". ${next.conclusion}`, action: next.action };
       }
       return notFound(`the value "${goal.value}"`);

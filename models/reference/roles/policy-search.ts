@@ -1,0 +1,362 @@
+/**
+ * Reference policy — search by screen relevance, the fallback when the plan is stuck.
+ *
+ * The planner (policy.ts) turns a request into goals with readers written for request structures it knows. On an
+ * app whose flow it was not written for, a goal's target may never show ("Choose seat" where the app says "Seat
+ * map") and the planner wanders until its step budget is spent. This module takes over then and explores the app by
+ * what the screens say, as a person new to an app would:
+ *
+ *   1. a question the app asks (a confirmation dialog) is answered with its affirmative button;
+ *   2. a result line that appeared after a committing tap ("Seat confirmed", "Reading submitted") ends the task;
+ *   3. a field just tapped for a value of the request gets that value typed;
+ *   4. a value of the request (a name, a date, a time, a code) offered on screen as an option is chosen; a field whose
+ *      label fits a value not yet entered is tapped;
+ *   5. otherwise the untried line that says most of the request is tapped: the request's names count most, its
+ *      content words next, a word near in meaning to one of them (distributional word vectors) a little; once every
+ *      value of the request is in, a committing button ("Confirm", "Save", "Book", the request's own verb) leads;
+ *   6. nothing relevant: scroll the page (until it stops moving), then go Back, then give up.
+ *
+ * Generic: only the request's words, the OCR'd screen and the episode's conclusions. No app, family or label lists
+ * beyond generic English (commit words, destructive words). Memory is the conclusions' `[search …]` tags: what was
+ * tapped on which screen (`#sig`), scrolls and backs, the field a value is being typed into.
+ */
+import type { OcrLine } from '../types.js';
+import type { MobileAction } from '../../../domain/action.js';
+import { hasWordVector, wordSimilarity } from '../word-vectors.js';
+import { contentWords } from './policy-act.js';
+import { stemEq } from './policy-explore.js';
+import { fieldScore, formFields, formValues, optionScore, RESULT, SUBMIT_WORDS, type FormValue } from './policy-form.js';
+import { SUCCESS } from './policy-intent.js';
+import { APP_RESULTS, confirmationOpen, isHeader, looksLikeLauncher, matchScore, normText, pointIn, sameDate, tabRow } from './policy-screen.js';
+import { instructionEntities, namesTheApp, requestCore } from './intent.js';
+
+export interface SearchInput {
+  instruction: string;
+  history: readonly string[];
+  lines: OcrLine[];
+  screen: { width: number; height: number };
+  temperature: number;
+  random: () => number;
+}
+
+export interface SearchDecision {
+  thought: string;
+  conclusion: string;
+  action: MobileAction;
+}
+
+/** A search step's tag: `[search N: kind detail #sig]`. */
+const TAG = /\[search (\d+): ([a-z]+)(?: ([^\]#]*?))?(?: #([0-9a-z]+))?\]\s*$/;
+
+/** The search has begun in this episode. */
+export const searching = (history: readonly string[]): boolean => history.some((c) => TAG.test(c));
+
+/** Words that commit what a page set up (generic English). */
+const COMMIT = new Set([...SUBMIT_WORDS, 'book', 'reserve', 'schedule', 'place', 'update', 'change', 'set', 'check', 'select', 'choose', 'buy', 'order', 'register', 'join', 'sign', 'finish', 'complete']);
+/** Words of controls that undo or leave (never tapped unless the request asks for that). */
+const LEAVE = /^(?:cancel|delete|remove|discard|close|back|log ?out|sign ?out|not now|no|dismiss|skip|clear|reset|undo)\b/i;
+const WHERE = new Set(['destination', 'city', 'where', 'location', 'place', 'address', 'airport', 'station', 'venue', 'branch', 'store', 'origin', 'departure', 'arrival']);
+const GREETING = /^(?:hi|hello|hey|welcome|good (?:morning|afternoon|evening))\b/i;
+const REMOVAL = /^(?:cancel|delete|remove|drop|unbook|clear|unsubscribe|end|stop|close)\b/i;
+
+/** A short signature of what the screen shows outside its top bar. */
+export function pageSig(lines: readonly OcrLine[], screen: { width: number; height: number }): string {
+  const text = lines.filter((l) => !isHeader(l, screen)).map((l) => normText(l.text)).join('|');
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+  return h.toString(36);
+}
+
+interface SearchState {
+  steps: number;
+  /** `text@sig` of every line tapped by the search. */
+  tapped: Set<string>;
+  /** Texts tapped, chosen or typed anywhere in the episode (the planner's too). */
+  used: string[];
+  /** Scrolls since the last tap or back, and the signature each started from. */
+  scrolls: number;
+  scrollSigs: string[];
+  backs: number;
+  /** A field tapped for a value, waiting for it to be typed (value, screen signature). */
+  field?: { value: string; sig: string };
+  lastKind?: string;
+  lastCommit: boolean;
+}
+
+function readState(history: readonly string[]): SearchState {
+  const s: SearchState = { steps: 0, tapped: new Set(), used: [], scrolls: 0, scrollSigs: [], backs: 0, lastCommit: false };
+  for (const c of history) {
+    for (const m of c.matchAll(/(?:Tapped|Chose|Typed|Opened)(?: the field)? "([^"]+)"/g)) s.used.push(m[1]!);
+    const m = TAG.exec(c);
+    if (!m) continue;
+    s.steps = Math.max(s.steps, Number(m[1]));
+    const [kind, detail, sig] = [m[2]!, m[3] ?? '', m[4] ?? ''];
+    s.lastKind = kind;
+    s.field = undefined;
+    s.lastCommit = false;
+    if (kind === 'tap' || kind === 'option' || kind === 'commit' || kind === 'confirm') {
+      const t = /Tapped "([^"]+)"|Chose "([^"]+)"/.exec(c);
+      if (t) s.tapped.add(`${normText(t[1] ?? t[2]!)}@${sig}`);
+      s.scrolls = 0;
+      s.scrollSigs = [];
+      s.lastCommit = kind === 'commit' || kind === 'confirm';
+    } else if (kind === 'field') {
+      s.field = { value: detail, sig };
+      const t = /Tapped the field "([^"]+)"/.exec(c);
+      if (t) s.tapped.add(`${normText(t[1]!)}@${sig}`);
+    } else if (kind === 'scroll') {
+      s.scrolls++;
+      s.scrollSigs.push(sig);
+    } else if (kind === 'back') {
+      s.backs++;
+      s.scrolls = 0;
+      s.scrollSigs = [];
+    } else if (kind === 'typed') {
+      s.scrolls = 0;
+    }
+  }
+  return s;
+}
+
+const words = (t: string): string[] => t.toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `text` says `name` as whole words (case-insensitive). */
+const says = (text: string, name: string): boolean => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escape(name.trim())}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+
+/** The names and values a request carries (not the app's name): what must show where the outcome lives. */
+function requestNames(instruction: string, core: string, app: string | undefined): string[] {
+  const out: string[] = [];
+  // (A short code of digits and a letter — a seat, a gate, a room: "14C", "B12" — is a name too.)
+  const codes = [...core.matchAll(/(?<![\w-])(?:\d{1,3}[A-Z]|[A-Z]\d{1,3})(?![\w-])/g)].map((m) => m[0]);
+  for (const e of [...instructionEntities(core), ...formValues(core).map((v) => v.value), ...codes]) {
+    const t = e.trim();
+    // (The app is known by its label: "on the Lisbon stay" names no app. A name led by the request's verb — "Put
+    // Priya", capitalised at the sentence's start — is the name without it.)
+    if (t.length < 2 || (app ? normText(t) === normText(app) : namesTheApp(instruction, t)) || (words(t)[0] ?? '') === (words(core)[0] ?? '')) continue;
+    if (!out.some((o) => normText(o) === normText(t))) out.push(t);
+  }
+  return out;
+}
+
+/** The affirmative button of an open confirmation (below its question, on the row of its Cancel/No). */
+export function affirmative(lines: readonly OcrLine[]): { asked: OcrLine; yes: OcrLine } | undefined {
+  const asked = confirmationOpen(lines) ? lines.find((l) => /\?\s*$/.test(l.text.trim())) : undefined;
+  if (!asked) return undefined;
+  const no = lines.find((l) => l.box.y > asked.box.y && /^(?:cancel|no|not now)$/i.test(l.text.trim()));
+  const yes = lines
+    .filter((l) => l.box.y > asked.box.y + asked.box.h && !!no && Math.abs(l.box.y + l.box.h / 2 - (no.box.y + no.box.h / 2)) < 24 && l !== no && !/^(?:cancel|no|not now|back|close)$/i.test(l.text.trim()))
+    .filter((l) => (l.text.match(/[A-Za-z]+/g) ?? []).length <= 3 && !/[.,]$/.test(l.text.trim()) && !/\d/.test(l.text))
+    .sort((a, b) => b.box.y - a.box.y || b.box.x - a.box.x)[0];
+  return yes ? { asked, yes } : undefined;
+}
+
+/** How near in meaning a line's words are to the request's (best pair), 0 without vectors. */
+function nearness(lineWords: readonly string[], request: readonly string[]): number {
+  let best = 0;
+  for (const a of lineWords) {
+    if (a.length < 3 || !hasWordVector(a)) continue;
+    for (const b of request) {
+      const s = wordSimilarity(a, b);
+      if (s !== undefined && s > best) best = s;
+    }
+  }
+  return best;
+}
+
+/**
+ * One step of the search. `app` is the label of the app the episode works in (to reopen it from the home screen).
+ */
+export function searchStep(input: SearchInput, app: string | undefined): SearchDecision {
+  const { instruction, history, lines, screen, temperature, random } = input;
+  const st = readState(history);
+  const k = st.steps + 1;
+  const sig = pageSig(lines, screen);
+  const tag = (kind: string, detail = '', at = sig): string => `[search ${k}: ${kind}${detail ? ` ${detail.replace(/[\]#]/g, '')}` : ''} #${at}]`;
+  const click = (l: OcrLine, thought: string, conclusion: string): SearchDecision => ({ thought, conclusion, action: { action: 'click', coordinate: pointIn(l, screen, temperature, random) } });
+  const fail = (thought: string, conclusion: string): SearchDecision => ({ thought, conclusion: `${conclusion} [failed]`, action: { action: 'terminate', status: 'failure' } });
+  const core = requestCore(instruction);
+  const removal = REMOVAL.test(core.trim());
+  const verb = words(core)[0] ?? '';
+
+  // Back on the home screen (a Back too many): the app again.
+  if (looksLikeLauncher(lines, screen)) {
+    if (app && st.backs <= 3) return { thought: `Searching for the way to "${core}": this is the home screen; opening ${app} again.`, conclusion: `Re-opened the ${app} app. ${tag('reopen')}`, action: { action: 'open', text: app } };
+    return fail(`Searching for the way to "${core}" led back to the home screen.`, 'Gave up: the search found no way to do it.');
+  }
+
+  // 1. A question the app asks: its affirmative answer.
+  const q = affirmative(lines);
+  if (q && !st.tapped.has(`${normText(q.yes.text)}@${sig}`)) {
+    return click(q.yes, `The app asks "${q.asked.text}"; answering with "${q.yes.text}".`, `Tapped "${q.yes.text}" to confirm. ${tag('confirm')}`);
+  }
+
+  // 2. A result line after a committing tap: done.
+  const body = lines.filter((l) => !isHeader(l, screen));
+  if (st.lastCommit && !confirmationOpen(lines)) {
+    const result = body.find((l) => {
+      const t = l.text.trim();
+      const n = t.split(/\s+/).length;
+      return n <= 10 && !st.used.some((u) => normText(u) === normText(t)) && (RESULT.test(t) || [...SUCCESS, ...APP_RESULTS].some((s) => normText(t).includes(normText(s))));
+    });
+    if (result) return { thought: `After that, the screen says "${result.text}": the request "${core}" is carried out.`, conclusion: `Task complete: the screen shows "${result.text}". ${tag('done')}`, action: { action: 'terminate', status: 'success' } };
+  }
+
+  const verbWord = (words(core)[0] ?? '').toLowerCase();
+  const values: FormValue[] = formValues(core).filter((v) => !(app ? normText(v.value) === normText(app) : namesTheApp(instruction, v.value)) && (words(v.value)[0] ?? '') !== verbWord);
+  const names = requestNames(instruction, core, app);
+  // How often each text was tapped by the search (anywhere): a control tapped before rarely leads somewhere new.
+  const taps = new Map<string, number>();
+  for (const key of st.tapped) {
+    const t = key.slice(0, key.lastIndexOf('@'));
+    taps.set(t, (taps.get(t) ?? 0) + 1);
+  }
+  const usedValue = (v: string): boolean => st.used.some((u) => matchScore(u, v) >= 0.95 || says(u, v) || (isDateLike(v) && sameDate(u, v)));
+
+  // 3. A field tapped for a value: type it (the screen kept its lines: the field has the focus).
+  if (st.lastKind === 'field' && st.field) {
+    const v = values.find((x) => normText(x.value) === normText(st.field!.value));
+    if (v && !usedValue(v.input)) return { thought: `The field for "${v.value}" has the focus: typing it.`, conclusion: `Typed "${v.input}" into the field. ${tag('typed', v.value)}`, action: { action: 'type', text: v.input } };
+  }
+
+  // 3b. A value just typed, now offered as a suggestion under its field: choose it.
+  const justTyped = st.lastKind === 'typed' ? /Typed "([^"]+)"/.exec(history[history.length - 1] ?? '')?.[1] : undefined;
+  if (justTyped) {
+    const sugg = body.filter((l) => !st.tapped.has(`${normText(l.text)}@${sig}`) && (optionScore(l.text, justTyped) >= 0.95 || (says(l.text, justTyped) && l.text.trim().split(/\s+/).length <= 6))).sort((a, b) => b.box.y - a.box.y)[0];
+    if (sugg) return click(sugg, `"${sugg.text}" is offered for what I typed; choosing it.`, `Chose "${sugg.text}". ${tag('option', justTyped)}`);
+  }
+
+  const tabs = tabRow(lines, screen);
+  const triedHere = (l: OcrLine): boolean => st.tapped.has(`${normText(l.text)}@${sig}`);
+  // The line the last search tap opened, shown again as the new page's title ("Copenhagen → Lisbon"): no button.
+  const lastTapped = st.lastKind === 'tap' ? /Tapped "([^"]+)"/.exec(history[history.length - 1] ?? '')?.[1] : undefined;
+  const tappable = (l: OcrLine): boolean => {
+    const t = l.text.trim();
+    const n = t.split(/\s+/).length;
+    return (
+      !isHeader(l, screen) &&
+      n <= 8 &&
+      !/\?\s*$/.test(t) &&
+      !triedHere(l) &&
+      (removal || !LEAVE.test(t)) &&
+      // (A greeting names the user, it does nothing: "Hi Freya".)
+      !GREETING.test(t) &&
+      !(lastTapped && matchScore(t, lastTapped) >= 0.9 && l.box.y < screen.height * 0.2) &&
+      /[\p{L}\p{N}]/u.test(t)
+    );
+  };
+
+  // 4. A value of the request offered as an option; a field that takes one not yet entered.
+  const open = values.filter((v) => !usedValue(v.input));
+  for (const v of open) {
+    const opt = body
+      .filter((l) => tappable(l) && !tabs.includes(l) && (optionScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && sameDate(l.text, v.value))))
+      .sort((a, b) => b.box.y - a.box.y)[0];
+    if (opt) return click(opt, `"${opt.text}" is offered here: it is "${v.value}" of the request; choosing it.`, `Chose "${opt.text}". ${tag('option', v.value)}`);
+  }
+  if (open.length) {
+    // (A field is one whose label names the value's kind or cue — "Amount" for £45, "Reading" for 01402 —, never a
+    // section heading in capitals or a greeting: a value is not typed into whatever line heads another.)
+    // (Nor a line that says one of the request's names: that is a thing to open, no field.)
+    const fields = formFields(lines, screen).filter((f) => !names.some((nm) => says(f.label.text, nm)) && !triedHere(f.label) && !(f.input && triedHere(f.input)) && f.label.text !== f.label.text.toUpperCase() && !GREETING.test(f.label.text.trim()));
+    // (Each value to the field that fits it best — its kind or cue named by the label, a place to a "where" field, a
+    // word of the request in the label —, the best pair first.)
+    // (The request's common nouns — its names taken out: "Lisbon Old Town" is a thing, no label.)
+    const common = contentWords(names.reduce((t, nm) => t.replace(new RegExp(escape(nm), 'gi'), ' '), core));
+    const fit = (v: FormValue, f: (typeof fields)[number]): number => {
+      if (f.input && matchScore(f.input.text, v.input) >= 0.95) return 0;
+      const where = v.kind === 'name' && v.cues.some((c) => /^(?:in|to|at|from)$/.test(c)) && contentWords(`${f.label.text} ${f.input?.text ?? ''}`).some((w) => WHERE.has(w));
+      const asked = contentWords(f.label.text).some((w) => common.some((x) => stemEq(x, w)));
+      // (A cue that is a word of one of the request's names — "Priya" near "room 412" — names no field.)
+      const cues = v.cues.filter((c) => !names.some((nm) => normText(nm).split(' ').includes(normText(c))));
+      return fieldScore({ ...v, cues }, f) + (where ? 1.5 : 0) + (asked ? 1 : 0);
+    };
+    const pairs = open.flatMap((v) => fields.map((f) => ({ v, f, s: fit(v, f) }))).filter((p) => p.s >= 1).sort((a, b) => b.s - a.s || a.f.label.box.y - b.f.label.box.y);
+    if (process.env.SEARCH_DEBUG) console.log("pairs", pairs.map((p) => `${p.v.value}->${p.f.label.text}=${p.s}`));
+    const best = pairs[0];
+    if (best) {
+      const { v, f } = best;
+      const target = f.input ?? f.label;
+      return click(target, `The field "${f.label.text}" takes "${v.value}"; tapping it.`, `Tapped the field "${f.label.text}" for "${v.value}". ${tag('field', v.value)}`);
+    }
+  }
+
+  // 5. The untried line that says most of the request.
+  const reqWords = [...new Set(contentWords(core).filter((w) => !app || !stemEq(w, normText(app))))];
+  const openNames = names.filter((nm) => !usedValue(nm));
+  // (Every value entered, and no untried line here names one of the request's names: time to commit.)
+  const allIn = open.length === 0 && !body.some((l) => tappable(l) && openNames.some((nm) => says(l.text, nm)));
+  // (A list row's card: the lines stacked under and over it at its left edge — "Copenhagen → Lisbon" over "Apr 11 ·
+  // Freya" — say what the row is about together.)
+  const card = (l: OcrLine): OcrLine[] => {
+    const out = [l];
+    let grown = true;
+    while (grown) {
+      grown = false;
+      for (const x of body) {
+        if (out.includes(x) || Math.abs(x.box.x - l.box.x) > 16) continue;
+        if (out.some((o) => Math.max(o.box.y, x.box.y) - Math.min(o.box.y + o.box.h, x.box.y + x.box.h) <= 14)) {
+          out.push(x);
+          grown = true;
+        }
+      }
+    }
+    return out.slice(1, 4);
+  };
+  const scored = body
+    .filter(tappable)
+    .map((l) => {
+      const t = l.text.trim();
+      const lw = contentWords(t);
+      const hits = new Set(lw.filter((w) => reqWords.some((x) => stemEq(x, w)))).size;
+      const own = openNames.filter((nm) => says(t, nm));
+      const named = own.length + 0.75 * openNames.filter((nm) => !own.includes(nm) && card(l).some((c) => says(c.text, nm))).length;
+      const usedNamed = names.filter((nm) => usedValue(nm) && says(t, nm)).length;
+      const near = hits === 0 ? nearness(lw, reqWords) : 0;
+      const first = words(t)[0] ?? '';
+      const commit = words(t).length <= 4 && !/\d/.test(t) && (COMMIT.has(first) || (verb.length > 2 && stemEq(first, verb)));
+      const score = 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit && allIn ? 1.5 : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
+      return { l, score, commit };
+    })
+    .filter((c) => c.score >= 0.75)
+    .sort((a, b) => b.score - a.score || a.l.box.y - b.l.box.y);
+  if (process.env.SEARCH_DEBUG) console.log(scored.map((c) => `${c.l.text}=${c.score.toFixed(2)}`).join(" | "), names, values.map((v) => v.value));
+  const best = scored[0];
+  if (best) {
+    const kind = best.commit && allIn ? 'commit' : 'tap';
+    return click(best.l, `Searching the app for the way to "${core}": "${best.l.text}" says most of it here (score ${best.score.toFixed(2)}); tapping it.`, `Tapped "${best.l.text}". ${tag(kind)}`);
+  }
+
+  // 6. Nothing relevant in view: scroll (until the page stops moving), then Back, then give up.
+  const stuck = st.scrollSigs.includes(sig);
+  if (st.scrolls < 2 && !stuck) {
+    const x = Math.round(screen.width / 2);
+    return {
+      thought: `Nothing on this screen says more of "${core}"; scrolling for more of the page.`,
+      conclusion: `Swiped up to look for more of the page. ${tag('scroll')}`,
+      action: { action: 'swipe', coordinate: [x, Math.round(screen.height * 0.75)], coordinate2: [x, Math.round(screen.height * 0.3)] },
+    };
+  }
+  if (st.backs < 3) return { thought: `This page holds nothing more for "${core}"; going back.`, conclusion: `Pressed Back. ${tag('back')}`, action: { action: 'system_button', button: 'Back' } };
+  return fail(`Searched the app for the way to "${core}" without finding it.`, 'Gave up: the search found no way to do it.');
+}
+
+const isDateLike = (v: string): boolean => /\d/.test(v) && /[a-z]{3}/i.test(v);
+
+/**
+ * A field the planner chose for a value by elimination only — its label names neither the value's kind nor its cue
+ * nor any word of the request ("Hi Daniel" for £45.00, a heading in capitals for a city) — is no field for it: the
+ * plan has lost its way on this screen.
+ */
+export function implausibleField(conclusion: string, instruction: string, lines: readonly OcrLine[], screen: { width: number; height: number }): boolean {
+  const m = /Tapped the field "([^"]+)" for "([^"]+)"/.exec(conclusion);
+  if (!m) return false;
+  const [label, value] = [m[1]!, m[2]!];
+  if (label === label.toUpperCase() && /[A-Z]{2}/.test(label)) return true;
+  const core = requestCore(instruction);
+  if (contentWords(label).some((w) => contentWords(core).some((x) => stemEq(x, w)))) return false;
+  const v = formValues(core).find((x) => normText(x.value) === normText(value) || normText(x.input) === normText(value));
+  const f = formFields(lines, screen).find((x) => normText(x.label.text) === normText(label));
+  if (!v || !f) return false;
+  return fieldScore(v, f) < 1;
+}
+

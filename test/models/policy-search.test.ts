@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { decide, SEARCH_AFTER } from '../../models/reference/roles/policy.js';
+import { affirmative, implausibleField, pageSig, searchStep, searching } from '../../models/reference/roles/policy-search.js';
+import { mulberry32 } from '../../models/reference/server.js';
+import type { OcrLine } from '../../models/reference/types.js';
+
+/**
+ * The search by screen relevance, the policy's fallback when its plan is stuck in an app. Every request and screen is
+ * invented (a hotel app "Kestrel"); none is a built-in app's.
+ */
+const line = (text: string, x: number, y: number, w = 120, h = 20): OcrLine => ({ text, box: { x, y, w, h }, confidence: 0.99 });
+const screen = { width: 412, height: 915 };
+const input = (instruction: string, history: string[], lines: OcrLine[]) => ({ instruction, guidance: [] as string[], history, lines, screen, temperature: 0, random: mulberry32(1) });
+const tapped = (d: { action: { action: string; coordinate?: [number, number] } }, lines: OcrLine[]): string | undefined => {
+  if (d.action.action !== 'click' || !d.action.coordinate) return undefined;
+  const [x, y] = d.action.coordinate;
+  return lines.find((l) => x >= l.box.x && x <= l.box.x + l.box.w && y >= l.box.y && y <= l.box.y + l.box.h)?.text;
+};
+
+const status = line('9:41', 12, 6, 36, 18);
+const title = line('Kestrel', 160, 50, 90, 22);
+const tabs = [line('Home', 30, 880, 50, 20), line('Stays', 130, 880, 50, 20), line('Trips', 230, 880, 50, 20), line('Account', 320, 880, 70, 20)];
+const request = 'Move Priya to room 412 on the Lisbon stay in Kestrel.';
+const start = ['Opened the Kestrel app. [goal 1/4 done]'];
+
+describe('policy search: exploring an app by what its screens say', () => {
+  it('taps the list row whose card names the request (title and the line under it), not a greeting or a heading', () => {
+    const lines = [status, title, line('Hi Priya', 16, 120, 100, 22), line('Where to next? Explore our city breaks.', 16, 150, 300, 18), line('UPCOMING STAYS', 16, 200, 160, 16), line('Porto Riverside', 16, 240, 150, 22), line('May 2 - May 4 · Sam', 16, 266, 170, 18), line('Lisbon Old Town', 16, 330, 150, 22), line('Jun 8 - Jun 11 · Priya', 16, 356, 180, 18), line('Free cancellation until 48 hours before check-in', 16, 420, 330, 18), ...tabs];
+    const d = searchStep(input(request, [...start, 'Swiped up. [goal 2/4: scroll 1 #x]'], lines), 'Kestrel');
+    expect(tapped(d, lines)).toBe('Lisbon Old Town');
+    expect(d.conclusion).toMatch(/\[search 1: tap #[0-9a-z]+\]$/);
+  });
+
+  it('chooses a value of the request offered as an option (a code like "412")', () => {
+    const lines = [status, title, line('Choose a room', 16, 100, 160, 24), line('Room 410', 16, 200), line('Room 412', 16, 260), line('Room 414', 16, 320), line('Save room', 140, 800, 120, 24)];
+    const hist = [...start, 'Tapped "Lisbon Old Town". [search 1: tap #a]', 'Tapped "Change room". [search 2: tap #b]'];
+    const d = searchStep(input('Put Priya in 412B on the Lisbon stay in Kestrel.', hist, [...lines, line('412B', 16, 380, 60, 20)]), 'Kestrel');
+    expect(tapped(d, [...lines, line('412B', 16, 380, 60, 20)])).toBe('412B');
+  });
+
+  it('once the values are in, a committing button leads; its result line ends the task', () => {
+    const lines = [status, title, line('Choose a room', 16, 100, 160, 24), line('Room 412', 16, 260), line('Selected', 260, 260, 90), line('Save room', 140, 800, 120, 24)];
+    const hist = [...start, 'Tapped "Lisbon Old Town". [search 1: tap #a]', 'Chose "412B". [search 2: option 412B #b]'];
+    const d = searchStep(input('Put Priya in 412B on the Lisbon stay in Kestrel.', hist, lines), 'Kestrel');
+    expect(tapped(d, lines)).toBe('Save room');
+    expect(d.conclusion).toContain(': commit');
+    const after = [status, title, line('Room 412B saved for Priya', 16, 300, 260, 22), line('Done', 160, 800, 80, 24)];
+    const end = searchStep(input('Put Priya in 412B on the Lisbon stay in Kestrel.', [...hist, d.conclusion], after), 'Kestrel');
+    expect(end.action).toEqual({ action: 'terminate', status: 'success' });
+  });
+
+  it('a result-looking line without a committing tap before it does not end the task', () => {
+    const lines = [status, title, line('Lisbon Old Town', 16, 120, 150, 22), line('Paid', 300, 120, 50), line('Room details', 16, 300, 140)];
+    const d = searchStep(input(request, [...start, 'Tapped "Trips". [search 1: tap #a]'], lines), 'Kestrel');
+    expect(d.action.action).not.toBe('terminate');
+  });
+
+  it('answers a confirmation with its affirmative button', () => {
+    const lines = [status, title, line('Move Priya to room 412?', 40, 380, 300, 22), line('Cancel', 60, 460, 80, 22), line('Move guest', 240, 460, 110, 22)];
+    expect(affirmative(lines)?.yes.text).toBe('Move guest');
+    const d = searchStep(input(request, [...start, 'Tapped "Save room". [search 3: commit #c]'], lines), 'Kestrel');
+    expect(tapped(d, lines)).toBe('Move guest');
+  });
+
+  it('types into a field whose label names the value, then picks the suggestion that shows it', () => {
+    const req = 'Book a stay in Kestrel for 2 guests in Porto on June 9.';
+    const form = [status, title, line('Find a stay', 16, 100, 140, 24), line('Destination', 16, 200, 120, 18), line('City or hotel', 16, 226, 140, 20), line('Search stays', 140, 800, 130, 24)];
+    const d = searchStep(input(req, [...start], form), 'Kestrel');
+    expect(tapped(d, form)).toBe('City or hotel');
+    expect(d.conclusion).toMatch(/: field Porto #/);
+    const typing = searchStep(input(req, [...start, d.conclusion], form), 'Kestrel');
+    expect(typing.action).toEqual({ action: 'type', text: 'Porto' });
+    const suggestions = [...form, line('Porto', 16, 270, 80, 20), line('Portugal', 16, 292, 80, 16)];
+    const pick = searchStep(input(req, [...start, d.conclusion, typing.conclusion], suggestions), 'Kestrel');
+    expect(tapped(pick, suggestions)).toBe('Porto');
+  });
+
+  it('never types into a greeting or a heading in capitals', () => {
+    const lines = [status, title, line('Hi Priya', 16, 150, 100, 22), line('Welcome back', 16, 176, 130, 18), line('YOUR STAYS', 16, 240, 120, 16), line('2 upcoming', 16, 262, 120, 18)];
+    const d = searchStep(input('Book a stay in Kestrel in Porto on June 9.', [...start], lines), 'Kestrel');
+    expect(d.conclusion).not.toContain(': field');
+    expect(implausibleField('Tapped the field "Hi Priya" for "£45.00". [goal 3/6: field #12]', 'Pay £45.00 towards my Kestrel bill.', lines, screen)).toBe(true);
+    expect(implausibleField('Tapped the field "YOUR STAYS" for "Porto". [goal 3/6: field #12]', 'Book a stay in Porto in Kestrel.', lines, screen)).toBe(true);
+  });
+
+  it('does not tap controls that undo or leave unless the request asks for a removal', () => {
+    const lines = [status, title, line('Lisbon Old Town', 16, 100, 150, 24), line('Cancel stay', 16, 400, 110, 22), line('Change room', 16, 460, 110, 22)];
+    const d = searchStep(input('Move Priya to a room with a view on the Lisbon stay in Kestrel.', [...start, 'Tapped "Lisbon Old Town". [search 1: tap #zz]'], lines), 'Kestrel');
+    expect(tapped(d, lines)).toBe('Change room');
+    const rm = searchStep(input('Cancel the Lisbon stay in Kestrel.', [...start, 'Tapped "Lisbon Old Town". [search 1: tap #zz]'], lines), 'Kestrel');
+    expect(tapped(rm, lines)).toBe('Cancel stay');
+  });
+
+  it('with nothing relevant in view it scrolls, stops when the page stops moving, goes Back, and reopens the app from the home screen', () => {
+    const lines = [status, title, line('Sunny in Porto today', 16, 300, 220, 20), line('Gallery', 16, 400, 100, 20)];
+    const sig = pageSig(lines, screen);
+    const first = searchStep(input(request, [...start, 'Tapped "Trips". [search 1: tap #q]'], lines), 'Kestrel');
+    expect(first.action.action).toBe('swipe');
+    const again = searchStep(input(request, [...start, 'Tapped "Trips". [search 1: tap #q]', first.conclusion], lines), 'Kestrel');
+    expect(first.conclusion).toContain(`#${sig}`);
+    expect(again.action).toEqual({ action: 'system_button', button: 'Back' });
+    const launcher = [status, ...['Kestrel', 'Camera', 'Weather', 'Music', 'Clock', 'Mail', 'Notes', 'Maps', 'Photos'].map((t, i) => line(t, 20 + (i % 4) * 100, 200 + Math.floor(i / 4) * 110, 70, 16))];
+    const back = searchStep(input(request, [...start, first.conclusion, again.conclusion], launcher), 'Kestrel');
+    if (back.action.action === 'open') expect(back.action.text).toBe('Kestrel');
+  });
+
+  it('decide() hands over to the search after the plan has looked for its target for SEARCH_AFTER steps, and keeps it', () => {
+    const lines = [status, title, line('Lisbon Old Town', 16, 330, 150, 22), line('Jun 8 - Jun 11 · Priya', 16, 356, 180, 18), ...tabs];
+    const looking = Array.from({ length: SEARCH_AFTER }, (_, i) => `Swiped up to look for "Priya". [goal 2/4: scroll ${i + 1} #s${i}]`);
+    const d = decide(input(request, [...start, ...looking], lines));
+    expect(searching([d.conclusion])).toBe(true);
+    const next = decide(input(request, [...start, ...looking, d.conclusion], lines));
+    expect(searching([next.conclusion])).toBe(true);
+  });
+
+  it('decide() never searches a guided episode', () => {
+    const lines = [status, title, line('Lisbon Old Town', 16, 330, 150, 22), ...tabs];
+    const looking = Array.from({ length: SEARCH_AFTER + 2 }, (_, i) => `Swiped up to look for "Priya". [goal 2/4: scroll ${i + 1} #s${i}]`);
+    const d = decide({ ...input(request, [...start, ...looking], lines), guidance: ['Open Kestrel', 'Tap Trips'] });
+    expect(searching([d.conclusion])).toBe(false);
+  });
+});
