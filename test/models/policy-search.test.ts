@@ -119,4 +119,19 @@ describe('policy search: exploring an app by what its screens say', () => {
     const d = decide({ ...input(request, [...start, ...looking], lines), guidance: ['Open Kestrel', 'Tap Trips'] });
     expect(searching([d.conclusion])).toBe(false);
   });
+
+  it('taps a grid cell by its row number and column letter when the cells carry no text ("12C" on a seat map)', () => {
+    const cols = ['A', 'B', 'C', 'D'].map((c, i) => line(c, 60 + i * 70, 200, 14, 16));
+    const rows = ['10', '11', '12', '13'].map((r, i) => line(r, 16, 240 + i * 50, 20, 16));
+    const lines = [status, title, line('Choose a seat for Priya', 16, 120, 220, 22), ...cols, ...rows, line('Confirm seat', 140, 800, 120, 24)];
+    const d = searchStep(input('Put Priya in seat 12C on the Lisbon flight in Kestrel.', [...start, 'Tapped "Seats". [search 1: tap #a]'], lines), 'Kestrel');
+    expect(d.action).toEqual({ action: 'click', coordinate: [207, 348] });
+    expect(d.conclusion).toContain(': grid 12C');
+  });
+
+  it('passes over a near-duplicate that carries another number or code than the request\'s ("ending 4471" for 4417)', () => {
+    const lines = [status, title, line('Pay with', 16, 150, 90, 20), line('Visa ending 4471', 16, 200, 170, 20), line('Visa ending 4417', 16, 260, 170, 20), line('Seat 22A', 16, 400, 90, 20)];
+    const d = searchStep(input('Pay with the Visa ending 4417 in Kestrel.', [...start, 'Tapped "Billing". [search 1: tap #a]'], lines), 'Kestrel');
+    expect(tapped(d, lines)).toBe('Visa ending 4417');
+  });
 });

@@ -56,6 +56,8 @@ const COMMIT = new Set([...SUBMIT_WORDS, 'book', 'reserve', 'schedule', 'place',
 /** Words of controls that undo or leave (never tapped unless the request asks for that). */
 const LEAVE = /^(?:cancel|delete|remove|discard|close|back|log ?out|sign ?out|not now|no|dismiss|skip|clear|reset|undo)\b/i;
 const WHERE = new Set(['destination', 'city', 'where', 'location', 'place', 'address', 'airport', 'station', 'venue', 'branch', 'store', 'origin', 'departure', 'arrival']);
+/** A short code of digits and a letter: a seat, a gate, a room ("14C", "B12"). */
+const CODE = /(?<![\w-])(?:\d{1,3}[A-Z]|[A-Z]\d{1,3})(?![\w-])/g;
 const GREETING = /^(?:hi|hello|hey|welcome|good (?:morning|afternoon|evening))\b/i;
 const REMOVAL = /^(?:cancel|delete|remove|drop|unbook|clear|unsubscribe|end|stop|close)\b/i;
 
@@ -100,6 +102,10 @@ function readState(history: readonly string[]): SearchState {
       s.scrolls = 0;
       s.scrollSigs = [];
       s.lastCommit = kind === 'commit' || kind === 'confirm';
+    } else if (kind === 'grid') {
+      s.tapped.add(`grid@${sig}`);
+      s.scrolls = 0;
+      s.scrollSigs = [];
     } else if (kind === 'field') {
       s.field = { value: detail, sig };
       const t = /Tapped the field "([^"]+)"/.exec(c);
@@ -127,7 +133,7 @@ const says = (text: string, name: string): boolean => new RegExp(`(?:^|[^\\p{L}\
 function requestNames(instruction: string, core: string, app: string | undefined): string[] {
   const out: string[] = [];
   // (A short code of digits and a letter — a seat, a gate, a room: "14C", "B12" — is a name too.)
-  const codes = [...core.matchAll(/(?<![\w-])(?:\d{1,3}[A-Z]|[A-Z]\d{1,3})(?![\w-])/g)].map((m) => m[0]);
+  const codes = core.match(CODE) ?? [];
   for (const e of [...instructionEntities(core), ...formValues(core).map((v) => v.value), ...codes]) {
     const t = e.trim();
     // (The app is known by its label: "on the Lisbon stay" names no app. A name led by the request's verb — "Put
@@ -280,6 +286,23 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     }
   }
 
+  // 4b. A code of a row number and a column letter ("17A", "B12": a seat, a locker) on a grid whose cells carry no text:
+  // the cell where the row's number label and the column's letter header cross.
+  if (!st.tapped.has(`grid@${sig}`)) {
+    for (const code of names.filter((nm) => !usedValue(nm))) {
+      const m = /^(\d{1,3})([A-Z])$/.exec(code) ?? /^([A-Z])(\d{1,3})$/.exec(code);
+      if (!m) continue;
+      const [row, col] = /\d/.test(m[1]!) ? [m[1]!, m[2]!] : [m[2]!, m[1]!];
+      const rowLabel = body.find((l) => l.text.trim() === row);
+      const colHead = body.filter((l) => l.text.trim() === col).sort((a, b) => a.box.y - b.box.y)[0];
+      if (rowLabel && colHead && colHead.box.y < rowLabel.box.y) {
+        const x = Math.round(colHead.box.x + colHead.box.w / 2);
+        const y = Math.round(rowLabel.box.y + rowLabel.box.h / 2);
+        return { thought: `"${code}" is the cell of row ${row} and column ${col} on this grid; tapping it.`, conclusion: `Chose "${code}" on the grid. ${tag('grid', code)}`, action: { action: 'click', coordinate: [x, y] } };
+      }
+    }
+  }
+
   // 5. The untried line that says most of the request.
   const reqWords = [...new Set(contentWords(core).filter((w) => !app || !stemEq(w, normText(app))))];
   const openNames = names.filter((nm) => !usedValue(nm));
@@ -302,6 +325,8 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     }
     return out.slice(1, 4);
   };
+  const reqDigits: string[] = [...(core.match(/\d{3,}/g) ?? [])];
+  const reqCodes: string[] = [...(core.match(CODE) ?? [])];
   const scored = body
     .filter(tappable)
     .map((l) => {
@@ -314,7 +339,12 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       const near = hits === 0 ? nearness(lw, reqWords) : 0;
       const first = words(t)[0] ?? '';
       const commit = words(t).length <= 4 && !/\d/.test(t) && (COMMIT.has(first) || (verb.length > 2 && stemEq(first, verb)));
-      const score = 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit && allIn ? 1.5 : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
+      // (A line with a number the request does not say, of the length of one it does — "Visa ending 4471" for 4417 —
+      // is a near-duplicate of the thing asked for, not it.)
+      const clash =
+        (t.match(/\d{3,}/g) ?? []).some((d) => !reqDigits.includes(d) && reqDigits.some((r) => r.length === d.length)) ||
+        (reqCodes.length > 0 && (t.match(CODE) ?? []).some((c) => !reqCodes.includes(c)));
+      const score = (clash ? -2 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit && allIn ? 1.5 : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
       return { l, score, commit };
     })
     .filter((c) => c.score >= 0.75)
