@@ -92,7 +92,7 @@ describe('policy search: exploring an app by what its screens say', () => {
   });
 
   it('with nothing relevant in view it scrolls, stops when the page stops moving, goes Back, and reopens the app from the home screen', () => {
-    const lines = [status, title, line('Sunny in Porto today', 16, 300, 220, 20), line('Gallery', 16, 400, 100, 20)];
+    const lines = [status, title, line('Sunny in Porto today', 16, 300, 220, 20), line('Gallery', 16, 400, 100, 20), line('Terms of use', 16, 820, 110, 18)];
     const sig = pageSig(lines, screen);
     const first = searchStep(input(request, [...start, 'Tapped "Trips". [search 1: tap #q]'], lines), 'Kestrel');
     expect(first.action.action).toBe('swipe');
@@ -133,5 +133,16 @@ describe('policy search: exploring an app by what its screens say', () => {
     const lines = [status, title, line('Pay with', 16, 150, 90, 20), line('Visa ending 4471', 16, 200, 170, 20), line('Visa ending 4417', 16, 260, 170, 20), line('Seat 22A', 16, 400, 90, 20)];
     const d = searchStep(input('Pay with the Visa ending 4417 in Kestrel.', [...start, 'Tapped "Billing". [search 1: tap #a]'], lines), 'Kestrel');
     expect(tapped(d, lines)).toBe('Visa ending 4417');
+  });
+
+  it('with nothing relevant on a tab, opens the app\'s other tabs (nearest in meaning first) instead of leaving the app', () => {
+    const bar = [line('Home', 20, 880, 50, 20), line('Gallery', 110, 880, 60, 20), line('Billing', 210, 880, 60, 20), line('Profile', 320, 880, 60, 20)];
+    const lines = [status, title, line('Sunny in Porto today', 16, 300, 220, 20), line('Photos of the week', 16, 400, 160, 20), ...bar];
+    const d = searchStep(input('Change the direct debit date to the 21st in Kestrel.', [...start, 'Tapped "x". [search 1: tap #q]'], lines), 'Kestrel');
+    expect(tapped(d, lines)).toBe('Billing');
+    expect(d.conclusion).toContain(': tab billing');
+    const all = [...start, 'Tapped "x". [search 1: tap #q]', 'Opened the "Billing" tab. [search 2: tab billing #a]', 'Opened the "Gallery" tab. [search 3: tab gallery #b]', 'Opened the "Profile" tab. [search 4: tab profile #c]', 'Opened the "Home" tab. [search 5: tab home #d]'];
+    const end = searchStep(input('Change the direct debit date to the 21st in Kestrel.', all, lines), 'Kestrel');
+    expect(end.action).toEqual({ action: 'terminate', status: 'failure' });
   });
 });

@@ -79,6 +79,8 @@ interface SearchState {
   scrolls: number;
   scrollSigs: string[];
   backs: number;
+  /** Tabs of the app's tab bar the search opened (normalised). */
+  tabs: string[];
   /** A field tapped for a value, waiting for it to be typed (value, screen signature). */
   field?: { value: string; sig: string };
   lastKind?: string;
@@ -86,7 +88,7 @@ interface SearchState {
 }
 
 function readState(history: readonly string[]): SearchState {
-  const s: SearchState = { steps: 0, tapped: new Set(), used: [], scrolls: 0, scrollSigs: [], backs: 0, lastCommit: false };
+  const s: SearchState = { steps: 0, tapped: new Set(), used: [], scrolls: 0, scrollSigs: [], backs: 0, tabs: [], lastCommit: false };
   for (const c of history) {
     for (const m of c.matchAll(/(?:Tapped|Chose|Typed|Opened)(?: the field)? "([^"]+)"/g)) s.used.push(m[1]!);
     const m = TAG.exec(c);
@@ -102,6 +104,10 @@ function readState(history: readonly string[]): SearchState {
       s.scrolls = 0;
       s.scrollSigs = [];
       s.lastCommit = kind === 'commit' || kind === 'confirm';
+    } else if (kind === 'tab') {
+      s.tabs.push(detail.trim());
+      s.scrolls = 0;
+      s.scrollSigs = [];
     } else if (kind === 'grid') {
       s.tapped.add(`grid@${sig}`);
       s.scrolls = 0;
@@ -133,8 +139,9 @@ const says = (text: string, name: string): boolean => new RegExp(`(?:^|[^\\p{L}\
 function requestNames(instruction: string, core: string, app: string | undefined): string[] {
   const out: string[] = [];
   // (A short code of digits and a letter — a seat, a gate, a room: "14C", "B12" — is a name too.)
-  const codes = core.match(CODE) ?? [];
-  for (const e of [...instructionEntities(core), ...formValues(core).map((v) => v.value), ...codes]) {
+  const codes = instruction.match(CODE) ?? [];
+  const context = instruction === core ? [] : instructionEntities(instruction).filter((e) => !/^(?:I|I've|I'm|We|We've|My|The|It|This|That|Can|Could|Please)$/i.test(e));
+  for (const e of [...instructionEntities(core), ...formValues(core).map((v) => v.value), ...codes, ...context]) {
     const t = e.trim();
     // (The app is known by its label: "on the Lisbon stay" names no app. A name led by the request's verb — "Put
     // Priya", capitalised at the sentence's start — is the name without it.)
@@ -208,7 +215,9 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   }
 
   const verbWord = (words(core)[0] ?? '').toLowerCase();
-  const values: FormValue[] = formValues(core).filter((v) => !(app ? normText(v.value) === normText(app) : namesTheApp(instruction, v.value)) && (words(v.value)[0] ?? '') !== verbWord);
+  // (The values and names of the whole request: a sentence of context may carry them — "the Gas meter … says 04867".)
+  const fromAll = formValues(instruction).filter((v) => !formValues(core).some((c) => normText(c.value) === normText(v.value)) && v.kind !== 'text' && v.kind !== 'name');
+  const values: FormValue[] = [...formValues(core), ...fromAll].filter((v) => !(app ? normText(v.value) === normText(app) : namesTheApp(instruction, v.value)) && (words(v.value)[0] ?? '') !== verbWord);
   const names = requestNames(instruction, core, app);
   // How often each text was tapped by the search (anywhere): a control tapped before rarely leads somewhere new.
   const taps = new Map<string, number>();
@@ -263,7 +272,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     // (A field is one whose label names the value's kind or cue — "Amount" for £45, "Reading" for 01402 —, never a
     // section heading in capitals or a greeting: a value is not typed into whatever line heads another.)
     // (Nor a line that says one of the request's names: that is a thing to open, no field.)
-    const fields = formFields(lines, screen).filter((f) => !names.some((nm) => says(f.label.text, nm)) && !triedHere(f.label) && !(f.input && triedHere(f.input)) && f.label.text !== f.label.text.toUpperCase() && !GREETING.test(f.label.text.trim()));
+    const fields = formFields(lines, screen).filter((f) => !names.some((nm) => says(f.label.text, nm)) && !triedHere(f.label) && !(f.input && triedHere(f.input)) && f.label.text !== f.label.text.toUpperCase() && !GREETING.test(f.label.text.trim()) && !COMMIT.has(words(f.label.text)[0] ?? '') && !/^search\b/i.test(f.label.text.trim()));
     // (Each value to the field that fits it best — its kind or cue named by the label, a place to a "where" field, a
     // word of the request in the label —, the best pair first.)
     // (The request's common nouns — its names taken out: "Lisbon Old Town" is a thing, no label.)
@@ -356,9 +365,21 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     return click(best.l, `Searching the app for the way to "${core}": "${best.l.text}" says most of it here (score ${best.score.toFixed(2)}); tapping it.`, `Tapped "${best.l.text}". ${tag(kind)}`);
   }
 
-  // 6. Nothing relevant in view: scroll (until the page stops moving), then Back, then give up.
+  // 6. Nothing relevant in view: scroll (until the page stops moving); the app's other tabs, nearest in meaning to the
+  // request first; then Back (never from a page with the app's tab bar: that leaves the app); then give up.
   const stuck = st.scrollSigs.includes(sig);
-  if (st.scrolls < 2 && !stuck) {
+  const lowest = Math.max(0, ...body.filter((l) => !tabs.includes(l)).map((l) => l.box.y + l.box.h));
+  const shortPage = lowest < screen.height * 0.8;
+  const untriedTabs = tabs.filter((t) => !st.tabs.includes(normText(t.text)) && !taps.has(normText(t.text)));
+  if (untriedTabs.length > 0 && (st.scrolls >= 1 || stuck || shortPage)) {
+    // (By the request word it is most distinctly near: nearer to it than the app's tabs are on average — "debit" picks
+    // Billing, where "change" is near every tab.)
+    const sim = (t: OcrLine, w: string): number => Math.max(0, ...contentWords(t.text).map((x) => wordSimilarity(x, w) ?? 0));
+    const distinct = (t: OcrLine): number => Math.max(0, ...reqWords.map((w) => sim(t, w) - tabs.reduce((a, o) => a + sim(o, w), 0) / tabs.length));
+    const tab = untriedTabs.map((t) => ({ t, s: distinct(t) })).sort((a, b) => b.s - a.s)[0]!.t;
+    return click(tab, `Nothing on this tab says more of "${core}"; looking in the "${tab.text}" tab.`, `Opened the "${tab.text}" tab. ${tag('tab', normText(tab.text))}`);
+  }
+  if (st.scrolls < (tabs.length ? 1 : 2) && !stuck && !shortPage) {
     const x = Math.round(screen.width / 2);
     return {
       thought: `Nothing on this screen says more of "${core}"; scrolling for more of the page.`,
@@ -366,7 +387,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       action: { action: 'swipe', coordinate: [x, Math.round(screen.height * 0.75)], coordinate2: [x, Math.round(screen.height * 0.3)] },
     };
   }
-  if (st.backs < 3) return { thought: `This page holds nothing more for "${core}"; going back.`, conclusion: `Pressed Back. ${tag('back')}`, action: { action: 'system_button', button: 'Back' } };
+  if (st.backs < 3 && tabs.length === 0) return { thought: `This page holds nothing more for "${core}"; going back.`, conclusion: `Pressed Back. ${tag('back')}`, action: { action: 'system_button', button: 'Back' } };
   return fail(`Searched the app for the way to "${core}" without finding it.`, 'Gave up: the search found no way to do it.');
 }
 
