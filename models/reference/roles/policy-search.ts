@@ -58,6 +58,7 @@ const LEAVE = /^(?:cancel|delete|remove|discard|close|back|log ?out|sign ?out|no
 const WHERE = new Set(['destination', 'city', 'where', 'location', 'place', 'address', 'airport', 'station', 'venue', 'branch', 'store', 'origin', 'departure', 'arrival']);
 /** A short code of digits and a letter: a seat, a gate, a room ("14C", "B12"). */
 const CODE = /(?<![\w-])(?:\d{1,3}[A-Z]|[A-Z]\d{1,3})(?![\w-])/g;
+const PLACEHOLDER = /^(?:enter|type|add|write|choose|select|pick|search|your|e\.?g\.?|[£$€]?\s?0[.,]00$|0$)/i;
 const GREETING = /^(?:hi|hello|hey|welcome|good (?:morning|afternoon|evening))\b/i;
 const REMOVAL = /^(?:cancel|delete|remove|drop|unbook|clear|unsubscribe|end|stop|close)\b/i;
 
@@ -81,6 +82,8 @@ interface SearchState {
   backs: number;
   /** Tabs of the app's tab bar the search opened (normalised). */
   tabs: string[];
+  /** Texts the search tapped since a value was last entered (chosen, typed, a grid cell). */
+  recent: string[];
   /** A field tapped for a value, waiting for it to be typed (value, screen signature). */
   field?: { value: string; sig: string };
   lastKind?: string;
@@ -88,7 +91,7 @@ interface SearchState {
 }
 
 function readState(history: readonly string[]): SearchState {
-  const s: SearchState = { steps: 0, tapped: new Set(), used: [], scrolls: 0, scrollSigs: [], backs: 0, tabs: [], lastCommit: false };
+  const s: SearchState = { steps: 0, tapped: new Set(), used: [], scrolls: 0, scrollSigs: [], backs: 0, tabs: [], recent: [], lastCommit: false };
   for (const c of history) {
     for (const m of c.matchAll(/(?:Tapped|Chose|Typed|Opened)(?: the field)? "([^"]+)"/g)) s.used.push(m[1]!);
     const m = TAG.exec(c);
@@ -101,6 +104,8 @@ function readState(history: readonly string[]): SearchState {
     if (kind === 'tap' || kind === 'option' || kind === 'commit' || kind === 'confirm') {
       const t = /Tapped "([^"]+)"|Chose "([^"]+)"/.exec(c);
       if (t) s.tapped.add(`${normText(t[1] ?? t[2]!)}@${sig}`);
+      if (t && kind === 'option') s.recent = [];
+      else if (t) s.recent.push(normText(t[1] ?? t[2]!));
       s.scrolls = 0;
       s.scrollSigs = [];
       s.lastCommit = kind === 'commit' || kind === 'confirm';
@@ -110,6 +115,7 @@ function readState(history: readonly string[]): SearchState {
       s.scrollSigs = [];
     } else if (kind === 'grid') {
       s.tapped.add(`grid@${sig}`);
+      s.recent = [];
       s.scrolls = 0;
       s.scrollSigs = [];
     } else if (kind === 'field') {
@@ -125,6 +131,7 @@ function readState(history: readonly string[]): SearchState {
       s.scrollSigs = [];
     } else if (kind === 'typed') {
       s.scrolls = 0;
+      s.recent = [];
     }
   }
   return s;
@@ -219,12 +226,10 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   const fromAll = formValues(instruction).filter((v) => !formValues(core).some((c) => normText(c.value) === normText(v.value)) && v.kind !== 'text' && v.kind !== 'name');
   const values: FormValue[] = [...formValues(core), ...fromAll].filter((v) => !(app ? normText(v.value) === normText(app) : namesTheApp(instruction, v.value)) && (words(v.value)[0] ?? '') !== verbWord);
   const names = requestNames(instruction, core, app);
-  // How often each text was tapped by the search (anywhere): a control tapped before rarely leads somewhere new.
+  // How often each text was tapped by the search since a value was last entered: a control tapped before rarely leads
+  // somewhere new (a value entered since may make it do so: "Confirm seat" once the seat is chosen).
   const taps = new Map<string, number>();
-  for (const key of st.tapped) {
-    const t = key.slice(0, key.lastIndexOf('@'));
-    taps.set(t, (taps.get(t) ?? 0) + 1);
-  }
+  for (const t of st.recent) taps.set(t, (taps.get(t) ?? 0) + 1);
   const usedValue = (v: string): boolean => st.used.some((u) => matchScore(u, v) >= 0.95 || says(u, v) || (isDateLike(v) && sameDate(u, v)));
 
   // 3. A field tapped for a value: type it (the screen kept its lines: the field has the focus).
@@ -283,7 +288,11 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       const asked = contentWords(f.label.text).some((w) => common.some((x) => stemEq(x, w)));
       // (A cue that is a word of one of the request's names — "Priya" near "room 412" — names no field.)
       const cues = v.cues.filter((c) => !names.some((nm) => normText(nm).split(' ').includes(normText(c))));
-      return fieldScore({ ...v, cues }, f) + (where ? 1.5 : 0) + (asked ? 1 : 0);
+      const own = fieldScore({ ...v, cues }, f);
+      // (A label that only shares a word of the request — "April bill" for a payment towards a bill — is a field when
+      // what is under it reads as an input's placeholder: "Enter …", "e.g. …", "£0.00", "Choose …".)
+      const placeholder = !f.input || PLACEHOLDER.test(f.input.text.trim());
+      return own + (where ? 1.5 : 0) + (asked && (own > 0 || placeholder) ? 1 : 0);
     };
     const pairs = open.flatMap((v) => fields.map((f) => ({ v, f, s: fit(v, f) }))).filter((p) => p.s >= 1).sort((a, b) => b.s - a.s || a.f.label.box.y - b.f.label.box.y);
     if (process.env.SEARCH_DEBUG) console.log("pairs", pairs.map((p) => `${p.v.value}->${p.f.label.text}=${p.s}`));
@@ -316,7 +325,8 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   const reqWords = [...new Set(contentWords(core).filter((w) => !app || !stemEq(w, normText(app))))];
   const openNames = names.filter((nm) => !usedValue(nm));
   // (Every value entered, and no untried line here names one of the request's names: time to commit.)
-  const allIn = open.length === 0 && !body.some((l) => tappable(l) && openNames.some((nm) => says(l.text, nm)));
+  // (Nor while a code or number of the request — a seat "17A", a meter reading — is still to be chosen somewhere.)
+  const allIn = open.length === 0 && !openNames.some((nm) => /\d/.test(nm)) && !body.some((l) => tappable(l) && openNames.some((nm) => says(l.text, nm)));
   // (A list row's card: the lines stacked under and over it at its left edge — "Copenhagen → Lisbon" over "Apr 11 ·
   // Freya" — say what the row is about together.)
   const card = (l: OcrLine): OcrLine[] => {
