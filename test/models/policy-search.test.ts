@@ -145,4 +145,17 @@ describe('policy search: exploring an app by what its screens say', () => {
     const end = searchStep(input('Change the direct debit date to the 21st in Kestrel.', all, lines), 'Kestrel');
     expect(end.action).toEqual({ action: 'terminate', status: 'failure' });
   });
+
+  it('reads a number that ends a context sentence and a day of the month said alone, and holds the commit until they are in', () => {
+    const form = [status, title, line('New reading', 16, 200, 120, 18), line('Enter your meter reading', 16, 226, 220, 20), line('Submit reading', 140, 800, 140, 24)];
+    const req = "I've just been out to look at the Gas meter and it says 04867. Can you send that reading to Kestrel for me?";
+    const d = searchStep(input(req, [...start, 'Tapped "Gas". [goal 2/2 done]'], form), 'Kestrel');
+    expect(d.conclusion).toMatch(/: field 04867 #/);
+    const days = [status, title, line('Payment day', 16, 150, 120, 18), ...['19', '20', '21', '22'].map((n, i) => line(n, 16, 200 + i * 40, 30, 18)), line('Save changes', 140, 800, 130, 24)];
+    const dd = 'Could you move my Direct Debit in Kestrel so it comes out on the 21st instead?';
+    const pick = searchStep(input(dd, [...start, 'Chose "Direct Debit". [search 1: option Direct Debit #a]'], days), 'Kestrel');
+    expect(tapped(pick, days)).toBe('21');
+    const save = searchStep(input(dd, [...start, 'Chose "Direct Debit". [search 1: option Direct Debit #a]', pick.conclusion], days), 'Kestrel');
+    expect(tapped(save, days)).toBe('Save changes');
+  });
 });

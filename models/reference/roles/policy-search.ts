@@ -104,7 +104,10 @@ function readState(history: readonly string[]): SearchState {
     if (kind === 'tap' || kind === 'option' || kind === 'commit' || kind === 'confirm') {
       const t = /Tapped "([^"]+)"|Chose "([^"]+)"/.exec(c);
       if (t) s.tapped.add(`${normText(t[1] ?? t[2]!)}@${sig}`);
-      if (t && kind === 'option') s.recent = [];
+      if (t && kind === 'option') {
+        s.recent = [];
+        if (detail.trim()) s.used.push(detail.trim());
+      }
       else if (t) s.recent.push(normText(t[1] ?? t[2]!));
       s.scrolls = 0;
       s.scrollSigs = [];
@@ -146,7 +149,8 @@ const says = (text: string, name: string): boolean => new RegExp(`(?:^|[^\\p{L}\
 function requestNames(instruction: string, core: string, app: string | undefined): string[] {
   const out: string[] = [];
   // (A short code of digits and a letter — a seat, a gate, a room: "14C", "B12" — is a name too.)
-  const codes = instruction.match(CODE) ?? [];
+  // (And a day of the month said alone, "the 21st": the day to choose.)
+  const codes = [...(instruction.match(CODE) ?? []), ...[...instruction.matchAll(/\bthe\s+(\d{1,2}(?:st|nd|rd|th))\b/gi)].map((m) => m[1]!)];
   const context = instruction === core ? [] : instructionEntities(instruction).filter((e) => !/^(?:I|I've|I'm|We|We've|My|The|It|This|That|Can|Could|Please)$/i.test(e));
   for (const e of [...instructionEntities(core), ...formValues(core).map((v) => v.value), ...codes, ...context]) {
     const t = e.trim();
@@ -223,7 +227,8 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
 
   const verbWord = (words(core)[0] ?? '').toLowerCase();
   // (The values and names of the whole request: a sentence of context may carry them — "the Gas meter … says 04867".)
-  const fromAll = formValues(instruction).filter((v) => !formValues(core).some((c) => normText(c.value) === normText(v.value)) && v.kind !== 'text' && v.kind !== 'name');
+  // (A number that ends a sentence — "it says 04867." — is read without the full stop.)
+  const fromAll = formValues(instruction.replace(/(\d)\.(?=\s|$)/g, '$1 .')).filter((v) => !formValues(core).some((c) => normText(c.value) === normText(v.value)) && v.kind !== 'text' && v.kind !== 'name');
   const values: FormValue[] = [...formValues(core), ...fromAll].filter((v) => !(app ? normText(v.value) === normText(app) : namesTheApp(instruction, v.value)) && (words(v.value)[0] ?? '') !== verbWord);
   const names = requestNames(instruction, core, app);
   // How often each text was tapped by the search since a value was last entered: a control tapped before rarely leads
@@ -302,6 +307,13 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       const target = f.input ?? f.label;
       return click(target, `The field "${f.label.text}" takes "${v.value}"; tapping it.`, `Tapped the field "${f.label.text}" for "${v.value}". ${tag('field', v.value)}`);
     }
+  }
+
+  // 4a. A day of the month the request names alone ("the 21st"): the option that says that day ("21", "21st", "Day 21").
+  for (const day of names.filter((nm) => /^\d{1,2}(?:st|nd|rd|th)$/i.test(nm) && !usedValue(nm))) {
+    const n = day.replace(/\D/g, '');
+    const opt = body.filter((l) => !st.tapped.has(`${normText(l.text)}@${sig}`) && new RegExp(`^(?:(?:day|the)\\s+)?${n}(?:st|nd|rd|th)?(?:\\s+of\\s+(?:the|each|every)\\s+month)?$`, 'i').test(l.text.trim())).sort((a, b) => a.box.y - b.box.y)[0];
+    if (opt) return click(opt, `"${opt.text}" is the ${day} the request asks for; choosing it.`, `Chose "${opt.text}" (${day}). ${tag('option', day)}`);
   }
 
   // 4b. A code of a row number and a column letter ("17A", "B12": a seat, a locker) on a grid whose cells carry no text:
@@ -420,4 +432,3 @@ export function implausibleField(conclusion: string, instruction: string, lines:
   if (!v || !f) return false;
   return fieldScore(v, f) < 1;
 }
-
