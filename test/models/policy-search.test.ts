@@ -67,7 +67,7 @@ describe('policy search: exploring an app by what its screens say', () => {
     const form = [status, title, line('Find a stay', 16, 100, 140, 24), line('Destination', 16, 200, 120, 18), line('City or hotel', 16, 226, 140, 20), line('Search stays', 140, 800, 130, 24)];
     const d = searchStep(input(req, [...start], form), 'Kestrel');
     expect(tapped(d, form)).toBe('City or hotel');
-    expect(d.conclusion).toMatch(/: field Porto #/);
+    expect(d.conclusion).toMatch(/: field Porto ~\d+ #/);
     const typing = searchStep(input(req, [...start, d.conclusion], form), 'Kestrel');
     expect(typing.action).toEqual({ action: 'type', text: 'Porto' });
     const suggestions = [...form, line('Porto', 16, 270, 80, 20), line('Portugal', 16, 292, 80, 16)];
@@ -150,12 +150,22 @@ describe('policy search: exploring an app by what its screens say', () => {
     const form = [status, title, line('New reading', 16, 200, 120, 18), line('Enter your meter reading', 16, 226, 220, 20), line('Submit reading', 140, 800, 140, 24)];
     const req = "I've just been out to look at the Gas meter and it says 04867. Can you send that reading to Kestrel for me?";
     const d = searchStep(input(req, [...start, 'Tapped "Gas". [goal 2/2 done]'], form), 'Kestrel');
-    expect(d.conclusion).toMatch(/: field 04867 #/);
+    expect(d.conclusion).toMatch(/: field 04867 ~\d+ #/);
     const days = [status, title, line('Payment day', 16, 150, 120, 18), ...['19', '20', '21', '22'].map((n, i) => line(n, 16, 200 + i * 40, 30, 18)), line('Save changes', 140, 800, 130, 24)];
     const dd = 'Could you move my Direct Debit in Kestrel so it comes out on the 21st instead?';
     const pick = searchStep(input(dd, [...start, 'Chose "Direct Debit". [search 1: option Direct Debit #a]'], days), 'Kestrel');
     expect(tapped(pick, days)).toBe('21');
     const save = searchStep(input(dd, [...start, 'Chose "Direct Debit". [search 1: option Direct Debit #a]', pick.conclusion], days), 'Kestrel');
     expect(tapped(save, days)).toBe('Save changes');
+  });
+
+  it('does not type into a field whose tap opened a picker: the value is chosen among its options', () => {
+    const form = [status, title, line('Departure date', 16, 200, 140, 18), line('Choose a date', 16, 226, 140, 20), line('Search stays', 140, 800, 130, 24)];
+    const req = 'Book a stay in Kestrel on June 19.';
+    const d = searchStep(input(req, [...start], form), 'Kestrel');
+    expect(d.conclusion).toMatch(/: field June 19 ~\d+ #/);
+    const picker = [status, title, line('June 2026', 140, 150, 120, 20), ...['June 17', 'June 18', 'June 19', 'June 20', 'June 21'].map((t, i) => line(t, 16, 200 + i * 40, 90, 18)), line('Cancel', 60, 700, 70, 20)];
+    const next = searchStep(input(req, [...start, d.conclusion], picker), 'Kestrel');
+    expect(tapped(next, picker)).toBe('June 19');
   });
 });

@@ -85,7 +85,7 @@ interface SearchState {
   /** Texts the search tapped since a value was last entered (chosen, typed, a grid cell). */
   recent: string[];
   /** A field tapped for a value, waiting for it to be typed (value, screen signature). */
-  field?: { value: string; sig: string };
+  field?: { value: string; sig: string; lines: number };
   lastKind?: string;
   lastCommit: boolean;
 }
@@ -122,7 +122,8 @@ function readState(history: readonly string[]): SearchState {
       s.scrolls = 0;
       s.scrollSigs = [];
     } else if (kind === 'field') {
-      s.field = { value: detail, sig };
+      const n = / ~(\d+)$/.exec(detail);
+      s.field = { value: detail.replace(/ ~\d+$/, ''), sig, lines: n ? Number(n[1]) : -1 };
       const t = /Tapped the field "([^"]+)"/.exec(c);
       if (t) s.tapped.add(`${normText(t[1]!)}@${sig}`);
     } else if (kind === 'scroll') {
@@ -238,7 +239,9 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   const usedValue = (v: string): boolean => st.used.some((u) => matchScore(u, v) >= 0.95 || says(u, v) || (isDateLike(v) && sameDate(u, v)));
 
   // 3. A field tapped for a value: type it (the screen kept its lines: the field has the focus).
-  if (st.lastKind === 'field' && st.field) {
+  // (Unless the tap opened a picker — the screen gained or lost lines —: its options are chosen, never typed into.)
+  const bodyCount = lines.filter((l) => !isHeader(l, screen)).length;
+  if (st.lastKind === 'field' && st.field && (st.field.lines < 0 || Math.abs(bodyCount - st.field.lines) < 3)) {
     const v = values.find((x) => normText(x.value) === normText(st.field!.value));
     if (v && !usedValue(v.input)) return { thought: `The field for "${v.value}" has the focus: typing it.`, conclusion: `Typed "${v.input}" into the field. ${tag('typed', v.value)}`, action: { action: 'type', text: v.input } };
   }
@@ -293,11 +296,14 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       const asked = contentWords(f.label.text).some((w) => common.some((x) => stemEq(x, w)));
       // (A cue that is a word of one of the request's names — "Priya" near "room 412" — names no field.)
       const cues = v.cues.filter((c) => !names.some((nm) => normText(nm).split(' ').includes(normText(c))));
-      const own = fieldScore({ ...v, cues }, f);
+      // (What the label itself says counts: a list row's second line — "Mon, Jun 16 · 1 passenger", "France" — makes no
+      // field of it. A date or time goes only where the label asks for one: they are picked, rarely typed.)
+      const own = fieldScore({ ...v, cues }, { label: f.label, words: words(f.label.text) });
+      if ((v.kind === 'date' || v.kind === 'time') && own < 0.8) return 0;
       // (A label that only shares a word of the request — "April bill" for a payment towards a bill — is a field when
       // what is under it reads as an input's placeholder: "Enter …", "e.g. …", "£0.00", "Choose …".)
       const placeholder = !f.input || PLACEHOLDER.test(f.input.text.trim());
-      return own + (where ? 1.5 : 0) + (asked && (own > 0 || placeholder) ? 1 : 0);
+      return own + (where ? 1.5 : 0) + (asked && (own > 0 || placeholder) ? 1 : 0) + (own > 0 && f.input && placeholder ? 0.5 : 0);
     };
     const pairs = open.flatMap((v) => fields.map((f) => ({ v, f, s: fit(v, f) }))).filter((p) => p.s >= 1).sort((a, b) => b.s - a.s || a.f.label.box.y - b.f.label.box.y);
     if (process.env.SEARCH_DEBUG) console.log("pairs", pairs.map((p) => `${p.v.value}->${p.f.label.text}=${p.s}`));
@@ -305,7 +311,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     if (best) {
       const { v, f } = best;
       const target = f.input ?? f.label;
-      return click(target, `The field "${f.label.text}" takes "${v.value}"; tapping it.`, `Tapped the field "${f.label.text}" for "${v.value}". ${tag('field', v.value)}`);
+      return click(target, `The field "${f.label.text}" takes "${v.value}"; tapping it.`, `Tapped the field "${f.label.text}" for "${v.value}". ${tag('field', `${v.value} ~${bodyCount}`)}`);
     }
   }
 
