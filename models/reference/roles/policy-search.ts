@@ -23,6 +23,7 @@
 import type { OcrLine } from '../types.js';
 import type { MobileAction } from '../../../domain/action.js';
 import { hasWordVector, wordSimilarity } from '../word-vectors.js';
+import { isVerb } from '../wordnet.js';
 import { contentWords } from './policy-act.js';
 import { stemEq } from './policy-explore.js';
 import { fieldScore, formFields, formValues, optionScore, RESULT, SUBMIT_WORDS, type FormValue } from './policy-form.js';
@@ -230,7 +231,8 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // (The values and names of the whole request: a sentence of context may carry them — "the Gas meter … says 04867".)
   // (A number that ends a sentence — "it says 04867." — is read without the full stop.)
   const fromAll = formValues(instruction.replace(/(\d)\.(?=\s|$)/g, '$1 .')).filter((v) => !formValues(core).some((c) => normText(c.value) === normText(v.value)) && v.kind !== 'text' && v.kind !== 'name');
-  const values: FormValue[] = [...formValues(core), ...fromAll].filter((v) => !(app ? normText(v.value) === normText(app) : namesTheApp(instruction, v.value)) && (words(v.value)[0] ?? '') !== verbWord);
+  // (Nor a "name" led by a verb: "Grab Seat" in "Could you grab it … seat".)
+  const values: FormValue[] = [...formValues(core), ...fromAll].filter((v) => !(v.kind === 'name' && isVerb((words(v.value)[0] ?? '').toLowerCase()))).filter((v) => !(app ? normText(v.value) === normText(app) : namesTheApp(instruction, v.value)) && (words(v.value)[0] ?? '') !== verbWord);
   const names = requestNames(instruction, core, app);
   // How often each text was tapped by the search since a value was last entered: a control tapped before rarely leads
   // somewhere new (a value entered since may make it do so: "Confirm seat" once the seat is chosen).
@@ -268,6 +270,8 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       (removal || !LEAVE.test(t)) &&
       // (A greeting names the user, it does nothing: "Hi Freya".)
       !GREETING.test(t) &&
+      // (A hint that tells the user what to do — "Tap a free seat first" — is no control.)
+      !/^(?:tap|click|press|swipe|scroll|drag)\b/i.test(t) &&
       !(lastTapped && matchScore(t, lastTapped) >= 0.9 && l.box.y < screen.height * 0.2) &&
       /[\p{L}\p{N}]/u.test(t)
     );
@@ -381,7 +385,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       const clash =
         (t.match(/\d{3,}/g) ?? []).some((d) => !reqDigits.includes(d) && reqDigits.some((r) => r.length === d.length)) ||
         (reqCodes.length > 0 && (t.match(CODE) ?? []).some((c) => !reqCodes.includes(c)));
-      const score = (clash ? -2 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit && allIn ? 1.5 : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
+      const score = (clash ? -2 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit ? (allIn ? 1.5 : -0.5) : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
       return { l, score, commit };
     })
     .filter((c) => c.score >= 0.75)
