@@ -168,4 +168,11 @@ describe('policy search: exploring an app by what its screens say', () => {
     const next = searchStep(input(req, [...start, d.conclusion], picker), 'Kestrel');
     expect(tapped(next, picker)).toBe('June 19');
   });
+
+  it('types an amount into an empty money box that has no label line of its own', () => {
+    const lines = [status, title, line('How much would you like to pay?', 16, 150, 280, 20), line('Full balance', 60, 200, 120, 20), line('£140.49', 300, 200, 70, 20), line('Another amount', 60, 270, 140, 20), line('Pay part of your balance, or add credit', 60, 294, 250, 16), line('£ 0.00', 40, 345, 60, 20), line('Continue', 170, 600, 80, 22)];
+    const d = searchStep(input('Pay £45.00 towards my Kestrel bill.', [...start, 'Tapped "Another amount". [search 1: tap #q]'], lines), 'Kestrel');
+    expect(tapped(d, lines)).toBe('£ 0.00');
+    expect(d.conclusion).toMatch(/: field £45.00 ~\d+ #/);
+  });
 });
