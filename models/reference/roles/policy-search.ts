@@ -296,7 +296,8 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     const common = contentWords(names.reduce((t, nm) => t.replace(new RegExp(escape(nm), 'gi'), ' '), core));
     const fit = (v: FormValue, f: (typeof fields)[number]): number => {
       if (f.input && matchScore(f.input.text, v.input) >= 0.95) return 0;
-      const where = v.kind === 'name' && v.cues.some((c) => /^(?:in|to|at|from)$/.test(c)) && contentWords(`${f.label.text} ${f.input?.text ?? ''}`).some((w) => WHERE.has(w));
+      // (Not a place of a thing the request speaks of as known — "the flight to Lisbon" —: that thing exists already.)
+      const where = v.kind === 'name' && v.cues.some((c) => /^(?:in|to|at|from)$/.test(c)) && !v.cues.includes('the') && contentWords(`${f.label.text} ${f.input?.text ?? ''}`).some((w) => WHERE.has(w));
       const asked = contentWords(f.label.text).some((w) => common.some((x) => stemEq(x, w)));
       // (A cue that is a word of one of the request's names — "Priya" near "room 412" — names no field.)
       const cues = v.cues.filter((c) => !names.some((nm) => normText(nm).split(' ').includes(normText(c))));

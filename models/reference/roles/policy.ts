@@ -643,7 +643,7 @@ export function revealOutcome(instruction: string, history: readonly string[], l
 }
 
 /** Steps the planner may spend looking for one goal's target (scrolls, tabs, Backs, sections) before the search takes over. */
-export const SEARCH_AFTER = 2;
+export const SEARCH_AFTER = 3;
 const LOOKING = /^(?:scroll|back|tab|via|up|reopen|more|thing|page|top)\b/;
 
 /**
