@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide, planTask } from '../../models/reference/roles/policy.js';
 import { assignFields, fieldStep, filledOnScreen, formFields, formValues, submitButton, understandForm } from '../../models/reference/roles/policy-form.js';
 import { tabRow } from '../../models/reference/roles/policy-screen.js';
@@ -145,6 +145,13 @@ describe('policy: a request with several values fills a form field by field', ()
 });
 
 describe('policy: a thing not on the first tab is looked for in the app\'s other tabs', () => {
+  // (The plan's own tab walk: the search that takes over after SEARCH_AFTER looking steps is off here.)
+  beforeAll(() => {
+    process.env.TRAJFORGE_POLICY_SEARCH = 'off';
+  });
+  afterAll(() => {
+    delete process.env.TRAJFORGE_POLICY_SEARCH;
+  });
   const tabs = (rest: string[]): OcrLine[] => [
     line('9:41', 10, 6, 40, 16),
     line('Parcelo', 20, 44, 100, 24),

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instructionEntities } from '../../models/reference/roles/intent.js';
 import { foldStatement, mergeDetails, settingPairs, understandSettings } from '../../models/reference/roles/policy-act.js';
 import { launcherApps } from '../../models/reference/roles/policy-explore.js';
@@ -74,6 +74,13 @@ describe("a thing's switch on its own page, the request naming no switch", () =>
 });
 
 describe('the tab walk', () => {
+  // (The plan's own tab walk: the search that takes over after SEARCH_AFTER looking steps is off here.)
+  beforeAll(() => {
+    process.env.TRAJFORGE_POLICY_SEARCH = 'off';
+  });
+  afterAll(() => {
+    delete process.env.TRAJFORGE_POLICY_SEARCH;
+  });
   const req = 'Renew the Evening Permit in the Parkly app.';
   const hist = ['Opened the Parkly app. [goal 1/5 done]'];
   const first = [...title('Parkly'), ...tabs(['Home', 'Permits', 'Wallet', 'More']), line('Nearby lots', 20, 200), line('Lot A', 20, 260), line('Lot B', 20, 320), line('Lot C', 20, 800)];

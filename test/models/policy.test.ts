@@ -117,11 +117,19 @@ describe('reference policy: decisions', () => {
     const wrong = [line('Burger Place', 64, 48, 142, 20), line('Menu', 14, 217, 55, 22)];
     // a near-duplicate title passes for the real one (a realistic false success) ...
     expect(decide({ ...base, instruction: task, history, lines: wrong }).action).toEqual({ action: 'terminate', status: 'success' });
-    // ... an unrelated one does not: wait once, then failure
+    // ... an unrelated one does not: wait once, then the plan gives up — and the search by screen relevance takes over
+    // (policy-search.ts); with the search off, failure
     const other = [line('Sushi Zen', 64, 48, 142, 20)];
     const w = decide({ ...base, instruction: task, history, lines: other });
     expect(w.action.action).toBe('wait');
-    expect(decide({ ...base, instruction: task, history: [...history, w.conclusion], lines: other }).action).toEqual({ action: 'terminate', status: 'failure' });
+    const after = decide({ ...base, instruction: task, history: [...history, w.conclusion], lines: other });
+    expect(after.conclusion).toMatch(/\[search 1: /);
+    process.env.TRAJFORGE_POLICY_SEARCH = 'off';
+    try {
+      expect(decide({ ...base, instruction: task, history: [...history, w.conclusion], lines: other }).action).toEqual({ action: 'terminate', status: 'failure' });
+    } finally {
+      delete process.env.TRAJFORGE_POLICY_SEARCH;
+    }
   });
 
   it('adds a quantity with Add then the row\'s "+", trusting the cart count on screen', () => {
