@@ -175,4 +175,12 @@ describe('policy search: exploring an app by what its screens say', () => {
     expect(tapped(d, lines)).toBe('£ 0.00');
     expect(d.conclusion).toMatch(/: field £45.00 ~\d+ #/);
   });
+
+  it('a box whose placeholder is zeros under a label the request names takes the number ("New reading" over "00000")', () => {
+    const lines = [status, title, line('Gas meter', 76, 110, 110, 22), line('Last reading', 16, 180, 110, 18), line('04825 m³', 310, 180, 90, 18), line('New reading', 26, 288, 110, 18), line('00000', 42, 332, 60, 20), line('Enter the 5 numbers on the display, including zeros at', 26, 374, 360, 16), line('Date of reading', 16, 446, 130, 18), line('Today, June 2', 284, 446, 110, 18), line('Submit reading', 136, 538, 140, 22)];
+    const req = "I've just been out to look at the Gas meter and it says 04867. Can you send that reading to Kestrel for me?";
+    const d = searchStep(input(req, [...start, 'Tapped "Gas". [goal 2/2 done]'], lines), 'Kestrel');
+    expect(d.conclusion).toMatch(/: field 04867 ~\d+ #/);
+    expect(tapped(d, lines)).toBe('00000');
+  });
 });

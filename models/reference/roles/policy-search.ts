@@ -59,7 +59,7 @@ const LEAVE = /^(?:cancel|delete|remove|discard|close|back|log ?out|sign ?out|no
 const WHERE = new Set(['destination', 'city', 'where', 'location', 'place', 'address', 'airport', 'station', 'venue', 'branch', 'store', 'origin', 'departure', 'arrival']);
 /** A short code of digits and a letter: a seat, a gate, a room ("14C", "B12"). */
 const CODE = /(?<![\w-])(?:\d{1,3}[A-Z]|[A-Z]\d{1,3})(?![\w-])/g;
-const PLACEHOLDER = /^(?:enter|type|add|write|choose|select|pick|your|e\.?g\.?|[£$€]?\s?0[.,]00$|0$)/i;
+const PLACEHOLDER = /^(?:enter|type|add|write|choose|select|pick|e\.?g\.?|[£$€]?\s?0+(?:[.,]0+)?$)/i;
 const GREETING = /^(?:hi|hello|hey|welcome|good (?:morning|afternoon|evening))\b/i;
 const REMOVAL = /^(?:cancel|delete|remove|drop|unbook|clear|unsubscribe|end|stop|close)\b/i;
 
@@ -314,10 +314,10 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     // meter reading"): an empty money box takes the amount; another placeholder the value whose kind or the request's
     // words it names.
     const bare = body
-      .filter((l) => PLACEHOLDER.test(l.text.trim()) && !(l.text === l.text.toUpperCase() && /[A-Z]{2}/.test(l.text)) && !fields.some((f) => f.input === l || f.label === l) && !triedHere(l) && !tabs.includes(l))
+      .filter((l) => PLACEHOLDER.test(l.text.trim()) && l.text.trim().split(/\s+/).length <= 5 && !(l.text === l.text.toUpperCase() && /[A-Z]{2}/.test(l.text)) && !fields.some((f) => f.input === l || f.label === l) && !triedHere(l) && !tabs.includes(l))
       .map((l) => ({ label: l, input: l, words: words(l.text) }));
     const bareFit = (v: FormValue, f: (typeof bare)[number]): number => {
-      if (v.kind === 'amount') return /^[£$€]?\s?0[.,]00$/.test(f.label.text.trim()) ? 2 : 0;
+      if (v.kind === 'amount') return /^[£$€]?\s?0+[.,]0+$/.test(f.label.text.trim()) ? 2 : 0;
       const ws = contentWords(f.label.text);
       if ((v.kind === 'date' || v.kind === 'time') && fieldScore(v, f) < 0.8) return 0;
       return ws.some((w) => common.some((x) => stemEq(x, w))) || fieldScore(v, f) >= 0.8 ? 1.5 : 0;
