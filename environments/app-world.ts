@@ -9,6 +9,7 @@ import { contactsApp } from './apps/contacts/index.js';
 import { fitnessApp } from './apps/fitness/index.js';
 import { flightsApp } from './apps/flights/index.js';
 import { foodApp } from './apps/food/index.js';
+import { hotelApp } from './apps/hotel/index.js';
 import { laundryApp } from './apps/laundry/index.js';
 import { libraryApp } from './apps/library/index.js';
 import { mailApp } from './apps/mail/index.js';
@@ -58,6 +59,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   schoolApp as AppModule,
   flightsApp as AppModule,
   utilityApp as AppModule,
+  hotelApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
