@@ -67,12 +67,16 @@ describe('policy search: exploring an app by what its screens say', () => {
     const form = [status, title, line('Find a stay', 16, 100, 140, 24), line('Destination', 16, 200, 120, 18), line('City or hotel', 16, 226, 140, 20), line('Search stays', 140, 800, 130, 24)];
     const d = searchStep(input(req, [...start], form), 'Kestrel');
     expect(tapped(d, form)).toBe('City or hotel');
-    expect(d.conclusion).toMatch(/: field Porto ~\d+ #/);
+    expect(d.conclusion).toMatch(/: field Porto ~\d+ @\d+ #/);
     const typing = searchStep(input(req, [...start, d.conclusion], form), 'Kestrel');
     expect(typing.action).toEqual({ action: 'type', text: 'Porto' });
     const suggestions = [...form, line('Porto', 16, 270, 80, 20), line('Portugal', 16, 292, 80, 16)];
     const pick = searchStep(input(req, [...start, d.conclusion, typing.conclusion], suggestions), 'Kestrel');
     expect(tapped(pick, suggestions)).toBe('Porto');
+    // (Not the field itself, which now shows the text typed: the suggestion under it.)
+    const shown = [...form.filter((l) => l.text !== 'City or hotel'), line('Porto', 16, 226, 140, 20), line('Porto', 16, 270, 80, 20), line('Portugal', 16, 292, 80, 16)];
+    const pick2 = searchStep(input(req, [...start, d.conclusion, typing.conclusion], shown), 'Kestrel');
+    expect(pick2.action.action === 'click' && pick2.action.coordinate![1] > 260).toBe(true);
   });
 
   it('never types into a greeting or a heading in capitals', () => {
@@ -150,7 +154,7 @@ describe('policy search: exploring an app by what its screens say', () => {
     const form = [status, title, line('New reading', 16, 200, 120, 18), line('Enter your meter reading', 16, 226, 220, 20), line('Submit reading', 140, 800, 140, 24)];
     const req = "I've just been out to look at the Gas meter and it says 04867. Can you send that reading to Kestrel for me?";
     const d = searchStep(input(req, [...start, 'Tapped "Gas". [goal 2/2 done]'], form), 'Kestrel');
-    expect(d.conclusion).toMatch(/: field 04867 ~\d+ #/);
+    expect(d.conclusion).toMatch(/: field 04867 ~\d+ @\d+ #/);
     const days = [status, title, line('Payment day', 16, 150, 120, 18), ...['19', '20', '21', '22'].map((n, i) => line(n, 16, 200 + i * 40, 30, 18)), line('Save changes', 140, 800, 130, 24)];
     const dd = 'Could you move my Direct Debit in Kestrel so it comes out on the 21st instead?';
     const pick = searchStep(input(dd, [...start, 'Chose "Direct Debit". [search 1: option Direct Debit #a]'], days), 'Kestrel');
@@ -163,7 +167,7 @@ describe('policy search: exploring an app by what its screens say', () => {
     const form = [status, title, line('Departure date', 16, 200, 140, 18), line('Choose a date', 16, 226, 140, 20), line('Search stays', 140, 800, 130, 24)];
     const req = 'Book a stay in Kestrel on June 19.';
     const d = searchStep(input(req, [...start], form), 'Kestrel');
-    expect(d.conclusion).toMatch(/: field June 19 ~\d+ #/);
+    expect(d.conclusion).toMatch(/: field June 19 ~\d+ @\d+ #/);
     const picker = [status, title, line('June 2026', 140, 150, 120, 20), ...['June 17', 'June 18', 'June 19', 'June 20', 'June 21'].map((t, i) => line(t, 16, 200 + i * 40, 90, 18)), line('Cancel', 60, 700, 70, 20)];
     const next = searchStep(input(req, [...start, d.conclusion], picker), 'Kestrel');
     expect(tapped(next, picker)).toBe('June 19');
@@ -173,14 +177,14 @@ describe('policy search: exploring an app by what its screens say', () => {
     const lines = [status, title, line('How much would you like to pay?', 16, 150, 280, 20), line('Full balance', 60, 200, 120, 20), line('£140.49', 300, 200, 70, 20), line('Another amount', 60, 270, 140, 20), line('Pay part of your balance, or add credit', 60, 294, 250, 16), line('£ 0.00', 40, 345, 60, 20), line('Continue', 170, 600, 80, 22)];
     const d = searchStep(input('Pay £45.00 towards my Kestrel bill.', [...start, 'Tapped "Another amount". [search 1: tap #q]'], lines), 'Kestrel');
     expect(tapped(d, lines)).toBe('£ 0.00');
-    expect(d.conclusion).toMatch(/: field £45.00 ~\d+ #/);
+    expect(d.conclusion).toMatch(/: field £45.00 ~\d+ @\d+ #/);
   });
 
   it('a box whose placeholder is zeros under a label the request names takes the number ("New reading" over "00000")', () => {
     const lines = [status, title, line('Gas meter', 76, 110, 110, 22), line('Last reading', 16, 180, 110, 18), line('04825 m³', 310, 180, 90, 18), line('New reading', 26, 288, 110, 18), line('00000', 42, 332, 60, 20), line('Enter the 5 numbers on the display, including zeros at', 26, 374, 360, 16), line('Date of reading', 16, 446, 130, 18), line('Today, June 2', 284, 446, 110, 18), line('Submit reading', 136, 538, 140, 22)];
     const req = "I've just been out to look at the Gas meter and it says 04867. Can you send that reading to Kestrel for me?";
     const d = searchStep(input(req, [...start, 'Tapped "Gas". [goal 2/2 done]'], lines), 'Kestrel');
-    expect(d.conclusion).toMatch(/: field 04867 ~\d+ #/);
+    expect(d.conclusion).toMatch(/: field 04867 ~\d+ @\d+ #/);
     expect(tapped(d, lines)).toBe('00000');
   });
 });

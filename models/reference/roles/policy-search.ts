@@ -83,10 +83,12 @@ interface SearchState {
   backs: number;
   /** Tabs of the app's tab bar the search opened (normalised). */
   tabs: string[];
+  /** Where the field the last value was typed into sits (its y), -1 unknown. */
+  typedAt?: number;
   /** Texts the search tapped since a value was last entered (chosen, typed, a grid cell). */
   recent: string[];
   /** A field tapped for a value, waiting for it to be typed (value, screen signature). */
-  field?: { value: string; sig: string; lines: number };
+  field?: { value: string; sig: string; lines: number; y: number };
   lastKind?: string;
   lastCommit: boolean;
 }
@@ -100,6 +102,7 @@ function readState(history: readonly string[]): SearchState {
     s.steps = Math.max(s.steps, Number(m[1]));
     const [kind, detail, sig] = [m[2]!, m[3] ?? '', m[4] ?? ''];
     s.lastKind = kind;
+    const prevField = s.field;
     s.field = undefined;
     s.lastCommit = false;
     if (kind === 'tap' || kind === 'option' || kind === 'commit' || kind === 'confirm') {
@@ -123,8 +126,8 @@ function readState(history: readonly string[]): SearchState {
       s.scrolls = 0;
       s.scrollSigs = [];
     } else if (kind === 'field') {
-      const n = / ~(\d+)$/.exec(detail);
-      s.field = { value: detail.replace(/ ~\d+$/, ''), sig, lines: n ? Number(n[1]) : -1 };
+      const n = / ~(\d+)(?: @(\d+))?$/.exec(detail);
+      s.field = { value: detail.replace(/ ~\d+(?: @\d+)?$/, ''), sig, lines: n ? Number(n[1]) : -1, y: n?.[2] ? Number(n[2]) : -1 };
       const t = /Tapped the field "([^"]+)"/.exec(c);
       if (t) s.tapped.add(`${normText(t[1]!)}@${sig}`);
     } else if (kind === 'scroll') {
@@ -137,6 +140,7 @@ function readState(history: readonly string[]): SearchState {
     } else if (kind === 'typed') {
       s.scrolls = 0;
       s.recent = [];
+      s.typedAt = prevField?.y ?? -1;
     }
   }
   return s;
@@ -251,7 +255,9 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // 3b. A value just typed, now offered as a suggestion under its field: choose it.
   const justTyped = st.lastKind === 'typed' ? /Typed "([^"]+)"/.exec(history[history.length - 1] ?? '')?.[1] : undefined;
   if (justTyped) {
-    const sugg = body.filter((l) => !st.tapped.has(`${normText(l.text)}@${sig}`) && (optionScore(l.text, justTyped) >= 0.95 || (says(l.text, justTyped) && l.text.trim().split(/\s+/).length <= 6))).sort((a, b) => b.box.y - a.box.y)[0];
+    // (Not the field itself, which now shows the text typed.)
+    const inField = (l: OcrLine): boolean => (st.typedAt ?? -1) >= 0 && Math.abs(l.box.y + l.box.h / 2 - st.typedAt!) < 16;
+    const sugg = body.filter((l) => !inField(l) && !st.tapped.has(`${normText(l.text)}@${sig}`) && (optionScore(l.text, justTyped) >= 0.95 || (says(l.text, justTyped) && l.text.trim().split(/\s+/).length <= 6))).sort((a, b) => b.box.y - a.box.y)[0];
     if (sugg) return click(sugg, `"${sugg.text}" is offered for what I typed; choosing it.`, `Chose "${sugg.text}". ${tag('option', justTyped)}`);
   }
 
@@ -329,7 +335,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     if (best) {
       const { v, f } = best;
       const target = f.input ?? f.label;
-      return click(target, `The field "${f.label.text}" takes "${v.value}"; tapping it.`, `Tapped the field "${f.label.text}" for "${v.value}". ${tag('field', `${v.value} ~${bodyCount}`)}`);
+      return click(target, `The field "${f.label.text}" takes "${v.value}"; tapping it.`, `Tapped the field "${f.label.text}" for "${v.value}". ${tag('field', `${v.value} ~${bodyCount} @${Math.round(target.box.y + target.box.h / 2)}`)}`);
     }
   }
 
@@ -399,7 +405,9 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       const clash =
         (t.match(/\d{3,}/g) ?? []).some((d) => !reqDigits.includes(d) && reqDigits.some((r) => r.length === d.length)) ||
         (reqCodes.length > 0 && (t.match(CODE) ?? []).some((c) => !reqCodes.includes(c)));
-      const score = (clash ? -2 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit ? (allIn ? 1.5 : -0.5) : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
+      // (The value of a key–value row — "Check-in   Friday, June 6, from 3:00 PM" — is read, not tapped.)
+      const valueOfRow = l.box.x > screen.width * 0.35 && body.some((o) => o !== l && o.box.x + o.box.w < l.box.x && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 12 && !/\d/.test(o.text));
+      const score = (clash ? -2 : 0) + (valueOfRow && !commit ? -1 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit ? (allIn ? 1.5 : -0.5) : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
       return { l, score, commit };
     })
     .filter((c) => c.score >= 0.75)
