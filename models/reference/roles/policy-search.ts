@@ -412,7 +412,6 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     })
     .filter((c) => c.score >= 0.75)
     .sort((a, b) => b.score - a.score || a.l.box.y - b.l.box.y);
-  if (process.env.SEARCH_DEBUG) console.log(scored.map((c) => `${c.l.text}=${c.score.toFixed(2)}`).join(" | "), names, values.map((v) => v.value));
   const best = scored[0];
   if (best) {
     const kind = best.commit && allIn ? 'commit' : 'tap';
