@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decide, SEARCH_AFTER } from '../../models/reference/roles/policy.js';
-import { affirmative, implausibleField, pageSig, searchStep, searching } from '../../models/reference/roles/policy-search.js';
+import { implausibleField, pageSig, searchStep, searching } from '../../models/reference/roles/policy-search.js';
+import { affirmative } from '../../models/reference/roles/policy-screen.js';
 import { mulberry32 } from '../../models/reference/server.js';
 import type { OcrLine } from '../../models/reference/types.js';
 

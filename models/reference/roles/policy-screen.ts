@@ -209,6 +209,21 @@ export function confirmationOpen(lines: readonly OcrLine[]): boolean {
   return openConfirmation(lines.map((l) => l.text)) !== undefined;
 }
 
+/**
+ * The affirmative button of an open confirmation: below its question, on the row of its Cancel/No (the dialog's buttons,
+ * not the page's behind it), a short label without digits that is not Cancel/No/Back/Close.
+ */
+export function affirmative(lines: readonly OcrLine[]): { asked: OcrLine; yes: OcrLine } | undefined {
+  const asked = confirmationOpen(lines) ? lines.find((l) => /\?\s*$/.test(l.text.trim())) : undefined;
+  if (!asked) return undefined;
+  const no = lines.find((l) => l.box.y > asked.box.y && /^(?:cancel|no|not now)$/i.test(l.text.trim()));
+  const yes = lines
+    .filter((l) => l.box.y > asked.box.y + asked.box.h && !!no && Math.abs(l.box.y + l.box.h / 2 - (no.box.y + no.box.h / 2)) < 24 && l !== no && !/^(?:cancel|no|not now|back|close)$/i.test(l.text.trim()))
+    .filter((l) => (l.text.match(/[A-Za-z]+/g) ?? []).length <= 3 && !/[.,]$/.test(l.text.trim()) && !/\d/.test(l.text))
+    .sort((a, b) => b.box.y - a.box.y || b.box.x - a.box.x)[0];
+  return yes ? { asked, yes } : undefined;
+}
+
 /** Lower-case words of a text without a plural "s" (for matching a switch's label against request words). */
 export const stemWords = (text: string): string[] => (text.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).map((w) => w.replace(/(?<=[^s])s$/, ''));
 

@@ -28,7 +28,7 @@ import { contentWords } from './policy-act.js';
 import { stemEq } from './policy-explore.js';
 import { fieldScore, formFields, formValues, optionScore, RESULT, SUBMIT_WORDS, type FormValue } from './policy-form.js';
 import { SUCCESS } from './policy-intent.js';
-import { APP_RESULTS, confirmationOpen, isHeader, looksLikeLauncher, matchScore, normText, pointIn, sameDate, tabRow } from './policy-screen.js';
+import { affirmative, APP_RESULTS, confirmationOpen, isHeader, looksLikeLauncher, matchScore, normText, pointIn, sameDate, tabRow } from './policy-screen.js';
 import { instructionEntities, namesTheApp, requestCore } from './intent.js';
 
 export interface SearchInput {
@@ -166,18 +166,6 @@ function requestNames(instruction: string, core: string, app: string | undefined
     if (!out.some((o) => normText(o) === normText(t))) out.push(t);
   }
   return out;
-}
-
-/** The affirmative button of an open confirmation (below its question, on the row of its Cancel/No). */
-export function affirmative(lines: readonly OcrLine[]): { asked: OcrLine; yes: OcrLine } | undefined {
-  const asked = confirmationOpen(lines) ? lines.find((l) => /\?\s*$/.test(l.text.trim())) : undefined;
-  if (!asked) return undefined;
-  const no = lines.find((l) => l.box.y > asked.box.y && /^(?:cancel|no|not now)$/i.test(l.text.trim()));
-  const yes = lines
-    .filter((l) => l.box.y > asked.box.y + asked.box.h && !!no && Math.abs(l.box.y + l.box.h / 2 - (no.box.y + no.box.h / 2)) < 24 && l !== no && !/^(?:cancel|no|not now|back|close)$/i.test(l.text.trim()))
-    .filter((l) => (l.text.match(/[A-Za-z]+/g) ?? []).length <= 3 && !/[.,]$/.test(l.text.trim()) && !/\d/.test(l.text))
-    .sort((a, b) => b.box.y - a.box.y || b.box.x - a.box.x)[0];
-  return yes ? { asked, yes } : undefined;
 }
 
 /** How near in meaning a line's words are to the request's (best pair), 0 without vectors. */

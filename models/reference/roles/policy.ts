@@ -16,7 +16,7 @@ import { wordSimilarity } from '../word-vectors.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { implausibleField, searchStep, searching } from './policy-search.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
-import { APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, stemWords, pick, pointIn, prefixCandidates, readValue, rowCandidates, sameDate, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
+import { affirmative, APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, stemWords, pick, pointIn, prefixCandidates, readValue, rowCandidates, sameDate, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
 export type { BaseGoal, Goal } from './policy-tasks.js';
 
@@ -750,22 +750,15 @@ function planStep(input: DecideInput): Decision {
   if (gi >= n) {
     // A confirmation the last step opened ("Change delivery day?" — Cancel / Change day): answer it with its own
     // affirmative button (below the question, not Cancel/No), at most twice.
-    const asked = confirmationOpen(lines) ? lines.find((l) => /\?\s*$/.test(l.text.trim())) : undefined;
     const answered = history.filter((c) => /\[all goals done: confirm \d+\]/.test(c)).length;
-    if (asked && answered < 2) {
-      // (The dialog's buttons sit on the row of its Cancel, not the page's buttons behind it.)
-      const no = lines.find((l) => l.box.y > asked.box.y && /^(?:cancel|no|not now)$/i.test(l.text.trim()));
-      const yes = lines
-        .filter((l) => l.box.y > asked.box.y + asked.box.h && !!no && Math.abs(l.box.y + l.box.h / 2 - (no.box.y + no.box.h / 2)) < 24 && l !== no && !/^(?:cancel|no|not now|back|close)$/i.test(l.text.trim()))
-        .filter((l) => (l.text.match(/[A-Za-z]+/g) ?? []).length <= 3 && !/[.,]$/.test(l.text.trim()) && !/\d/.test(l.text))
-        .sort((a, b) => b.box.y - a.box.y || b.box.x - a.box.x)[0];
-      if (yes) {
-        return {
-          thought: `All ${n} steps are done and the app asks "${asked.text}"; answering with "${yes.text}".`,
-          conclusion: `Tapped "${yes.text}" to confirm. [all goals done: confirm ${answered + 1}]`,
-          action: { action: 'click', coordinate: pointIn(yes, screen, temperature, random) },
-        };
-      }
+    const dialog = answered < 2 ? affirmative(lines) : undefined;
+    if (dialog) {
+      const { asked, yes } = dialog;
+      return {
+        thought: `All ${n} steps are done and the app asks "${asked.text}"; answering with "${yes.text}".`,
+        conclusion: `Tapped "${yes.text}" to confirm. [all goals done: confirm ${answered + 1}]`,
+        action: { action: 'click', coordinate: pointIn(yes, screen, temperature, random) },
+      };
     }
     // Dates and times a form's first page had no field for: chosen where a later page offers them ("Thu, Jun 5",
     // "11 AM – 1 PM"), then the page's forward or submit button — a few times at most.
