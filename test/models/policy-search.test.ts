@@ -188,4 +188,11 @@ describe('policy search: exploring an app by what its screens say', () => {
     expect(d.conclusion).toMatch(/: field 04867 ~\d+ @\d+ #/);
     expect(tapped(d, lines)).toBe('00000');
   });
+
+  it('a line that shares only a word of a name is another thing, not a step towards it ("Linden Park Inn" for "The Linden House")', () => {
+    const bar = [line('Explore', 20, 880, 60, 20), line('Trips', 170, 880, 50, 20), line('Account', 320, 880, 70, 20)];
+    const lines = [status, title, line('Featured stays', 16, 150, 150, 20), line('Linden Park Inn', 16, 435, 150, 20), line('Harbor View Hotel', 16, 520, 170, 20), line('Seaside dining guide', 16, 700, 200, 18), ...bar];
+    const d = searchStep(input('Cancel my The Linden House booking on June 12 in Kestrel.', [...start, 'Tapped "x". [search 1: tap #q]'], lines), 'Kestrel');
+    expect(tapped(d, lines)).not.toBe('Linden Park Inn');
+  });
 });

@@ -352,7 +352,10 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   }
 
   // 5. The untried line that says most of the request.
-  const reqWords = [...new Set(contentWords(core).filter((w) => !app || !stemEq(w, normText(app))))];
+  // (The request's own words, its names taken out: a name counts only whole — "Linden Park Inn" shares a word with "The
+  // Linden House" and is another hotel, a near-duplicate, not a step towards it.)
+  const unnamed = names.reduce((t, nm) => t.replace(new RegExp(escape(nm), 'gi'), ' '), core);
+  const reqWords = [...new Set(contentWords(unnamed).filter((w) => !app || !stemEq(w, normText(app))))];
   const openNames = names.filter((nm) => !usedValue(nm));
   // (Every value entered, and no untried line here names one of the request's names: time to commit.)
   // (Nor while a code or number of the request — a seat "17A", a meter reading — is still to be chosen somewhere.)
