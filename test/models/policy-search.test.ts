@@ -195,4 +195,16 @@ describe('policy search: exploring an app by what its screens say', () => {
     const d = searchStep(input('Cancel my The Linden House booking on June 12 in Kestrel.', [...start, 'Tapped "x". [search 1: tap #q]'], lines), 'Kestrel');
     expect(tapped(d, lines)).not.toBe('Linden Park Inn');
   });
+
+  it('a running total is no result, an item count after an Add is, and an Add is never tapped twice', () => {
+    const sheet = [status, title, line('Zone 4102', 16, 150, 100, 20), line('Paid so far', 16, 300, 100, 18), line('£3.40', 330, 300, 50, 18), line('Extend by', 16, 400, 90, 18)];
+    const afterExtend = searchStep(input('Add 15 minutes to my parking in zone 4102 in Kestrel.', [...start, 'Tapped "Extend time". [search 3: commit #a]'], sheet), 'Kestrel');
+    expect(afterExtend.action.action).not.toBe('terminate');
+    const menu = [status, title, line('Mango Lassi', 16, 290, 110, 20), line('Add', 340, 290, 40, 20), line('View cart · 1 item', 110, 875, 180, 20)];
+    const req = 'Put 1 Mango Lassi from Curry House in my Kestrel cart, but do not order yet.';
+    const done = searchStep(input(req, [...start, 'Tapped "Curry House". [search 1: tap #a]', 'Tapped "Add". [search 2: commit #b]'], menu), 'Kestrel');
+    expect(done.action).toEqual({ action: 'terminate', status: 'success' });
+    const again = searchStep(input(req, [...start, 'Tapped "Curry House". [search 1: tap #a]', 'Tapped "Add". [search 2: commit #b]', 'Tapped "Mango Lassi". [search 3: tap #c]'], menu.slice(0, 4)), 'Kestrel');
+    expect(tapped(again, menu)).not.toBe('Add');
+  });
 });

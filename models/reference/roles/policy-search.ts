@@ -83,6 +83,8 @@ interface SearchState {
   backs: number;
   /** Tabs of the app's tab bar the search opened (normalised). */
   tabs: string[];
+  /** The committing button the search tapped last, if its last step was one. */
+  lastCommitText?: string;
   /** Where the field the last value was typed into sits (its y), -1 unknown. */
   typedAt?: number;
   /** Texts the search tapped since a value was last entered (chosen, typed, a grid cell). */
@@ -116,6 +118,7 @@ function readState(history: readonly string[]): SearchState {
       s.scrolls = 0;
       s.scrollSigs = [];
       s.lastCommit = kind === 'commit' || kind === 'confirm';
+      s.lastCommitText = kind === 'commit' && t ? (t[1] ?? t[2]) : undefined;
     } else if (kind === 'tab') {
       s.tabs.push(detail.trim());
       s.scrolls = 0;
@@ -211,10 +214,15 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // 2. A result line after a committing tap: done.
   const body = lines.filter((l) => !isHeader(l, screen));
   if (st.lastCommit && !confirmationOpen(lines)) {
+    // (Never the label of a key–value row — "Paid so far   £3.40" is a running total, not a report — and, after an
+    // "Add", a count of items in a cart or list is the report: "View cart · 1 item".)
+    const keyOfRow = (l: OcrLine): boolean => body.some((o) => o !== l && o.box.x > l.box.x + l.box.w && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 12);
+    const added = /^(?:add|put)\b/i.test(st.lastCommitText ?? '');
     const result = body.find((l) => {
       const t = l.text.trim();
       const n = t.split(/\s+/).length;
-      return n <= 10 && !st.used.some((u) => normText(u) === normText(t)) && (RESULT.test(t) || [...SUCCESS, ...APP_RESULTS].some((s) => normText(t).includes(normText(s))));
+      if (n > 10 || keyOfRow(l) || st.used.some((u) => normText(u) === normText(t))) return false;
+      return RESULT.test(t) || [...SUCCESS, ...APP_RESULTS].some((s) => normText(t).includes(normText(s))) || (added && /\b\d+\s+items?\b/i.test(t));
     });
     if (result) return { thought: `After that, the screen says "${result.text}": the request "${core}" is carried out.`, conclusion: `Task complete: the screen shows "${result.text}". ${tag('done')}`, action: { action: 'terminate', status: 'success' } };
   }
@@ -391,6 +399,8 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       const near = hits === 0 ? nearness(lw, reqWords) : 0;
       const first = words(t)[0] ?? '';
       const commit = words(t).length <= 4 && !/\d/.test(t) && (COMMIT.has(first) || (verb.length > 2 && stemEq(first, verb)));
+      // (A committing button tapped already since the last value was entered is not tapped again: "Add" twice adds two.)
+      if (commit && (taps.get(normText(t)) ?? 0) > 0) return { l, score: -1, commit };
       // (A line with a number the request does not say, of the length of one it does — "Visa ending 4471" for 4417 —
       // is a near-duplicate of the thing asked for, not it.)
       const clash =
