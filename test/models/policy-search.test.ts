@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decide, SEARCH_AFTER } from '../../models/reference/roles/policy.js';
-import { implausibleField, pageSig, searchStep, searching } from '../../models/reference/roles/policy-search.js';
-import { affirmative } from '../../models/reference/roles/policy-screen.js';
+import { implausibleField, searchStep, searching } from '../../models/reference/roles/policy-search.js';
+import { affirmative, screenSig } from '../../models/reference/roles/policy-screen.js';
 import { mulberry32 } from '../../models/reference/server.js';
 import type { OcrLine } from '../../models/reference/types.js';
 
@@ -98,7 +98,7 @@ describe('policy search: exploring an app by what its screens say', () => {
 
   it('with nothing relevant in view it scrolls, stops when the page stops moving, goes Back, and reopens the app from the home screen', () => {
     const lines = [status, title, line('Sunny in Porto today', 16, 300, 220, 20), line('Gallery', 16, 400, 100, 20), line('Terms of use', 16, 820, 110, 18)];
-    const sig = pageSig(lines, screen);
+    const sig = screenSig(lines, screen);
     const first = searchStep(input(request, [...start, 'Tapped "Trips". [search 1: tap #q]'], lines), 'Kestrel');
     expect(first.action.action).toBe('swipe');
     const again = searchStep(input(request, [...start, 'Tapped "Trips". [search 1: tap #q]', first.conclusion], lines), 'Kestrel');

@@ -209,6 +209,14 @@ export function confirmationOpen(lines: readonly OcrLine[]): boolean {
   return openConfirmation(lines.map((l) => l.text)) !== undefined;
 }
 
+/** A short signature of what the screen shows outside its top bar (to notice that a scroll changed nothing). */
+export function screenSig(lines: readonly OcrLine[], screen: { width: number; height: number }): string {
+  const text = lines.filter((l) => !isHeader(l, screen)).map((l) => normText(l.text)).join('|');
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+  return h.toString(36);
+}
+
 /**
  * The affirmative button of an open confirmation: below its question, on the row of its Cancel/No (the dialog's buttons,
  * not the page's behind it), a short label without digits that is not Cancel/No/Back/Close.

@@ -28,7 +28,7 @@ import { contentWords } from './policy-act.js';
 import { stemEq } from './policy-explore.js';
 import { fieldScore, formFields, formValues, optionScore, RESULT, SUBMIT_WORDS, type FormValue } from './policy-form.js';
 import { SUCCESS } from './policy-intent.js';
-import { affirmative, APP_RESULTS, confirmationOpen, isHeader, looksLikeLauncher, matchScore, normText, pointIn, sameDate, tabRow } from './policy-screen.js';
+import { affirmative, APP_RESULTS, confirmationOpen, screenSig, isHeader, looksLikeLauncher, matchScore, normText, pointIn, sameDate, tabRow } from './policy-screen.js';
 import { instructionEntities, namesTheApp, requestCore } from './intent.js';
 
 export interface SearchInput {
@@ -63,13 +63,6 @@ const PLACEHOLDER = /^(?:enter|type|add|write|choose|select|pick|e\.?g\.?|[Â£$â‚
 const GREETING = /^(?:hi|hello|hey|welcome|good (?:morning|afternoon|evening))\b/i;
 const REMOVAL = /^(?:cancel|delete|remove|drop|unbook|clear|unsubscribe|end|stop|close)\b/i;
 
-/** A short signature of what the screen shows outside its top bar. */
-export function pageSig(lines: readonly OcrLine[], screen: { width: number; height: number }): string {
-  const text = lines.filter((l) => !isHeader(l, screen)).map((l) => normText(l.text)).join('|');
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
-  return h.toString(36);
-}
 
 interface SearchState {
   steps: number;
@@ -191,7 +184,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   const { instruction, history, lines, screen, temperature, random } = input;
   const st = readState(history);
   const k = st.steps + 1;
-  const sig = pageSig(lines, screen);
+  const sig = screenSig(lines, screen);
   const tag = (kind: string, detail = '', at = sig): string => `[search ${k}: ${kind}${detail ? ` ${detail.replace(/[\]#]/g, '')}` : ''} #${at}]`;
   const click = (l: OcrLine, thought: string, conclusion: string): SearchDecision => ({ thought, conclusion, action: { action: 'click', coordinate: pointIn(l, screen, temperature, random) } });
   const fail = (thought: string, conclusion: string): SearchDecision => ({ thought, conclusion: `${conclusion} [failed]`, action: { action: 'terminate', status: 'failure' } });

@@ -16,7 +16,7 @@ import { wordSimilarity } from '../word-vectors.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { implausibleField, searchStep, searching } from './policy-search.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
-import { affirmative, APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, stemWords, pick, pointIn, prefixCandidates, readValue, rowCandidates, sameDate, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
+import { affirmative, screenSig, APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, stemWords, pick, pointIn, prefixCandidates, readValue, rowCandidates, sameDate, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
 export type { BaseGoal, Goal } from './policy-tasks.js';
 
@@ -612,13 +612,6 @@ const REVEAL = /\[all goals done: reveal (\d+) #([0-9a-z]+)\]\s*$/;
 /** How many outcome-reading scrolls an episode takes at most. */
 export const MAX_REVEAL_SCROLLS = 3;
 
-/** A short signature of what the screen shows outside its top bar (to notice that a scroll changed nothing). */
-function screenSig(lines: readonly OcrLine[], screen: { width: number; height: number }): string {
-  const text = lines.filter((l) => !isHeader(l, screen)).map((l) => normText(l.text)).join('|');
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
-  return h.toString(36);
-}
 
 /**
  * The outcome-reading step, taken after the last goal and before terminating: the texts this episode typed that come
