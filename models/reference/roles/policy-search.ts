@@ -227,6 +227,10 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // (Nor a "name" led by a verb: "Grab Seat" in "Could you grab it … seat".)
   const values: FormValue[] = [...formValues(core), ...fromAll].filter((v) => !(v.kind === 'name' && isVerb((words(v.value)[0] ?? '').toLowerCase()))).filter((v) => !(app ? normText(v.value) === normText(app) : namesTheApp(instruction, v.value)) && (words(v.value)[0] ?? '') !== verbWord);
   const names = requestNames(instruction, core, app);
+  // The request without its names, and its common words (a label or a step is said in them: "Lisbon Old Town" is a
+  // thing, no label).
+  const unnamed = names.reduce((t, nm) => t.replace(new RegExp(escape(nm), 'gi'), ' '), core);
+  const common = contentWords(unnamed);
   // How often each text was tapped by the search since a value was last entered: a control tapped before rarely leads
   // somewhere new (a value entered since may make it do so: "Confirm seat" once the seat is chosen).
   const taps = new Map<string, number>();
@@ -287,8 +291,6 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     const fields = formFields(lines, screen).filter((f) => !names.some((nm) => says(f.label.text, nm)) && !triedHere(f.label) && !(f.input && triedHere(f.input)) && f.label.text !== f.label.text.toUpperCase() && !GREETING.test(f.label.text.trim()) && !COMMIT.has(words(f.label.text)[0] ?? '') && !/^search\b/i.test(f.label.text.trim()));
     // (Each value to the field that fits it best — its kind or cue named by the label, a place to a "where" field, a
     // word of the request in the label —, the best pair first.)
-    // (The request's common nouns — its names taken out: "Lisbon Old Town" is a thing, no label.)
-    const common = contentWords(names.reduce((t, nm) => t.replace(new RegExp(escape(nm), 'gi'), ' '), core));
     const fit = (v: FormValue, f: (typeof fields)[number]): number => {
       if (f.input && matchScore(f.input.text, v.input) >= 0.95) return 0;
       // (Not a place of a thing the request speaks of as known — "the flight to Lisbon" —: that thing exists already.)
@@ -355,7 +357,6 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // 5. The untried line that says most of the request.
   // (The request's own words, its names taken out: a name counts only whole — "Linden Park Inn" shares a word with "The
   // Linden House" and is another hotel, a near-duplicate, not a step towards it.)
-  const unnamed = names.reduce((t, nm) => t.replace(new RegExp(escape(nm), 'gi'), ' '), core);
   const reqWords = [...new Set(contentWords(unnamed).filter((w) => !app || !stemEq(w, normText(app))))];
   const openNames = names.filter((nm) => !usedValue(nm));
   // (Every value entered, and no untried line here names one of the request's names: time to commit.)
