@@ -44,6 +44,8 @@ export interface SearchDecision {
   thought: string;
   conclusion: string;
   action: MobileAction;
+  /** How sure the search is of this step: a line's relevance score, 3 for a value's option or field, 0 for a scroll. */
+  strength?: number;
 }
 
 /** A search step's tag: `[search N: kind detail #sig]`. */
@@ -154,12 +156,48 @@ function requestNames(instruction: string, core: string, app: string | undefined
   // (And a day of the month said alone, "the 21st": the day to choose.)
   const codes = [...(instruction.match(CODE) ?? []), ...[...instruction.matchAll(/\bthe\s+(\d{1,2}(?:st|nd|rd|th))\b/gi)].map((m) => m[1]!)];
   const context = instruction === core ? [] : instructionEntities(instruction).filter((e) => !/^(?:I|I've|I'm|We|We've|My|The|It|This|That|Can|Could|Please)$/i.test(e));
-  for (const e of [...instructionEntities(core), ...formValues(core).map((v) => v.value), ...codes, ...context]) {
+  for (const e of [...instructionEntities(core), ...tidyValues(core, formValues(core)).map((v) => v.value), ...codes, ...context]) {
     const t = e.trim();
     // (The app is known by its label: "on the Lisbon stay" names no app. A name led by the request's verb — "Put
     // Priya", capitalised at the sentence's start — is the name without it.)
+    // (Nor a verb that opens a sentence, capitalised only for that: "Please check me in" → "Check me in".)
+    if (!/\s/.test(t) && isVerb(t.toLowerCase()) && new RegExp(`(?:^|[.!?:]\\s+)${escape(t)}\\b`).test(core)) continue;
     if (t.length < 2 || (app ? normText(t) === normText(app) : namesTheApp(instruction, t)) || (words(t)[0] ?? '') === (words(core)[0] ?? '')) continue;
     if (!out.some((o) => normText(o) === normText(t))) out.push(t);
+  }
+  // (A day said with its weekday — "Friday, June 6" — is one name; and a name that is only a piece of another — "June",
+  // "PM" of "9:00 PM", "BGN" of "BGN 4471" — is no name of its own.)
+  for (const m of instruction.matchAll(WEEKDAY_DATE)) if (!out.some((o) => normText(o) === normText(m[0]))) out.push(m[0].trim());
+  // (A seat or gate code stays a name of its own: "12C" is chosen on a grid whatever words surround it.)
+  return out.filter((n) => /^(?:\d{1,3}[A-Z]|[A-Z]\d{1,3})$/.test(n) || !out.some((o) => o !== n && o.length > n.length && says(o, n)));
+}
+
+const WEEKDAY = '(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day';
+const MONTH_DAY = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?';
+/** A weekday with its date: "Friday, June 6", "Fri Jun 6". */
+const WEEKDAY_DATE = new RegExp(`\\b${WEEKDAY},?\\s+${MONTH_DAY}\\b`, 'gi');
+
+/**
+ * The request's values as one would say them: a weekday and the date after it are one date ("Friday" + "June 6"); a
+ * time ending a sentence is read without the full stop ("9:00 PM."); a short code in capitals followed by a number is
+ * one code ("BGN" + "4471": a licence plate, a booking reference).
+ */
+export function tidyValues(instruction: string, values: readonly FormValue[]): FormValue[] {
+  let out = values.map((v) => (v.kind === 'time' && /\d\s*[ap]m\.$/i.test(v.value) ? { ...v, value: v.value.slice(0, -1), input: v.input.replace(/\.$/, '') } : v));
+  for (const m of instruction.matchAll(WEEKDAY_DATE)) {
+    const parts = out.filter((v) => v.kind === 'date' && says(m[0], v.value));
+    if (parts.length < 2) continue;
+    const first = out.indexOf(parts[0]!);
+    out = out.filter((v) => !parts.includes(v));
+    out.splice(first, 0, { value: m[0].trim(), input: m[0].trim(), kind: 'date', cues: parts[0]!.cues });
+  }
+  for (const m of instruction.matchAll(/(?<![\w-])([A-Z]{2,4})[ -](\d{2,5})(?![\w-])/g)) {
+    const letters = out.find((v) => v.value === m[1]);
+    const digits = out.find((v) => v.value === m[2] || v.value === m[0]);
+    if (!letters || !digits || digits.value === m[0]) continue;
+    const at = out.indexOf(digits);
+    out = out.filter((v) => v !== letters && v !== digits);
+    out.splice(at, 0, { value: m[0], input: m[0], kind: 'name', cues: digits.cues });
   }
   return out;
 }
@@ -186,7 +224,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   const k = st.steps + 1;
   const sig = screenSig(lines, screen);
   const tag = (kind: string, detail = '', at = sig): string => `[search ${k}: ${kind}${detail ? ` ${detail.replace(/[\]#]/g, '')}` : ''} #${at}]`;
-  const click = (l: OcrLine, thought: string, conclusion: string): SearchDecision => ({ thought, conclusion, action: { action: 'click', coordinate: pointIn(l, screen, temperature, random) } });
+  const click = (l: OcrLine, thought: string, conclusion: string, strength = 3): SearchDecision => ({ thought, conclusion, strength, action: { action: 'click', coordinate: pointIn(l, screen, temperature, random) } });
   const fail = (thought: string, conclusion: string): SearchDecision => ({ thought, conclusion: `${conclusion} [failed]`, action: { action: 'terminate', status: 'failure' } });
   const core = requestCore(instruction);
   const removal = REMOVAL.test(core.trim());
@@ -225,7 +263,8 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // (A number that ends a sentence — "it says 04867." — is read without the full stop.)
   const fromAll = formValues(instruction.replace(/(\d)\.(?=\s|$)/g, '$1 .')).filter((v) => !formValues(core).some((c) => normText(c.value) === normText(v.value)) && v.kind !== 'text' && v.kind !== 'name');
   // (Nor a "name" led by a verb: "Grab Seat" in "Could you grab it … seat".)
-  const values: FormValue[] = [...formValues(core), ...fromAll].filter((v) => !(v.kind === 'name' && isVerb((words(v.value)[0] ?? '').toLowerCase()))).filter((v) => !(app ? normText(v.value) === normText(app) : namesTheApp(instruction, v.value)) && (words(v.value)[0] ?? '') !== verbWord);
+  // (A lone lowercase word the request gives as a purpose — "… my plate, for parking" — is no value to enter.)
+  const values: FormValue[] = tidyValues(instruction, [...formValues(core), ...fromAll]).filter((v) => !(v.kind === 'text' && /^[a-z]+$/.test(v.value) && !instruction.includes(`"${v.value}"`))).filter((v) => !(v.kind === 'name' && isVerb((words(v.value)[0] ?? '').toLowerCase()))).filter((v) => !(app ? normText(v.value) === normText(app) : namesTheApp(instruction, v.value)) && (words(v.value)[0] ?? '') !== verbWord);
   const names = requestNames(instruction, core, app);
   // The request without its names, and its common words (a label or a step is said in them: "Lisbon Old Town" is a
   // thing, no label).
@@ -265,6 +304,8 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       !isHeader(l, screen) &&
       n <= 8 &&
       !/\?\s*$/.test(t) &&
+      // (A sentence that ends with its full stop informs: "Check-in is from 3:00 PM.")
+      !(/[a-z)]\.\s*$/i.test(t) && n >= 3) &&
       !triedHere(l) &&
       (removal || !LEAVE.test(t)) &&
       // (A greeting names the user, it does nothing: "Hi Freya".)
@@ -278,9 +319,16 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
 
   // 4. A value of the request offered as an option; a field that takes one not yet entered.
   const open = values.filter((v) => !usedValue(v.input));
+  // (A bare count — "3" — is that value's option only beside a word that says what it counts: "3 nights" is no "3" of
+  // a calendar or a badge.)
+  const countedHere = (l: OcrLine, v: FormValue): boolean => {
+    if (!/^\d{1,2}$/.test(l.text.trim())) return true;
+    const cues = v.cues.map((c) => c.toLowerCase()).filter((c) => c.length >= 3);
+    return body.some((o) => o !== l && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 40 && words(o.text).some((w) => cues.some((c) => stemEq(c, w))));
+  };
   for (const v of open) {
     const opt = body
-      .filter((l) => tappable(l) && !tabs.includes(l) && (optionScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && sameDate(l.text, v.value))))
+      .filter((l) => tappable(l) && !tabs.includes(l) && (optionScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && sameDate(l.text, v.value))) && countedHere(l, v))
       .sort((a, b) => b.box.y - a.box.y)[0];
     if (opt) return click(opt, `"${opt.text}" is offered here: it is "${v.value}" of the request; choosing it.`, `Chose "${opt.text}". ${tag('option', v.value)}`);
   }
@@ -305,7 +353,11 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       // (A label that only shares a word of the request — "April bill" for a payment towards a bill — is a field when
       // what is under it reads as an input's placeholder: "Enter …", "e.g. …", "£0.00", "Choose …".)
       const placeholder = !f.input || PLACEHOLDER.test(f.input.text.trim());
-      return own + (where ? 1.5 : 0) + (asked && (own > 0 || placeholder) ? 1 : 0) + (own > 0 && f.input && placeholder ? 0.5 : 0);
+      // (A question heading a page — "Where to next, Maya?" — or a line that says something — "Online check-in is open"
+      // — is a field only over an input that shows its placeholder.)
+      const says = /\?\s*$/.test(f.label.text.trim()) || /\b(?:is|are|was|were|has|have)\b/i.test(f.label.text);
+      if (says && !(f.input && PLACEHOLDER.test(f.input.text.trim()))) return 0;
+      return own + (where ? 1.5 : 0) + (asked && (own > 0 || (!!f.input && placeholder)) ? 1 : 0) + (own > 0 && f.input && placeholder ? 0.5 : 0);
     };
     // An input box with no label line of its own, only its placeholder ("£ 0.00" under a choice of amounts, "Enter your
     // meter reading"): an empty money box takes the amount; another placeholder the value whose kind or the request's
@@ -357,11 +409,22 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // 5. The untried line that says most of the request.
   // (The request's own words, its names taken out: a name counts only whole — "Linden Park Inn" shares a word with "The
   // Linden House" and is another hotel, a near-duplicate, not a step towards it.)
-  const reqWords = [...new Set(contentWords(unnamed).filter((w) => !app || !stemEq(w, normText(app))))];
-  const openNames = names.filter((nm) => !usedValue(nm));
+  // (A compound of the request — "check-in" — is also said in its parts: a "Check in online" button.)
+  const reqWords = [...new Set(contentWords(unnamed).filter((w) => !app || !stemEq(w, normText(app))).flatMap((w) => (w.includes('-') ? [w, ...w.split('-').filter((x) => x.length >= 3)] : [w])))];
+  const lineWords = (t: string): string[] => contentWords(t).flatMap((w) => (w.includes('-') && !reqWords.some((x) => stemEq(x, w)) ? w.split('-').filter((x) => x.length >= 3) : [w]));
+  // (A page opened by the last tap is about the thing whose name heads it — the stay opened from its dates shows its
+  // hotel as the title —: that name is reached, no step any more.)
+  const lastTag = TAG.exec(history[history.length - 1] ?? '');
+  const opened = !!lastTag && ['tap', 'option'].includes(lastTag[2]!) && lastTag[4] !== sig;
+  const subject = opened ? names.filter((nm) => body.some((l) => l.box.y < screen.height * 0.2 && !tabs.includes(l) && says(l.text, nm))) : [];
+  const openNames = names.filter((nm) => !usedValue(nm) && !subject.includes(nm));
   // (Every value entered, and no untried line here names one of the request's names: time to commit.)
   // (Nor while a code or number of the request — a seat "17A", a meter reading — is still to be chosen somewhere.)
-  const allIn = open.length === 0 && !openNames.some((nm) => /\d/.test(nm)) && !body.some((l) => tappable(l) && openNames.some((nm) => says(l.text, nm)));
+  // (A date the page already shows — the stay's dates heading its check-in form — is no value still to choose.)
+  const shownDate = (nm: string): boolean => isDateLike(nm) && body.some((l) => sameDate(l.text, nm));
+  const allIn = open.length === 0 && !openNames.some((nm) => /\d/.test(nm) && !shownDate(nm)) && !body.some((l) => tappable(l) && openNames.some((nm) => says(l.text, nm)));
+  // (The label of a field that shows a value already entered — "Car licence plate" over "KZE 7812" — is done with.)
+  const filled = new Set(formFields(lines, screen).filter((f) => f.input && usedValue(f.input.text.trim())).map((f) => f.label));
   // (A list row's card: the lines stacked under and over it at its left edge — "Copenhagen → Lisbon" over "Apr 11 ·
   // Freya" — say what the row is about together.)
   const card = (l: OcrLine): OcrLine[] => {
@@ -380,16 +443,17 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     return out.slice(1, 4);
   };
   const reqDigits: string[] = [...(core.match(/\d{3,}/g) ?? [])];
+  const reqDates = names.filter((nm) => isDateLike(nm) && DAY_IN_LINE.test(nm));
   const reqCodes: string[] = [...(core.match(CODE) ?? [])];
   const scored = body
     .filter(tappable)
     .map((l) => {
       const t = l.text.trim();
-      const lw = contentWords(t);
+      const lw = lineWords(t);
       const hits = new Set(lw.filter((w) => reqWords.some((x) => stemEq(x, w)))).size;
       const own = openNames.filter((nm) => says(t, nm));
       const named = own.length + 0.75 * openNames.filter((nm) => !own.includes(nm) && card(l).some((c) => says(c.text, nm))).length;
-      const usedNamed = names.filter((nm) => usedValue(nm) && says(t, nm)).length;
+      const usedNamed = names.filter((nm) => (usedValue(nm) || subject.includes(nm)) && says(t, nm)).length;
       const near = hits === 0 ? nearness(lw, reqWords) : 0;
       const first = words(t)[0] ?? '';
       const commit = words(t).length <= 4 && !/\d/.test(t) && (COMMIT.has(first) || (verb.length > 2 && stemEq(first, verb)));
@@ -397,20 +461,24 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       if (commit && (taps.get(normText(t)) ?? 0) > 0) return { l, score: -1, commit };
       // (A line with a number the request does not say, of the length of one it does — "Visa ending 4471" for 4417 —
       // is a near-duplicate of the thing asked for, not it.)
+      // (So is a row of another day than the request's — "Tue, Jun 3 - Thu, Jun 5" for a stay on Friday, June 6.)
+      const otherDay = reqDates.length > 0 && [l, ...card(l)].some((c) => DAY_IN_LINE.test(c.text) && !reqDates.some((d) => sameDate(c.text, d)));
       const clash =
+        otherDay ||
         (t.match(/\d{3,}/g) ?? []).some((d) => !reqDigits.includes(d) && reqDigits.some((r) => r.length === d.length)) ||
         (reqCodes.length > 0 && (t.match(CODE) ?? []).some((c) => !reqCodes.includes(c)));
       // (The value of a key–value row — "Check-in   Friday, June 6, from 3:00 PM" — is read, not tapped.)
       const valueOfRow = l.box.x > screen.width * 0.35 && body.some((o) => o !== l && o.box.x + o.box.w < l.box.x && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 12 && !/\d/.test(o.text));
-      const score = (clash ? -2 : 0) + (valueOfRow && !commit ? -1 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit ? (allIn ? 1.5 : -0.5) : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
+      const score = (clash || filled.has(l) ? -2 : 0) + (valueOfRow && !commit ? -1 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit ? (allIn ? 1.5 : -0.5) : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
       return { l, score, commit };
     })
     .filter((c) => c.score >= 0.75)
     .sort((a, b) => b.score - a.score || a.l.box.y - b.l.box.y);
+  if (process.env.SEARCH_DEBUG) console.error('names', names, 'reqWords', reqWords, 'open', open.map((v) => v.value), scored.slice(0, 6).map((c) => `${c.l.text}=${c.score.toFixed(2)}`));
   const best = scored[0];
   if (best) {
     const kind = best.commit && allIn ? 'commit' : 'tap';
-    return click(best.l, `Searching the app for the way to "${core}": "${best.l.text}" says most of it here (score ${best.score.toFixed(2)}); tapping it.`, `Tapped "${best.l.text}". ${tag(kind)}`);
+    return click(best.l, `Searching the app for the way to "${core}": "${best.l.text}" says most of it here (score ${best.score.toFixed(2)}); tapping it.`, `Tapped "${best.l.text}". ${tag(kind)}`, best.score);
   }
 
   // 6. Nothing relevant in view: scroll (until the page stops moving); the app's other tabs, nearest in meaning to the
@@ -425,7 +493,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     const sim = (t: OcrLine, w: string): number => Math.max(0, ...contentWords(t.text).map((x) => wordSimilarity(x, w) ?? 0));
     const distinct = (t: OcrLine): number => Math.max(0, ...reqWords.map((w) => sim(t, w) - tabs.reduce((a, o) => a + sim(o, w), 0) / tabs.length));
     const tab = untriedTabs.map((t) => ({ t, s: distinct(t) })).sort((a, b) => b.s - a.s)[0]!.t;
-    return click(tab, `Nothing on this tab says more of "${core}"; looking in the "${tab.text}" tab.`, `Opened the "${tab.text}" tab. ${tag('tab', normText(tab.text))}`);
+    return click(tab, `Nothing on this tab says more of "${core}"; looking in the "${tab.text}" tab.`, `Opened the "${tab.text}" tab. ${tag('tab', normText(tab.text))}`, 0);
   }
   if (st.scrolls < (tabs.length ? 1 : 2) && !stuck && !shortPage) {
     const x = Math.round(screen.width / 2);
@@ -439,6 +507,8 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   return fail(`Searched the app for the way to "${core}" without finding it.`, 'Gave up: the search found no way to do it.');
 }
 
+/** A line that says a day of a month ("Jun 3", "3 June"). */
+const DAY_IN_LINE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 const isDateLike = (v: string): boolean => /\d/.test(v) && /[a-z]{3}/i.test(v);
 
 /**

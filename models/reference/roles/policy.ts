@@ -638,6 +638,8 @@ export function revealOutcome(instruction: string, history: readonly string[], l
 /** Steps the planner may spend looking for one goal's target (scrolls, tabs, Backs, sections) before the search takes over. */
 export const SEARCH_AFTER = 3;
 const LOOKING = /^(?:scroll|back|tab|via|up|reopen|more|thing|page|top)\b/;
+/** A search step this sure (a line that says one of the request's names, a value's option or field) overrides a plan that is about to look elsewhere. */
+export const SEARCH_SURE = 2;
 
 /**
  * The pure decision procedure (exported for unit tests): the planner's step, or the search by screen relevance
@@ -646,19 +648,25 @@ const LOOKING = /^(?:scroll|back|tab|via|up|reopen|more|thing|page|top)\b/;
  */
 export function decide(input: DecideInput): Decision {
   const { history, lines, screen } = input;
-  const app = appOpened(history);
   // (Guided episodes follow their guidance: the search is the unguided policy's own way.)
   // (TRAJFORGE_POLICY_SEARCH=off: the planner alone — the ablation the benchmark compares against.)
   const guided = input.guidance.length > 0 || process.env.TRAJFORGE_POLICY_SEARCH === 'off';
-  if (!guided && searching(history)) return searchStep(input, app);
+  if (!guided && searching(history)) return searchStep(input, appOpened(history));
   const d = planStep(input);
+  // (The app this step settles on counts: "Lodgerra is the app for this request. … Opened the Account tab to look for …")
+  const app = appOpened([...history, d.conclusion]);
   if (guided || !app || looksLikeLauncher(lines, screen)) return d;
   const gaveUp = d.action.action === 'terminate' && d.action.status === 'failure' && !/too many steps/.test(d.conclusion);
   // (Or it looks for the app's own name as a value of the request: "… through Norvale" read as a field's value.)
   const lost = implausibleField(d.conclusion, input.instruction, lines, screen) || d.conclusion.toLowerCase().includes(`for "${app.toLowerCase()}"`);
-  if (gaveUp || lost || lookingSteps(history) >= SEARCH_AFTER) {
+  // (Or the plan goes looking elsewhere for its target while this screen plainly shows the request's own names or
+  // values: "Opened the Account tab to look for 'Do check'" on a page that lists the stay the request names.)
+  const looking = LOOKING.test(TAG.exec(d.conclusion)?.[4] ?? '');
+  if (gaveUp || lost || looking || lookingSteps(history) >= SEARCH_AFTER) {
     const s = searchStep(input, app);
-    if (s.action.action !== 'terminate' || s.action.status === 'success') return { ...s, thought: `${gaveUp ? 'My plan found no way on' : lost ? 'My plan would type a value into a line that is no field for it' : 'My plan has been looking for its next target for several steps'}; searching the app by what its screens say instead. ${s.thought}` };
+    const sure = (s.strength ?? 0) >= SEARCH_SURE && s.action.action === 'click';
+    if (!gaveUp && !lost && lookingSteps(history) < SEARCH_AFTER && !sure) return d;
+    if (s.action.action !== 'terminate' || s.action.status === 'success') return { ...s, thought: `${gaveUp ? 'My plan found no way on' : lost ? 'My plan would type a value into a line that is no field for it' : looking && lookingSteps(history) < SEARCH_AFTER ? 'My plan would look elsewhere for its target, but this screen shows what the request names' : 'My plan has been looking for its next target for several steps'}; searching the app by what its screens say instead. ${s.thought}` };
   }
   return d;
 }
