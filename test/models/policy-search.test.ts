@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decide, SEARCH_AFTER } from '../../models/reference/roles/policy.js';
-import { implausibleField, searchStep, searching } from '../../models/reference/roles/policy-search.js';
+import { decide, guessedTarget, SEARCH_AFTER } from '../../models/reference/roles/policy.js';
+import { formValues } from '../../models/reference/roles/policy-form.js';
+import { implausibleField, searchStep, searching, tidyValues } from '../../models/reference/roles/policy-search.js';
 import { affirmative, screenSig } from '../../models/reference/roles/policy-screen.js';
 import { mulberry32 } from '../../models/reference/server.js';
 import type { OcrLine } from '../../models/reference/types.js';
@@ -206,5 +207,66 @@ describe('policy search: exploring an app by what its screens say', () => {
     expect(done.action).toEqual({ action: 'terminate', status: 'success' });
     const again = searchStep(input(req, [...start, 'Tapped "Curry House". [search 1: tap #a]', 'Tapped "Add". [search 2: commit #b]', 'Tapped "Mango Lassi". [search 3: tap #c]'], menu.slice(0, 4)), 'Kestrel');
     expect(tapped(again, menu)).not.toBe('Add');
+  });
+});
+
+describe('policy search: values read whole, pages read for what they are about', () => {
+  it('reads a weekday with its date, a time without the sentence\'s full stop and a plate as one value each', () => {
+    const vals = tidyValues('Check in for the stay on Friday, June 6: arriving 9:00 PM, plate BGN 4471 please.', formValues('Check in for the stay on Friday, June 6: arriving 9:00 PM, plate BGN 4471 please.'));
+    const said = vals.map((v) => v.value);
+    expect(said).toContain('Friday, June 6');
+    expect(said).not.toContain('Friday');
+    expect(said).toContain('BGN 4471');
+    expect(said).not.toContain('4471');
+    expect(vals.find((v) => v.kind === 'time')?.input).toBe('9:00 PM');
+  });
+
+  it('on a stay opened from its dates, taps the action the request names, not the dates or the hotel heading the page', () => {
+    const req = 'Do the online check-in in Kestrel for my Bayside Inn stay on Friday, June 6: arriving around 9:00 PM, plate WLX 209.';
+    const lines = [status, line('Your booking', 60, 44, 140, 24), line('Bayside Inn', 100, 123, 150, 21), line('Fri, Jun 6 - Sun, Jun 8 · 2 nights', 100, 151, 230, 17), line('Check in online', 136, 225, 142, 20), line('Check-in', 15, 431, 69, 18), line('Friday, June 6, from 3:00 PM', 166, 430, 232, 21), line('Cancel booking', 139, 758, 135, 22), ...tabs];
+    const hist = ['Opened the Kestrel app. [goal 1/4 done]', 'Chose "Fri, Jun 6 - Sun, Jun 8". [search 1: option Friday, June 6 #a1]'];
+    const d = searchStep(input(req, hist, lines), 'Kestrel');
+    expect(tapped(d, lines)).toBe('Check in online');
+  });
+
+  it('commits a form once its values are in: a filled field\'s label, an informing sentence and a date the page shows are done with', () => {
+    const req = 'Do the online check-in in Kestrel for my Bayside Inn stay on Tuesday, June 3: arriving around 8:00 PM, car licence plate KZE 7812.';
+    const lines = [status, line('Online check-in', 67, 46, 155, 21), line('Bayside Inn', 31, 120, 134, 20), line('Tue, Jun 3 - Thu, Jun 5 · King', 30, 147, 291, 21), line('Estimated arrival time', 25, 276, 168, 17), line('8:00 PM', 40, 319, 71, 17), line('Check-in is from 3:00 PM.', 25, 360, 173, 17), line('Car licence plate (optional)', 26, 419, 204, 17), line('KZE 7812', 41, 462, 82, 18), line('Complete check-in', 122, 714, 169, 20)];
+    const hist = ['Opened the Kestrel app. [goal 1/4 done]', 'Chose "Bayside Inn". [search 1: option Bayside Inn #a]', 'Tapped "Check in online". [search 2: tap #b]', 'Tapped the field "Car licence plate (optional)" for "KZE 7812". [search 3: field KZE 7812 ~16 @471 #c]', 'Typed "KZE 7812" into the field. [search 4: typed KZE 7812 #c]', 'Tapped the field "Estimated arrival time" for "8:00 PM". [search 5: field 8:00 PM ~16 @329 #d]', 'Chose "8:00 PM". [search 6: option 8:00 PM #e]'];
+    const d = searchStep(input(req, hist, lines), 'Kestrel');
+    expect(tapped(d, lines)).toBe('Complete check-in');
+    expect(d.conclusion).toContain(': commit');
+  });
+
+  it('a question heading the page or a line that says something is no field; a bare number is no count without its noun', () => {
+    const req = 'Book a Garden Twin at Bayside Inn in Kestrel for 3 nights.';
+    const lines = [status, title, line('Where to next, Maya?', 17, 106, 244, 21), line('You have 14,300 reward points', 17, 134, 220, 17), line('3', 380, 300, 12, 16), line('Offers', 16, 400, 100, 20), ...tabs];
+    const d = searchStep(input(req, ['Opened the Kestrel app. [goal 1/4 done]'], lines), 'Kestrel');
+    expect(d.conclusion).not.toContain('Tapped the field');
+    expect(tapped(d, lines)).not.toBe('3');
+  });
+
+  it('sets a count with the stepper on the row that says what it counts, and chooses the day under the calendar\'s month', () => {
+    const req = 'Book a Garden Twin at Bayside Inn in Kestrel for 3 nights, checking in on Friday, June 13.';
+    const glyph = (text: '+' | '−', x: number, y: number) => ({ text, box: { x, y, w: 20, h: 20 }, confidence: 1 });
+    const stepper = { minus: glyph('−', 300, 300), plus: glyph('+', 370, 300), value: 1, gap: { x: 324, y: 294, w: 42, h: 32 } };
+    const lines = [status, line('Garden Twin', 16, 100, 150, 24), line('Nights', 16, 300, 80, 20), line('1', 340, 300, 10, 18), line('June 2025', 140, 400, 120, 22), line('12', 200, 480, 20, 18), line('13', 250, 480, 20, 18), line('Continue', 150, 820, 110, 24)];
+    const hist = ['Opened the Kestrel app. [goal 1/4 done]', 'Chose "Bayside Inn". [search 1: option Bayside Inn #a]', 'Tapped "Garden Twin". [search 2: tap #b]'];
+    const d = searchStep({ ...input(req, hist, lines), steppers: [stepper] }, 'Kestrel');
+    expect(d.action).toEqual({ action: 'click', coordinate: [380, 310] });
+    expect(d.conclusion).toContain(': stepper 3 nights');
+    const done = searchStep({ ...input(req, [...hist, d.conclusion], lines), steppers: [{ ...stepper, value: 3 }] }, 'Kestrel');
+    expect(done.conclusion).toContain('13');
+    expect(tapped(done, lines)).toBe('13');
+  });
+});
+
+describe('policy: the plan hands over at once when it would look for a label it made up', () => {
+  it('tells a composed target ("Do check", "Reserve through", "Now stay") from a label or a name the request says', () => {
+    expect(guessedTarget('Opened the "Account" tab to look for "Do check". [goal 2/9: tab Account]', 'Do the online check-in for my stay.')).toBe(true);
+    expect(guessedTarget('Opened the "Account" tab to look for "Reserve through". [goal 2/9: tab Account]', 'Could you reserve the room for me through Kestrel?')).toBe(true);
+    expect(guessedTarget('Opened the "Account" tab to look for "Now stay". [goal 2/7: tab Account]', "Now that I'm home I'd like to rate my stay.")).toBe(true);
+    expect(guessedTarget('Opened the "Account" tab to look for "Bayside Inn". [goal 2/7: tab Account]', 'Cancel my Bayside Inn booking.')).toBe(false);
+    expect(guessedTarget('Opened the "More" tab to look for "Change plan". [goal 2/5: tab More]', 'Change my plan to Gold.')).toBe(false);
   });
 });

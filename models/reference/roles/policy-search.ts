@@ -21,6 +21,7 @@
  * tapped on which screen (`#sig`), scrolls and backs, the field a value is being typed into.
  */
 import type { OcrLine } from '../types.js';
+import type { Stepper } from './policy-vision.js';
 import type { MobileAction } from '../../../domain/action.js';
 import { hasWordVector, wordSimilarity } from '../word-vectors.js';
 import { isVerb } from '../wordnet.js';
@@ -38,6 +39,8 @@ export interface SearchInput {
   screen: { width: number; height: number };
   temperature: number;
   random: () => number;
+  /** − N + steppers read off the pixels (policy-vision.ts). */
+  steppers?: readonly Stepper[];
 }
 
 export interface SearchDecision {
@@ -162,6 +165,8 @@ function requestNames(instruction: string, core: string, app: string | undefined
     // Priya", capitalised at the sentence's start — is the name without it.)
     // (Nor a verb that opens a sentence, capitalised only for that: "Please check me in" → "Check me in".)
     if (!/\s/.test(t) && isVerb(t.toLowerCase()) && new RegExp(`(?:^|[.!?:]\\s+)${escape(t)}\\b`).test(core)) continue;
+    // (A lone lowercase word — "for parking" — is no name.)
+    if (/^[a-z]+$/.test(t)) continue;
     if (t.length < 2 || (app ? normText(t) === normText(app) : namesTheApp(instruction, t)) || (words(t)[0] ?? '') === (words(core)[0] ?? '')) continue;
     if (!out.some((o) => normText(o) === normText(t))) out.push(t);
   }
@@ -317,18 +322,53 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     );
   };
 
-  // 4. A value of the request offered as an option; a field that takes one not yet entered.
-  const open = values.filter((v) => !usedValue(v.input));
+  // (A page opened by the last tap is about the thing whose name heads it — the stay opened from its dates shows its
+  // hotel as the title —: that name is reached, no step any more.)
+  const lastTag = TAG.exec(history[history.length - 1] ?? '');
+  const opened = !!lastTag && ['tap', 'option'].includes(lastTag[2]!) && lastTag[4] !== sig;
+  const subject = opened ? names.filter((nm) => body.some((l) => l.box.y < screen.height * 0.2 && !tabs.includes(l) && says(l.text, nm))) : [];
+
+  // 4. A count set with a − N + stepper whose row says what it counts ("Nights  − 1 +" for "3 nights"): + or − until
+  // it shows the count; a stepper that shows it already has the value in.
+  const cy = (b: { y: number; h: number }): number => b.y + b.h / 2;
+  const stepperFor = (v: FormValue): { st: Stepper; want: number } | undefined => {
+    if (v.kind !== 'number' || !/^\d{1,2}$/.test(v.input)) return undefined;
+    const cues = v.cues.map((c) => c.toLowerCase()).filter((c) => c.length >= 3);
+    const st = (input.steppers ?? []).find((x) => x.value !== undefined && body.some((l) => l.box.x + l.box.w < x.minus.box.x && Math.abs(cy(l.box) - cy(x.minus.box)) < 24 && words(l.text).some((w) => cues.some((c) => stemEq(c, w)))));
+    return st ? { st, want: Number(v.input) } : undefined;
+  };
+  const stepped = values.filter((v) => { const f = stepperFor(v); return f !== undefined && f.st.value === f.want; });
+  for (const v of values.filter((x) => !usedValue(x.input) && !stepped.includes(x))) {
+    const f = stepperFor(v);
+    if (!f) continue;
+    const g = f.st.value! < f.want ? f.st.plus : f.st.minus;
+    const x = Math.round(g.box.x + g.box.w / 2);
+    const y = Math.round(g.box.y + g.box.h / 2);
+    return { thought: `The stepper for "${v.value}" shows ${f.st.value}; tapping "${g.text}" towards ${f.want}.`, conclusion: `Tapped "${g.text}" on the stepper (${f.st.value} → ${f.want}). ${tag('stepper', v.value)}`, strength: 3, action: { action: 'click', coordinate: [x, y] } };
+  }
+
+  // 4a. A value of the request offered as an option; a field that takes one not yet entered.
+  // (Nor a date the page shows at its head — the stay's dates over its check-in form —: the page is that date's.)
+  const headDate = (v: FormValue): boolean => v.kind === 'date' && body.some((l) => l.box.y < screen.height * 0.2 && !tabs.includes(l) && sameDate(l.text, v.value));
+  const open = values.filter((v) => !usedValue(v.input) && !stepped.includes(v) && !headDate(v) && !subject.some((nm) => normText(nm) === normText(v.value)));
   // (A bare count — "3" — is that value's option only beside a word that says what it counts: "3 nights" is no "3" of
   // a calendar or a badge.)
   const countedHere = (l: OcrLine, v: FormValue): boolean => {
-    if (!/^\d{1,2}$/.test(l.text.trim())) return true;
+    if (v.kind !== 'number' || !/^\d{1,2}$/.test(l.text.trim())) return true;
     const cues = v.cues.map((c) => c.toLowerCase()).filter((c) => c.length >= 3);
     return body.some((o) => o !== l && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 40 && words(o.text).some((w) => cues.some((c) => stemEq(c, w))));
   };
+  // (A calendar: a month's heading — "June 2025" — over its days' bare numbers; the request's day is the number under it.)
+  const calendarDay = (l: OcrLine, date: string): boolean => {
+    const m = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})\b/i.exec(date);
+    if (!m || l.text.trim() !== String(Number(m[2]))) return false;
+    const heads = body.filter((h) => h.box.y < l.box.y && /^(?:january|february|march|april|may|june|july|august|september|october|november|december)(?:\s+\d{4})?$/i.test(h.text.trim()));
+    const head = heads.sort((a, b) => b.box.y - a.box.y)[0];
+    return !!head && head.text.trim().toLowerCase().startsWith(m[1]!.toLowerCase());
+  };
   for (const v of open) {
     const opt = body
-      .filter((l) => tappable(l) && !tabs.includes(l) && (optionScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && sameDate(l.text, v.value))) && countedHere(l, v))
+      .filter((l) => tappable(l) && !tabs.includes(l) && (optionScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && (sameDate(l.text, v.value) || calendarDay(l, v.value)))) && countedHere(l, v))
       .sort((a, b) => b.box.y - a.box.y)[0];
     if (opt) return click(opt, `"${opt.text}" is offered here: it is "${v.value}" of the request; choosing it.`, `Chose "${opt.text}". ${tag('option', v.value)}`);
   }
@@ -382,14 +422,14 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     }
   }
 
-  // 4a. A day of the month the request names alone ("the 21st"): the option that says that day ("21", "21st", "Day 21").
+  // 4b. A day of the month the request names alone ("the 21st"): the option that says that day ("21", "21st", "Day 21").
   for (const day of names.filter((nm) => /^\d{1,2}(?:st|nd|rd|th)$/i.test(nm) && !usedValue(nm))) {
     const n = day.replace(/\D/g, '');
     const opt = body.filter((l) => !st.tapped.has(`${normText(l.text)}@${sig}`) && new RegExp(`^(?:(?:day|the)\\s+)?${n}(?:st|nd|rd|th)?(?:\\s+of\\s+(?:the|each|every)\\s+month)?$`, 'i').test(l.text.trim())).sort((a, b) => a.box.y - b.box.y)[0];
     if (opt) return click(opt, `"${opt.text}" is the ${day} the request asks for; choosing it.`, `Chose "${opt.text}" (${day}). ${tag('option', day)}`);
   }
 
-  // 4b. A code of a row number and a column letter ("17A", "B12": a seat, a locker) on a grid whose cells carry no text:
+  // 4c. A code of a row number and a column letter ("17A", "B12": a seat, a locker) on a grid whose cells carry no text:
   // the cell where the row's number label and the column's letter header cross.
   if (!st.tapped.has(`grid@${sig}`)) {
     for (const code of names.filter((nm) => !usedValue(nm))) {
@@ -412,11 +452,6 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // (A compound of the request — "check-in" — is also said in its parts: a "Check in online" button.)
   const reqWords = [...new Set(contentWords(unnamed).filter((w) => !app || !stemEq(w, normText(app))).flatMap((w) => (w.includes('-') ? [w, ...w.split('-').filter((x) => x.length >= 3)] : [w])))];
   const lineWords = (t: string): string[] => contentWords(t).flatMap((w) => (w.includes('-') && !reqWords.some((x) => stemEq(x, w)) ? w.split('-').filter((x) => x.length >= 3) : [w]));
-  // (A page opened by the last tap is about the thing whose name heads it — the stay opened from its dates shows its
-  // hotel as the title —: that name is reached, no step any more.)
-  const lastTag = TAG.exec(history[history.length - 1] ?? '');
-  const opened = !!lastTag && ['tap', 'option'].includes(lastTag[2]!) && lastTag[4] !== sig;
-  const subject = opened ? names.filter((nm) => body.some((l) => l.box.y < screen.height * 0.2 && !tabs.includes(l) && says(l.text, nm))) : [];
   const openNames = names.filter((nm) => !usedValue(nm) && !subject.includes(nm));
   // (Every value entered, and no untried line here names one of the request's names: time to commit.)
   // (Nor while a code or number of the request — a seat "17A", a meter reading — is still to be chosen somewhere.)

@@ -662,13 +662,32 @@ export function decide(input: DecideInput): Decision {
   // (Or the plan goes looking elsewhere for its target while this screen plainly shows the request's own names or
   // values: "Opened the Account tab to look for 'Do check'" on a page that lists the stay the request names.)
   const looking = LOOKING.test(TAG.exec(d.conclusion)?.[4] ?? '');
+  // (And a target the plan made up rather than read — "Do check", "Reserve through", "Now stay" — is no label to look for.)
+  const madeUp = looking && guessedTarget(d.conclusion, input.instruction);
   if (gaveUp || lost || looking || lookingSteps(history) >= SEARCH_AFTER) {
     const s = searchStep(input, app);
     const sure = (s.strength ?? 0) >= SEARCH_SURE && s.action.action === 'click';
-    if (!gaveUp && !lost && lookingSteps(history) < SEARCH_AFTER && !sure) return d;
-    if (s.action.action !== 'terminate' || s.action.status === 'success') return { ...s, thought: `${gaveUp ? 'My plan found no way on' : lost ? 'My plan would type a value into a line that is no field for it' : looking && lookingSteps(history) < SEARCH_AFTER ? 'My plan would look elsewhere for its target, but this screen shows what the request names' : 'My plan has been looking for its next target for several steps'}; searching the app by what its screens say instead. ${s.thought}` };
+    if (!gaveUp && !lost && !madeUp && lookingSteps(history) < SEARCH_AFTER && !sure) return d;
+    // (The app this step settled on stays said in the conclusion: later steps read it from there.)
+    const chosen = /^(.+?) is the app for this request\./.exec(d.conclusion)?.[0];
+    if (chosen && !s.conclusion.includes(chosen)) s.conclusion = `${chosen} ${s.conclusion}`;
+    if (s.action.action !== 'terminate' || s.action.status === 'success') return { ...s, thought: `${gaveUp ? 'My plan found no way on' : lost ? 'My plan would type a value into a line that is no field for it' : looking && lookingSteps(history) < SEARCH_AFTER ? madeUp ? 'My plan would look for a label it made up from the request' : 'My plan would look elsewhere for its target, but this screen shows what the request names' : 'My plan has been looking for its next target for several steps'}; searching the app by what its screens say instead. ${s.thought}` };
   }
   return d;
+}
+
+const AUXILIARY = new Set(['do', 'does', 'make', 'get', 'have', 'be', 'let', 'go']);
+const FUNCTION_END = new Set(['through', 'with', 'for', 'from', 'to', 'in', 'on', 'at', 'by', 'of', 'via', 'into', 'about', 'and', 'or', 'the', 'a', 'an', 'my']);
+/**
+ * The plan looks for a target it composed from the request's words ("look for "Do check"") that is no label an app
+ * would show: not said as such in the request, and led by a word that is no verb ("Now stay") or by an auxiliary ("Do
+ * check"), or ending in a function word ("Reserve through").
+ */
+export function guessedTarget(conclusion: string, instruction: string): boolean {
+  const t = /to look for "([^"]+)"/.exec(conclusion)?.[1];
+  if (!t || instruction.toLowerCase().includes(t.toLowerCase())) return false;
+  const ws = t.toLowerCase().split(/\s+/);
+  return ws.length >= 2 && (!isVerb(ws[0]!) || AUXILIARY.has(ws[0]!) || FUNCTION_END.has(ws[ws.length - 1]!));
 }
 
 /** The app the episode opened last (its launcher label), from the conclusions. */
