@@ -90,18 +90,26 @@ interface SearchState {
   /** A field tapped for a value, waiting for it to be typed (value, screen signature). */
   field?: { value: string; sig: string; lines: number; y: number };
   lastKind?: string;
+  /** The last search step that was no scroll. */
+  lastMove?: string;
   lastCommit: boolean;
 }
 
 function readState(history: readonly string[]): SearchState {
   const s: SearchState = { steps: 0, tapped: new Set(), used: [], scrolls: 0, scrollSigs: [], backs: 0, tabs: [], recent: [], lastCommit: false };
+  const typed: string[] = [];
   for (const c of history) {
-    for (const m of c.matchAll(/(?:Tapped|Chose|Typed|Opened)(?: the field)? "([^"]+)"/g)) s.used.push(m[1]!);
+    for (const m of c.matchAll(/(?:Tapped|Chose|Typed|Opened)(?: the field)? "([^"]+)"(?: of "([^"]+)")?/g)) s.used.push(...[m[1]!, m[2]].filter((x): x is string => !!x));
+    for (const m of c.matchAll(/Typed "([^"]+)"/g)) typed.push(m[1]!);
     const m = TAG.exec(c);
     if (!m) continue;
     s.steps = Math.max(s.steps, Number(m[1]));
     const [kind, detail, sig] = [m[2]!, m[3] ?? '', m[4] ?? ''];
+    // (A way left — another tab, Back, the app reopened — takes back what was opened on it: the hotel tapped on the
+    // Explore tab may be the stay to open on the Trips tab. What was typed stays typed.)
+    if (kind === 'tab' || kind === 'back' || kind === 'reopen') s.used = s.used.filter((u) => typed.includes(u));
     s.lastKind = kind;
+    if (kind !== 'scroll') s.lastMove = kind;
     const prevField = s.field;
     s.field = undefined;
     s.lastCommit = false;
@@ -503,14 +511,27 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
         (t.match(/\d{3,}/g) ?? []).some((d) => !reqDigits.includes(d) && reqDigits.some((r) => r.length === d.length)) ||
         (reqCodes.length > 0 && (t.match(CODE) ?? []).some((c) => !reqCodes.includes(c)));
       // (The value of a key–value row — "Check-in   Friday, June 6, from 3:00 PM" — is read, not tapped.)
+      // (And the key of such a row — "Check-in   from 3:00 PM" — is a label, unless it names the thing asked for.)
+      const keyOfRow = named === 0 && l.box.x < screen.width * 0.2 && body.some((o) => o !== l && o.box.x > screen.width * 0.55 && /\d/.test(o.text) && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 12);
       const valueOfRow = l.box.x > screen.width * 0.35 && body.some((o) => o !== l && o.box.x + o.box.w < l.box.x && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 12 && !/\d/.test(o.text));
-      const score = (clash || filled.has(l) ? -2 : 0) + (valueOfRow && !commit ? -1 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit ? (allIn ? 1.5 : -0.5) : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
+      const score = (clash || filled.has(l) ? -2 : 0) + (valueOfRow && !commit ? -1 : 0) + (keyOfRow && !commit ? -1 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit ? (allIn ? 1.5 : -0.5) : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
       return { l, score, commit };
     })
     .filter((c) => c.score >= 0.75)
     .sort((a, b) => b.score - a.score || a.l.box.y - b.l.box.y);
   if (process.env.SEARCH_DEBUG) console.error('names', names, 'reqWords', reqWords, 'open', open.map((v) => v.value), scored.slice(0, 6).map((c) => `${c.l.text}=${c.score.toFixed(2)}`));
   const best = scored[0];
+  // (A list row whose own button — "Select", "Book", "Choose" — sits at its right, within its card: that button, not the
+  // row's title, which often does nothing.)
+  const rowButton = best && !best.commit ? body.find((b) => {
+    if (b === best.l || !tappable(b) || tabs.includes(b) || b.box.x < best.l.box.x + best.l.box.w) return false;
+    const ws = words(b.text);
+    const bottom = Math.max(best.l.box.y + best.l.box.h, ...card(best.l).map((c) => c.box.y + c.box.h));
+    return ws.length >= 1 && ws.length <= 2 && !/\d/.test(b.text) && COMMIT.has(ws[0]!) && b.box.y >= best.l.box.y - 8 && b.box.y + b.box.h <= bottom + 8;
+  }) : undefined;
+  if (best && rowButton) {
+    return click(rowButton, `Searching the app for the way to "${core}": "${best.l.text}" says most of it here (score ${best.score.toFixed(2)}); tapping its row's "${rowButton.text}".`, `Tapped "${rowButton.text}" of "${best.l.text}". ${tag('tap')}`, best.score);
+  }
   if (best) {
     const kind = best.commit && allIn ? 'commit' : 'tap';
     return click(best.l, `Searching the app for the way to "${core}": "${best.l.text}" says most of it here (score ${best.score.toFixed(2)}); tapping it.`, `Tapped "${best.l.text}". ${tag(kind)}`, best.score);
@@ -522,7 +543,16 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   const lowest = Math.max(0, ...body.filter((l) => !tabs.includes(l)).map((l) => l.box.y + l.box.h));
   const shortPage = lowest < screen.height * 0.8;
   const untriedTabs = tabs.filter((t) => !st.tabs.includes(normText(t.text)) && !taps.has(normText(t.text)));
-  if (untriedTabs.length > 0 && (st.scrolls >= 1 || stuck || shortPage)) {
+  // (A page's segmented control — "Upcoming (7) | Past" under its title —: its other segments before another tab; the
+  // leftmost is the one shown first.)
+  const segments = segmentRow(body, screen).slice(1).filter((g) => !st.tabs.includes(normText(g.text)) && !triedHere(g));
+  if (segments.length > 0 && (st.scrolls >= 1 || stuck || shortPage)) {
+    const g = segments[0]!;
+    return click(g, `Nothing on this part of the page says more of "${core}"; looking under its "${g.text}" segment.`, `Opened the "${g.text}" segment. ${tag('tab', normText(g.text))}`, 0);
+  }
+  // (A page the search opened — a hotel's rooms under its facts — is read further down before another tab is tried.)
+  const drilled = st.lastMove === 'tap' || st.lastMove === 'option';
+  if (untriedTabs.length > 0 && (st.scrolls >= (drilled ? 2 : 1) || stuck || shortPage)) {
     // (By the request word it is most distinctly near: nearer to it than the app's tabs are on average — "debit" picks
     // Billing, where "change" is near every tab.)
     const sim = (t: OcrLine, w: string): number => Math.max(0, ...contentWords(t.text).map((x) => wordSimilarity(x, w) ?? 0));
@@ -530,7 +560,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     const tab = untriedTabs.map((t) => ({ t, s: distinct(t) })).sort((a, b) => b.s - a.s)[0]!.t;
     return click(tab, `Nothing on this tab says more of "${core}"; looking in the "${tab.text}" tab.`, `Opened the "${tab.text}" tab. ${tag('tab', normText(tab.text))}`, 0);
   }
-  if (st.scrolls < (tabs.length ? 1 : 2) && !stuck && !shortPage) {
+  if (st.scrolls < (tabs.length && !drilled ? 1 : 2) && !stuck && !shortPage) {
     const x = Math.round(screen.width / 2);
     return {
       thought: `Nothing on this screen says more of "${core}"; scrolling for more of the page.`,
@@ -544,6 +574,16 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
 
 /** A line that says a day of a month ("Jun 3", "3 June"). */
 const DAY_IN_LINE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+/** A segmented control near a page's top: 2–4 short labels (a count in brackets allowed) side by side on one row. */
+export function segmentRow(body: readonly OcrLine[], screen: { width: number; height: number }): OcrLine[] {
+  const seg = body.filter((l) => l.box.y < screen.height * 0.3 && /^[A-Z][A-Za-z'-]+(?: [A-Za-z'-]+)?(?: \(\d+\))?$/.test(l.text.trim()));
+  for (const l of seg) {
+    const row = seg.filter((o) => Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 8).sort((a, b) => a.box.x - b.box.x);
+    if (row.length >= 2 && row.length <= 4 && row[row.length - 1]!.box.x - row[0]!.box.x > screen.width * 0.3 && !body.some((o) => !row.includes(o) && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 8)) return row;
+  }
+  return [];
+}
+
 const isDateLike = (v: string): boolean => /\d/.test(v) && /[a-z]{3}/i.test(v);
 
 /**
