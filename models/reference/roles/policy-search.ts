@@ -336,6 +336,18 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   const opened = !!lastTag && ['tap', 'option'].includes(lastTag[2]!) && lastTag[4] !== sig;
   const subject = opened ? names.filter((nm) => body.some((l) => l.box.y < screen.height * 0.2 && !tabs.includes(l) && says(l.text, nm))) : [];
 
+  // A list row's own button — "Select", "Book", "Choose" at its right, within the row's block of lines —: tapped
+  // rather than the row's title, which often does nothing.
+  const buttonOfRow = (row: OcrLine): OcrLine | undefined => {
+    const block = body.filter((c) => c !== row && Math.abs(c.box.x - row.box.x) <= 16 && c.box.y > row.box.y && c.box.y < row.box.y + 90);
+    const bottom = Math.max(row.box.y + row.box.h, ...block.map((c) => c.box.y + c.box.h));
+    return body.find((b) => {
+      if (b === row || !tappable(b) || tabs.includes(b) || b.box.x < row.box.x + row.box.w) return false;
+      const ws = words(b.text);
+      return ws.length >= 1 && ws.length <= 2 && !/\d/.test(b.text) && (COMMIT.has(ws[0]!) || ws[0] === 'view') && !REMOVAL.test(b.text) && b.box.y >= row.box.y - 8 && b.box.y + b.box.h <= bottom + 8;
+    });
+  };
+
   // 4. A count set with a − N + stepper whose row says what it counts ("Nights  − 1 +" for "3 nights"): + or − until
   // it shows the count; a stepper that shows it already has the value in.
   const cy = (b: { y: number; h: number }): number => b.y + b.h / 2;
@@ -378,6 +390,8 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     const opt = body
       .filter((l) => tappable(l) && !tabs.includes(l) && (optionScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && (sameDate(l.text, v.value) || calendarDay(l, v.value)))) && countedHere(l, v))
       .sort((a, b) => b.box.y - a.box.y)[0];
+    const own = opt && v.kind === 'name' ? buttonOfRow(opt) : undefined;
+    if (opt && own) return click(own, `"${opt.text}" is offered here: it is "${v.value}" of the request; tapping its "${own.text}".`, `Chose "${opt.text}" with its "${own.text}". ${tag('option', v.value)}`);
     if (opt) return click(opt, `"${opt.text}" is offered here: it is "${v.value}" of the request; choosing it.`, `Chose "${opt.text}". ${tag('option', v.value)}`);
   }
   if (open.length) {
@@ -499,7 +513,10 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       const usedNamed = names.filter((nm) => (usedValue(nm) || subject.includes(nm)) && says(t, nm)).length;
       const near = hits === 0 ? nearness(lw, reqWords) : 0;
       const first = words(t)[0] ?? '';
-      const commit = words(t).length <= 4 && !/\d/.test(t) && (COMMIT.has(first) || (verb.length > 2 && stemEq(first, verb)));
+      // (A removal request commits nothing but a removal: "Confirm booking" is no way to cancel one.)
+      const commitWord = removal ? REMOVAL.test(t) || /^yes\b/i.test(t) : COMMIT.has(first);
+      const commit = words(t).length <= 4 && !/\d/.test(t) && (commitWord || (verb.length > 2 && stemEq(first, verb)));
+      if (removal && COMMIT.has(first) && !commit && /^(?:book|reserve|buy|order|place|pay|confirm|continue|next|submit|send)\b/i.test(t)) return { l, score: -1, commit };
       // (A committing button tapped already since the last value was entered is not tapped again: "Add" twice adds two.)
       if (commit && (taps.get(normText(t)) ?? 0) > 0) return { l, score: -1, commit };
       // (A line with a number the request does not say, of the length of one it does — "Visa ending 4471" for 4417 —
@@ -523,12 +540,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   const best = scored[0];
   // (A list row whose own button — "Select", "Book", "Choose" — sits at its right, within its card: that button, not the
   // row's title, which often does nothing.)
-  const rowButton = best && !best.commit ? body.find((b) => {
-    if (b === best.l || !tappable(b) || tabs.includes(b) || b.box.x < best.l.box.x + best.l.box.w) return false;
-    const ws = words(b.text);
-    const bottom = Math.max(best.l.box.y + best.l.box.h, ...card(best.l).map((c) => c.box.y + c.box.h));
-    return ws.length >= 1 && ws.length <= 2 && !/\d/.test(b.text) && COMMIT.has(ws[0]!) && b.box.y >= best.l.box.y - 8 && b.box.y + b.box.h <= bottom + 8;
-  }) : undefined;
+  const rowButton = best && !best.commit ? buttonOfRow(best.l) : undefined;
   if (best && rowButton) {
     return click(rowButton, `Searching the app for the way to "${core}": "${best.l.text}" says most of it here (score ${best.score.toFixed(2)}); tapping its row's "${rowButton.text}".`, `Tapped "${rowButton.text}" of "${best.l.text}". ${tag('tap')}`, best.score);
   }
