@@ -104,8 +104,9 @@ describe('policy: a form of pickers, chips and a stepper', () => {
     expect(st).toHaveLength(1);
     expect(st[0]!.value).toBe(2);
     expect(findSteppers(glyphs(), dishForm())[0]!.value).toBeUndefined();
-    // A lone "+" (an Add button) is no stepper.
-    expect(findSteppers([glyphs()[1]!], dishForm(2))).toEqual([]);
+    // A lone "+" (an Add button) is no stepper; one with a count just left of it is (its "−" greyed out at the minimum).
+    expect(findSteppers([glyphs()[1]!], dishForm())).toEqual([]);
+    expect(findSteppers([glyphs()[1]!], dishForm(2))).toMatchObject([{ value: 2, plus: glyphs()[1] }]);
   });
 
   it('taps "+" until the count shows, then keeps it and goes on', () => {

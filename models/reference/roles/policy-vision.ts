@@ -97,6 +97,21 @@ export function detectSymbols(
   channels: number,
   region: { x: number; y: number; w: number; h: number } = { x: 0, y: 0, w: width, h: height },
 ): SymbolGlyph[] {
+  // (Bold glyphs — a thick "+" in a ringed button — are hollow at their centre to a 9 × 9 window: a wider window reads
+  // them whole. Its glyphs add to the first pass's where none of those overlaps.)
+  const first = symbolsAt(data, width, height, channels, region, 4);
+  const wide = symbolsAt(data, width, height, channels, region, 8).filter((g) => !first.some((f) => Math.abs(f.box.x + f.box.w / 2 - (g.box.x + g.box.w / 2)) < 12 && Math.abs(f.box.y + f.box.h / 2 - (g.box.y + g.box.h / 2)) < 12));
+  return [...first, ...wide];
+}
+
+function symbolsAt(
+  data: Uint8Array,
+  width: number,
+  height: number,
+  channels: number,
+  region: { x: number; y: number; w: number; h: number },
+  R: number,
+): SymbolGlyph[] {
   const rx0 = Math.max(0, Math.floor(region.x));
   const ry0 = Math.max(0, Math.floor(region.y));
   const rw = Math.min(width, Math.ceil(region.x + region.w)) - rx0;
@@ -118,7 +133,6 @@ export function detectSymbols(
       integ[(y + 1) * (rw + 1) + (x + 1)] = integ[y * (rw + 1) + (x + 1)]! + row;
     }
   }
-  const R = 4;
   const ink = new Uint8Array(rw * rh);
   for (let y = 0; y < rh; y++) {
     const y0 = Math.max(0, y - R);
@@ -218,6 +232,16 @@ export function findSteppers(glyphs: readonly SymbolGlyph[], lines: readonly { t
     const gap = { x: m.box.x + m.box.w + 4, y: Math.round(cy(m.box) - 16), w: p.box.x - (m.box.x + m.box.w) - 8, h: 32 };
     const inGap = lines.find((l) => /^\s*\d{1,3}\s*$/.test(l.text) && l.box.x + l.box.w / 2 > gap.x && l.box.x + l.box.w / 2 < gap.x + gap.w && Math.abs(cy(l.box) - cy(gap)) < 14);
     out.push({ minus: m, plus: p, gap, ...(inGap ? { value: Number(inGap.text.trim()) } : {}) });
+  }
+  // A "+" whose "−" is greyed out at the count's minimum (too faint to read): the count the OCR reads just left of it
+  // makes the stepper, its "−" where it mirrors the "+" about the count.
+  for (const p of glyphs.filter((g) => g.text === '+' && !out.some((o) => o.plus === g))) {
+    const count = lines.find((l) => /^\s*\d{1,3}\s*$/.test(l.text) && Math.abs(cy(l.box) - cy(p.box)) < 10 && p.box.x - (l.box.x + l.box.w) >= 16 && p.box.x - (l.box.x + l.box.w) <= 70);
+    if (!count) continue;
+    const mid = count.box.x + count.box.w / 2;
+    const minus: SymbolGlyph = { text: '−', box: { x: Math.round(2 * mid - p.box.x - p.box.w), y: p.box.y + Math.round(p.box.h / 2) - 1, w: p.box.w, h: 2 }, confidence: 0.5 };
+    const gap = { x: minus.box.x + minus.box.w + 4, y: Math.round(cy(p.box) - 16), w: p.box.x - (minus.box.x + minus.box.w) - 8, h: 32 };
+    out.push({ minus, plus: p, gap, value: Number(count.text.trim()) });
   }
   return out;
 }
