@@ -222,9 +222,13 @@ export function screenSig(lines: readonly OcrLine[], screen: { width: number; he
  * not the page's behind it), a short label without digits that is not Cancel/No/Back/Close.
  */
 export function affirmative(lines: readonly OcrLine[]): { asked: OcrLine; yes: OcrLine } | undefined {
-  const asked = confirmationOpen(lines) ? lines.find((l) => /\?\s*$/.test(l.text.trim())) : undefined;
+  // (The dialog's "no" may keep what it asks about: "Cancel this booking?" — "Keep booking" / "Yes, cancel".)
+  const NO = /^(?:cancel|no|not now|keep(?: \w+){0,2}|go back|never ?mind|dismiss)$/i;
+  const asked = confirmationOpen(lines)
+    ? lines.find((l) => /\?\s*$/.test(l.text.trim()))
+    : lines.find((l) => /\?\s*$/.test(l.text.trim()) && l.text.trim().split(/\s+/).length >= 2 && l.text.trim().split(/\s+/).length <= 8 && lines.some((o) => o.box.y > l.box.y && NO.test(o.text.trim())));
   if (!asked) return undefined;
-  const no = lines.find((l) => l.box.y > asked.box.y && /^(?:cancel|no|not now)$/i.test(l.text.trim()));
+  const no = lines.find((l) => l.box.y > asked.box.y && NO.test(l.text.trim()));
   const yes = lines
     .filter((l) => l.box.y > asked.box.y + asked.box.h && !!no && Math.abs(l.box.y + l.box.h / 2 - (no.box.y + no.box.h / 2)) < 24 && l !== no && !/^(?:cancel|no|not now|back|close)$/i.test(l.text.trim()))
     .filter((l) => (l.text.match(/[A-Za-z]+/g) ?? []).length <= 3 && !/[.,]$/.test(l.text.trim()) && !/\d/.test(l.text))

@@ -251,7 +251,17 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
 
   // 1. A question the app asks: its affirmative answer.
   const q = affirmative(lines);
-  if (q && !st.tapped.has(`${normText(q.yes.text)}@${sig}`)) {
+  // (Its yes tapped just now and the question still open: the dialog wants an answer first — "Why are you cancelling?"
+  // over its reasons —; the request names none, so its first.)
+  const yesJustTapped = q && (history[history.length - 1] ?? '').includes(`"${q.yes.text}"`);
+  if (q && yesJustTapped) {
+    const ask = lines.filter((l) => /\?\s*$/.test(l.text.trim()) && l.box.y < q.yes.box.y).sort((a, b) => b.box.y - a.box.y)[0]!;
+    const answer = lines
+      .filter((l) => l.box.y > ask.box.y + ask.box.h && l.box.y + l.box.h < q.yes.box.y - 8 && l.box.x < screen.width * 0.6 && /^[A-Z][A-Za-z' -]+$/.test(l.text.trim()) && l.text.trim().split(/\s+/).length <= 5 && !st.tapped.has(`${normText(l.text)}@${sig}`))
+      .sort((a, b) => a.box.y - b.box.y)[0];
+    if (answer) return click(answer, `The app still asks after "${q.yes.text}": it wants an answer to "${ask.text}" first, and the request names none; choosing "${answer.text}".`, `Chose "${answer.text}" to answer "${ask.text}". ${tag('answer')}`);
+  }
+  if (q && (!st.tapped.has(`${normText(q.yes.text)}@${sig}`) || st.lastKind === 'answer')) {
     return click(q.yes, `The app asks "${q.asked.text}"; answering with "${q.yes.text}".`, `Tapped "${q.yes.text}" to confirm. ${tag('confirm')}`);
   }
 

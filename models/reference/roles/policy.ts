@@ -640,6 +640,7 @@ export const SEARCH_AFTER = 3;
 const LOOKING = /^(?:scroll|back|tab|via|up|reopen|more|thing|page|top)\b/;
 /** A search step this sure (a line that says one of the request's names, a value's option or field) overrides a plan that is about to look elsewhere. */
 export const SEARCH_SURE = 2;
+const REMOVAL_REQUEST = /^(?:cancel|delete|remove|drop|unbook|unsubscribe)\b/i;
 
 /**
  * The pure decision procedure (exported for unit tests): the planner's step, or the search by screen relevance
@@ -661,13 +662,17 @@ export function decide(input: DecideInput): Decision {
   const lost = implausibleField(d.conclusion, input.instruction, lines, screen) || d.conclusion.toLowerCase().includes(`for "${app.toLowerCase()}"`);
   // (Or the plan goes looking elsewhere for its target while this screen plainly shows the request's own names or
   // values: "Opened the Account tab to look for 'Do check'" on a page that lists the stay the request names.)
-  const looking = LOOKING.test(TAG.exec(d.conclusion)?.[4] ?? '');
+  // (Or it would call the task done while the app still asks its question, or take a step that books, buys or goes on
+  // for a request to remove something.)
+  const unanswered = d.action.action === 'terminate' && /assuming success/.test(d.conclusion) && !!affirmative(lines);
+  const wrongWay = REMOVAL_REQUEST.test(requestCore(input.instruction).trim()) && d.action.action === 'click' && /(?:Tapped|Opened|Chose) "(?:select|continue|next|book|reserve|buy|order|pay|confirm)\b/i.test(d.conclusion);
+  const looking = LOOKING.test(TAG.exec(d.conclusion)?.[4] ?? '') || unanswered || wrongWay;
   // (And a target the plan made up rather than read — "Do check", "Reserve through", "Now stay" — is no label to look for.)
   const madeUp = looking && guessedTarget(d.conclusion, input.instruction);
   if (gaveUp || lost || looking || lookingSteps(history) >= SEARCH_AFTER) {
     const s = searchStep(input, app);
     const sure = (s.strength ?? 0) >= SEARCH_SURE && s.action.action === 'click';
-    if (!gaveUp && !lost && !madeUp && lookingSteps(history) < SEARCH_AFTER && !sure) return d;
+    if (!gaveUp && !lost && !madeUp && !unanswered && !wrongWay && lookingSteps(history) < SEARCH_AFTER && !sure) return d;
     // (The app this step settled on stays said in the conclusion: later steps read it from there.)
     const chosen = /^(.+?) is the app for this request\./.exec(d.conclusion)?.[0];
     if (chosen && !s.conclusion.includes(chosen)) s.conclusion = `${chosen} ${s.conclusion}`;
