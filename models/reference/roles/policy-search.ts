@@ -539,7 +539,9 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
         (reqCodes.length > 0 && (t.match(CODE) ?? []).some((c) => !reqCodes.includes(c)));
       // (The value of a key–value row — "Check-in   Friday, June 6, from 3:00 PM" — is read, not tapped.)
       // (And the key of such a row — "Check-in   from 3:00 PM" — is a label, unless it names the thing asked for.)
-      const keyOfRow = named === 0 && l.box.x < screen.width * 0.2 && body.some((o) => o !== l && o.box.x > screen.width * 0.55 && /\d/.test(o.text) && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 12);
+      // (Or of a figure set under it — "Stays this year" over "13" —: a statistic, no control.)
+      const statLabel = named === 0 && body.some((o) => o !== l && Math.abs(o.box.x - l.box.x) <= 16 && o.box.y > l.box.y && o.box.y - (l.box.y + l.box.h) < 12 && /^[\d$£€.,\s%]+$/.test(o.text.trim()));
+      const keyOfRow = statLabel || named === 0 && l.box.x < screen.width * 0.2 && body.some((o) => o !== l && o.box.x > screen.width * 0.55 && /\d/.test(o.text) && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 12);
       const valueOfRow = l.box.x > screen.width * 0.35 && body.some((o) => o !== l && o.box.x + o.box.w < l.box.x && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 12 && !/\d/.test(o.text));
       const score = (clash || filled.has(l) ? -2 : 0) + (valueOfRow && !commit ? -1 : 0) + (keyOfRow && !commit ? -1 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit ? (allIn ? 1.5 : -0.5) : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
       return { l, score, commit };
@@ -565,10 +567,11 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   const lowest = Math.max(0, ...body.filter((l) => !tabs.includes(l)).map((l) => l.box.y + l.box.h));
   const shortPage = lowest < screen.height * 0.8;
   const untriedTabs = tabs.filter((t) => !st.tabs.includes(normText(t.text)) && !taps.has(normText(t.text)));
-  // (A page's segmented control — "Upcoming (7) | Past" under its title —: its other segments before another tab; the
-  // leftmost is the one shown first.)
+  // (A page's segmented control — "Upcoming (7) | Past" under its title —: its other segments before another tab or a
+  // scroll; the leftmost is the one shown first.)
   const segments = segmentRow(body, screen).slice(1).filter((g) => !st.tabs.includes(normText(g.text)) && !triedHere(g));
-  if (segments.length > 0 && (st.scrolls >= 1 || stuck || shortPage)) {
+  // (Tried before scrolling: a segmented control scrolls away with its page.)
+  if (segments.length > 0) {
     const g = segments[0]!;
     return click(g, `Nothing on this part of the page says more of "${core}"; looking under its "${g.text}" segment.`, `Opened the "${g.text}" segment. ${tag('tab', normText(g.text))}`, 0);
   }

@@ -235,13 +235,17 @@ export function findSteppers(glyphs: readonly SymbolGlyph[], lines: readonly { t
   }
   // A "+" whose "−" is greyed out at the count's minimum (too faint to read): the count the OCR reads just left of it
   // makes the stepper, its "−" where it mirrors the "+" about the count.
+  // (The count itself may be unread — a lone digit —: then a label at the row's left, "Nights", with nothing between it
+  // and the "+" makes the stepper, its count read again from the gap by the caller.)
   for (const p of glyphs.filter((g) => g.text === '+' && !out.some((o) => o.plus === g))) {
     const count = lines.find((l) => /^\s*\d{1,3}\s*$/.test(l.text) && Math.abs(cy(l.box) - cy(p.box)) < 10 && p.box.x - (l.box.x + l.box.w) >= 16 && p.box.x - (l.box.x + l.box.w) <= 70);
-    if (!count) continue;
-    const mid = count.box.x + count.box.w / 2;
+    const label = lines.find((l) => /[A-Za-z]{3}/.test(l.text) && Math.abs(cy(l.box) - cy(p.box)) < 14 && l.box.x + l.box.w < p.box.x - 110);
+    const between = lines.some((l) => l !== count && l !== label && Math.abs(cy(l.box) - cy(p.box)) < 14 && l.box.x + l.box.w > p.box.x - 110 && l.box.x < p.box.x);
+    if (!count && (!label || between)) continue;
+    const mid = count ? count.box.x + count.box.w / 2 : p.box.x + p.box.w / 2 - 48;
     const minus: SymbolGlyph = { text: '−', box: { x: Math.round(2 * mid - p.box.x - p.box.w), y: p.box.y + Math.round(p.box.h / 2) - 1, w: p.box.w, h: 2 }, confidence: 0.5 };
     const gap = { x: minus.box.x + minus.box.w + 4, y: Math.round(cy(p.box) - 16), w: p.box.x - (minus.box.x + minus.box.w) - 8, h: 32 };
-    out.push({ minus, plus: p, gap, value: Number(count.text.trim()) });
+    out.push({ minus, plus: p, gap, ...(count ? { value: Number(count.text.trim()) } : {}) });
   }
   return out;
 }
