@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decide, guessedTarget, SEARCH_AFTER } from '../../models/reference/roles/policy.js';
 import { formValues } from '../../models/reference/roles/policy-form.js';
-import { implausibleField, searchStep, searching, tidyValues } from '../../models/reference/roles/policy-search.js';
+import { implausibleField, searchStep, searching, segmentRow, tidyValues } from '../../models/reference/roles/policy-search.js';
 import { affirmative, screenSig } from '../../models/reference/roles/policy-screen.js';
 import { mulberry32 } from '../../models/reference/server.js';
 import type { OcrLine } from '../../models/reference/types.js';
@@ -268,5 +268,45 @@ describe('policy: the plan hands over at once when it would look for a label it 
     expect(guessedTarget('Opened the "Account" tab to look for "Now stay". [goal 2/7: tab Account]', "Now that I'm home I'd like to rate my stay.")).toBe(true);
     expect(guessedTarget('Opened the "Account" tab to look for "Bayside Inn". [goal 2/7: tab Account]', 'Cancel my Bayside Inn booking.')).toBe(false);
     expect(guessedTarget('Opened the "More" tab to look for "Change plan". [goal 2/5: tab More]', 'Change my plan to Gold.')).toBe(false);
+  });
+});
+
+describe('policy search: rows, dialogs and removals', () => {
+  const hist = ['Opened the Kestrel app. [goal 1/4 done]', 'Chose "Bayside Inn". [search 1: option Bayside Inn #a]'];
+
+  it('taps a list row\'s own button ("Select") rather than its title, and reads a statistic\'s label as no control', () => {
+    const req = 'Book a Garden Twin at Bayside Inn in Kestrel for 3 nights.';
+    const lines = [status, title, line('Bayside Inn', 100, 120, 150, 22), line('CHOOSE YOUR ROOM', 16, 430, 170, 14), line('Standard King', 15, 493, 125, 22), line('$195 /night', 316, 498, 84, 23), line('Garden view', 15, 537, 88, 17), line('Select', 328, 535, 53, 22), line('Garden Twin', 15, 599, 123, 20), line('$211 /night', 316, 602, 84, 23), line('2 twin beds · Sleeps 2', 14, 620, 237, 21), line('Garden view', 15, 641, 88, 17), line('Select', 328, 640, 53, 21), ...tabs];
+    const d = searchStep(input(req, hist, lines), 'Kestrel');
+    expect(d.action).toMatchObject({ action: 'click' });
+    const [, y] = (d.action as { coordinate: [number, number] }).coordinate;
+    expect(y).toBeGreaterThanOrEqual(640);
+    expect(d.conclusion).toMatch(/"Select"/);
+    const account = [status, title, line('Account', 15, 100, 88, 22), line('Nights this year', 15, 267, 140, 21), line('13', 12, 291, 24, 20), line('Garden rooms', 15, 500, 140, 20), ...tabs];
+    const a = searchStep(input(req, hist, account), 'Kestrel');
+    expect(tapped(a, account)).not.toBe('Nights this year');
+  });
+
+  it('a removal request never commits a booking; a dialog whose no keeps the thing is answered, then its required answer chosen', () => {
+    const req = 'Cancel my Bayside Inn booking that starts on Thursday, June 12 in Kestrel.';
+    const booking = [status, line('Choose your dates', 67, 47, 188, 22), line('Bayside Inn', 17, 101, 113, 20), line('Confirm booking', 130, 820, 150, 24)];
+    const d = searchStep(input(req, [...hist, 'Chose "12". [search 2: option Thursday, June 12 #b]'], booking), 'Kestrel');
+    expect(tapped(d, booking)).not.toBe('Confirm booking');
+    const dialog = [status, line('Cancel this booking?', 64, 231, 211, 23), line('Your 2 nights at Bayside Inn will be cancelled.', 62, 262, 300, 21), line('Why are you cancelling?', 61, 348, 190, 21), line('Change of plans', 102, 385, 135, 20), line('Found a better price', 103, 436, 164, 19), line('Keep booking', 87, 665, 116, 21), line('Yes, cancel', 240, 665, 95, 22)];
+    const yes = searchStep(input(req, [...hist, 'Tapped "Cancel booking". [search 2: commit #b]'], dialog), 'Kestrel');
+    expect(tapped(yes, dialog)).toBe('Yes, cancel');
+    const answer = searchStep(input(req, [...hist, 'Tapped "Cancel booking". [search 2: commit #b]', yes.conclusion], dialog), 'Kestrel');
+    expect(tapped(answer, dialog)).toBe('Change of plans');
+    expect(answer.conclusion).toContain(': answer');
+    const again = searchStep(input(req, [...hist, 'Tapped "Cancel booking". [search 2: commit #b]', yes.conclusion, answer.conclusion], dialog), 'Kestrel');
+    expect(tapped(again, dialog)).toBe('Yes, cancel');
+  });
+
+  it('tries a page\'s other segment ("Past") before scrolling or another tab', () => {
+    const req = 'Rate my visit to Bayside Inn in Kestrel: 4 stars.';
+    const lines = [status, line('Trips', 13, 45, 56, 25), line('Upcoming (7)', 51, 111, 111, 21), line('Past', 284, 110, 43, 23), line('Porto Riverside', 83, 166, 150, 20), line('Courtyard King · 2 nights', 83, 190, 170, 17), ...tabs];
+    expect(segmentRow(lines, screen).map((l) => l.text)).toEqual(['Upcoming (7)', 'Past']);
+    const d = searchStep(input(req, ['Opened the Kestrel app. [goal 1/4 done]', 'Opened the "Trips" tab. [search 1: tab trips #a]'], lines), 'Kestrel');
+    expect(tapped(d, lines)).toBe('Past');
   });
 });
