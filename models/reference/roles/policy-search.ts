@@ -173,8 +173,8 @@ function requestNames(instruction: string, core: string, app: string | undefined
     // Priya", capitalised at the sentence's start — is the name without it.)
     // (Nor a verb that opens a sentence, capitalised only for that: "Please check me in" → "Check me in".)
     if (!/\s/.test(t) && isVerb(t.toLowerCase()) && new RegExp(`(?:^|[.!?:]\\s+)${escape(t)}\\b`).test(core)) continue;
-    // (A lone lowercase word — "for parking" — is no name.)
-    if (/^[a-z]+$/.test(t)) continue;
+    // (A lone lowercase word — "for parking" — is no name; nor "I'm", "I'd".)
+    if (/^[a-z]+$/.test(t) || /^I['’]/.test(t)) continue;
     if (t.length < 2 || (app ? normText(t) === normText(app) : namesTheApp(instruction, t)) || (words(t)[0] ?? '') === (words(core)[0] ?? '')) continue;
     if (!out.some((o) => normText(o) === normText(t))) out.push(t);
   }
@@ -543,7 +543,10 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       const statLabel = named === 0 && body.some((o) => o !== l && Math.abs(o.box.x - l.box.x) <= 16 && o.box.y > l.box.y && o.box.y - (l.box.y + l.box.h) < 12 && /^[\d$£€.,\s%]+$/.test(o.text.trim()));
       const keyOfRow = statLabel || named === 0 && l.box.x < screen.width * 0.2 && body.some((o) => o !== l && o.box.x > screen.width * 0.55 && /\d/.test(o.text) && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 12);
       const valueOfRow = l.box.x > screen.width * 0.35 && body.some((o) => o !== l && o.box.x + o.box.w < l.box.x && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 12 && !/\d/.test(o.text));
-      const score = (clash || filled.has(l) ? -2 : 0) + (valueOfRow && !commit ? -1 : 0) + (keyOfRow && !commit ? -1 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit ? (allIn ? 1.5 : -0.5) : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
+      // (A request that brings a text to write — a review's title, a message — looks for where one writes: "Write a
+      // review", "Add a note", "Leave feedback".)
+      const composer = !commit && words(t).length <= 4 && /^(?:write|add|leave|post|compose|new|create)\b/i.test(t) && open.some((v) => v.kind === 'text');
+      const score = (composer ? 1 : 0) + (clash || filled.has(l) ? -2 : 0) + (valueOfRow && !commit ? -1 : 0) + (keyOfRow && !commit ? -1 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit ? (allIn ? 1.5 : -0.5) : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
       return { l, score, commit };
     })
     .filter((c) => c.score >= 0.75)
@@ -604,7 +607,8 @@ export function segmentRow(body: readonly OcrLine[], screen: { width: number; he
   const seg = body.filter((l) => l.box.y < screen.height * 0.3 && /^[A-Z][A-Za-z'-]+(?: [A-Za-z'-]+)?(?: \(\d+\))?$/.test(l.text.trim()));
   for (const l of seg) {
     const row = seg.filter((o) => Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 8).sort((a, b) => a.box.x - b.box.x);
-    if (row.length >= 2 && row.length <= 4 && row[row.length - 1]!.box.x - row[0]!.box.x > screen.width * 0.3 && !body.some((o) => !row.includes(o) && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 8)) return row;
+    // (Not a key–value row — "Room … King Room" from the left margin to the right edge.)
+    if (row.length >= 2 && row.length <= 4 && row[0]!.box.x >= 24 && row[row.length - 1]!.box.x + row[row.length - 1]!.box.w < screen.width * 0.95 && row[row.length - 1]!.box.x - row[0]!.box.x > screen.width * 0.3 && !body.some((o) => !row.includes(o) && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 8)) return row;
   }
   return [];
 }
