@@ -401,8 +401,11 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       .filter((l) => tappable(l) && !tabs.includes(l) && (optionScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && (sameDate(l.text, v.value) || calendarDay(l, v.value)))) && countedHere(l, v))
       .sort((a, b) => b.box.y - a.box.y)[0];
     const own = opt && v.kind === 'name' ? buttonOfRow(opt) : undefined;
-    if (opt && own) return click(own, `"${opt.text}" is offered here: it is "${v.value}" of the request; tapping its "${own.text}".`, `Chose "${opt.text}" with its "${own.text}". ${tag('option', v.value)}`);
-    if (opt) return click(opt, `"${opt.text}" is offered here: it is "${v.value}" of the request; choosing it.`, `Chose "${opt.text}". ${tag('option', v.value)}`);
+    // (Sure enough to override the plan only for a distinctive value — several words or a number: "Casa Solana", "9:00 PM" —,
+    // never a single common word, "Standard".)
+    const distinct = /\d/.test(v.value) || v.value.trim().split(/\s+/).length >= 2 ? 3 : 1;
+    if (opt && own) return click(own, `"${opt.text}" is offered here: it is "${v.value}" of the request; tapping its "${own.text}".`, `Chose "${opt.text}" with its "${own.text}". ${tag('option', v.value)}`, distinct);
+    if (opt) return click(opt, `"${opt.text}" is offered here: it is "${v.value}" of the request; choosing it.`, `Chose "${opt.text}". ${tag('option', v.value)}`, distinct);
   }
   if (open.length) {
     // (A field is one whose label names the value's kind or cue — "Amount" for £45, "Reading" for 01402 —, never a
@@ -450,7 +453,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     if (best) {
       const { v, f } = best;
       const target = f.input ?? f.label;
-      return click(target, `The field "${f.label.text}" takes "${v.value}"; tapping it.`, `Tapped the field "${f.label.text}" for "${v.value}". ${tag('field', `${v.value} ~${bodyCount} @${Math.round(target.box.y + target.box.h / 2)}`)}`);
+      return click(target, `The field "${f.label.text}" takes "${v.value}"; tapping it.`, `Tapped the field "${f.label.text}" for "${v.value}". ${tag('field', `${v.value} ~${bodyCount} @${Math.round(target.box.y + target.box.h / 2)}`)}`, 1);
     }
   }
 
@@ -556,12 +559,14 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // (A list row whose own button — "Select", "Book", "Choose" — sits at its right, within its card: that button, not the
   // row's title, which often does nothing.)
   const rowButton = best && !best.commit ? buttonOfRow(best.l) : undefined;
+  // (A line is sure enough to override the plan only when it says one of the request's names of several words.)
+  const sureness = best ? (openNames.some((nm) => nm.trim().split(/\s+/).length >= 2 && [best.l, ...card(best.l)].some((c) => says(c.text, nm))) ? best.score : Math.min(best.score, 1.5)) : 0;
   if (best && rowButton) {
-    return click(rowButton, `Searching the app for the way to "${core}": "${best.l.text}" says most of it here (score ${best.score.toFixed(2)}); tapping its row's "${rowButton.text}".`, `Tapped "${rowButton.text}" of "${best.l.text}". ${tag('tap')}`, best.score);
+    return click(rowButton, `Searching the app for the way to "${core}": "${best.l.text}" says most of it here (score ${best.score.toFixed(2)}); tapping its row's "${rowButton.text}".`, `Tapped "${rowButton.text}" of "${best.l.text}". ${tag('tap')}`, sureness);
   }
   if (best) {
     const kind = best.commit && allIn ? 'commit' : 'tap';
-    return click(best.l, `Searching the app for the way to "${core}": "${best.l.text}" says most of it here (score ${best.score.toFixed(2)}); tapping it.`, `Tapped "${best.l.text}". ${tag(kind)}`, best.score);
+    return click(best.l, `Searching the app for the way to "${core}": "${best.l.text}" says most of it here (score ${best.score.toFixed(2)}); tapping it.`, `Tapped "${best.l.text}". ${tag(kind)}`, sureness);
   }
 
   // 6. Nothing relevant in view: scroll (until the page stops moving); the app's other tabs, nearest in meaning to the
