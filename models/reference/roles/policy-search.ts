@@ -21,7 +21,7 @@
  * tapped on which screen (`#sig`), scrolls and backs, the field a value is being typed into.
  */
 import type { OcrLine } from '../types.js';
-import type { Stepper } from './policy-vision.js';
+import type { StarRow, Stepper } from './policy-vision.js';
 import type { MobileAction } from '../../../domain/action.js';
 import { hasWordVector, wordSimilarity } from '../word-vectors.js';
 import { isVerb } from '../wordnet.js';
@@ -41,6 +41,8 @@ export interface SearchInput {
   random: () => number;
   /** − N + steppers read off the pixels (policy-vision.ts). */
   steppers?: readonly Stepper[];
+  /** Rows of rating stars read off the pixels (policy-vision.ts). */
+  starRows?: readonly StarRow[];
 }
 
 export interface SearchDecision {
@@ -297,7 +299,11 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // somewhere new (a value entered since may make it do so: "Confirm seat" once the seat is chosen).
   const taps = new Map<string, number>();
   for (const t of st.recent) taps.set(t, (taps.get(t) ?? 0) + 1);
-  const usedValue = (v: string): boolean => st.used.some((u) => matchScore(u, v) >= 0.95 || says(u, v) || (isDateLike(v) && sameDate(u, v)));
+  // (A rating the request gives — "2 stars", "a 3-star review" — once set on a row of stars is in, with every value or
+  // name that says it.)
+  const rating = /\b([1-5])(?:[- ]|\s+)?stars?\b/i.exec(instruction);
+  const rated = history.some((c) => /\[search \d+: stars /.test(c));
+  const usedValue = (v: string): boolean => (rated && /\d[- ]?stars?\b/i.test(v)) || st.used.some((u) => matchScore(u, v) >= 0.95 || says(u, v) || (isDateLike(v) && sameDate(u, v)));
 
   // 3. A field tapped for a value: type it (the screen kept its lines: the field has the focus).
   // (Unless the tap opened a picker — the screen gained or lost lines —: its options are chosen, never typed into.)
@@ -358,7 +364,14 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     });
   };
 
-  // 4. A count set with a − N + stepper whose row says what it counts ("Nights  − 1 +" for "3 nights"): + or − until
+  // 4. A rating on a row of stars: the n-th star.
+  const starRow = (input.starRows ?? [])[0];
+  if (rating && starRow && !rated && starRow.stars.length >= Number(rating[1])) {
+    const [x, y] = starRow.stars[Number(rating[1]) - 1]!;
+    return { thought: `A row of ${starRow.stars.length} rating stars: the request gives ${rating[1]}; tapping star ${rating[1]}.`, conclusion: `Tapped star ${rating[1]} of ${starRow.stars.length}. ${tag('stars', rating[1])}`, strength: 3, action: { action: 'click', coordinate: [x, y] } };
+  }
+
+  // 4a. A count set with a − N + stepper whose row says what it counts ("Nights  − 1 +" for "3 nights"): + or − until
   // it shows the count; a stepper that shows it already has the value in.
   const cy = (b: { y: number; h: number }): number => b.y + b.h / 2;
   const stepperFor = (v: FormValue): { st: Stepper; want: number } | undefined => {
@@ -377,7 +390,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     return { thought: `The stepper for "${v.value}" shows ${f.st.value}; tapping "${g.text}" towards ${f.want}.`, conclusion: `Tapped "${g.text}" on the stepper (${f.st.value} → ${f.want}). ${tag('stepper', v.value)}`, strength: 3, action: { action: 'click', coordinate: [x, y] } };
   }
 
-  // 4a. A value of the request offered as an option; a field that takes one not yet entered.
+  // 4b. A value of the request offered as an option; a field that takes one not yet entered.
   // (Nor a date the page shows at its head — the stay's dates over its check-in form —: the page is that date's.)
   const headDate = (v: FormValue): boolean => v.kind === 'date' && body.some((l) => l.box.y < screen.height * 0.2 && !tabs.includes(l) && sameDate(l.text, v.value));
   const open = values.filter((v) => !usedValue(v.input) && !stepped.includes(v) && !headDate(v) && !subject.some((nm) => normText(nm) === normText(v.value)));
@@ -457,14 +470,14 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     }
   }
 
-  // 4b. A day of the month the request names alone ("the 21st"): the option that says that day ("21", "21st", "Day 21").
+  // 4c. A day of the month the request names alone ("the 21st"): the option that says that day ("21", "21st", "Day 21").
   for (const day of names.filter((nm) => /^\d{1,2}(?:st|nd|rd|th)$/i.test(nm) && !usedValue(nm))) {
     const n = day.replace(/\D/g, '');
     const opt = body.filter((l) => !st.tapped.has(`${normText(l.text)}@${sig}`) && new RegExp(`^(?:(?:day|the)\\s+)?${n}(?:st|nd|rd|th)?(?:\\s+of\\s+(?:the|each|every)\\s+month)?$`, 'i').test(l.text.trim())).sort((a, b) => a.box.y - b.box.y)[0];
     if (opt) return click(opt, `"${opt.text}" is the ${day} the request asks for; choosing it.`, `Chose "${opt.text}" (${day}). ${tag('option', day)}`);
   }
 
-  // 4c. A code of a row number and a column letter ("17A", "B12": a seat, a locker) on a grid whose cells carry no text:
+  // 4d. A code of a row number and a column letter ("17A", "B12": a seat, a locker) on a grid whose cells carry no text:
   // the cell where the row's number label and the column's letter header cross.
   if (!st.tapped.has(`grid@${sig}`)) {
     for (const code of names.filter((nm) => !usedValue(nm))) {
@@ -487,7 +500,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // (A compound of the request — "check-in" — is also said in its parts: a "Check in online" button.)
   const reqWords = [...new Set(contentWords(unnamed).filter((w) => !app || !stemEq(w, normText(app))).flatMap((w) => (w.includes('-') ? [w, ...w.split('-').filter((x) => x.length >= 3)] : [w])))];
   const lineWords = (t: string): string[] => contentWords(t).flatMap((w) => (w.includes('-') && !reqWords.some((x) => stemEq(x, w)) ? w.split('-').filter((x) => x.length >= 3) : [w]));
-  const openNames = names.filter((nm) => !usedValue(nm) && !subject.includes(nm));
+  const openNames = names.filter((nm) => !usedValue(nm) && !subject.includes(nm) && !stepped.some((v) => normText(v.value) === normText(nm)));
   // (Every value entered, and no untried line here names one of the request's names: time to commit.)
   // (Nor while a code or number of the request — a seat "17A", a meter reading — is still to be chosen somewhere.)
   // (A date the page already shows — the stay's dates heading its check-in form — is no value still to choose.)

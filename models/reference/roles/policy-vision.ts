@@ -249,3 +249,72 @@ export function findSteppers(glyphs: readonly SymbolGlyph[], lines: readonly { t
   }
   return out;
 }
+
+/** A row of rating stars: five or more glyphs of one size, evenly spaced on one line ("☆☆☆☆☆" to tap the n-th). */
+export interface StarRow {
+  /** Centres of the stars, left to right. */
+  stars: [number, number][];
+}
+
+/**
+ * Rating stars, read off the pixels (the OCR reads no "☆"): connected components of non-background ink (luminance
+ * below 232 on a light page), each 16–48 px and about square, filling a third to two thirds of its box (a star's
+ * points leave its corners empty); five or more of them on one row, of one size, evenly spaced. Generic: every app's
+ * tap-to-rate row looks so; a VLM reads it directly.
+ */
+export function detectStarRows(data: Uint8Array, width: number, height: number, channels: number): StarRow[] {
+  const scale = width / 412;
+  const ink = new Uint8Array(width * height);
+  for (let i = 0, p = 0; p < width * height; p++, i += channels) {
+    const l = 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
+    if (l < 232) ink[p] = 1;
+  }
+  const seen = new Uint8Array(width * height);
+  const blobs: { x: number; y: number; w: number; h: number; n: number }[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < ink.length; start++) {
+    if (!ink[start] || seen[start]) continue;
+    let n = 0;
+    let minX = Infinity, maxX = -1, minY = Infinity, maxY = -1;
+    stack.push(start);
+    seen[start] = 1;
+    while (stack.length) {
+      const p = stack.pop()!;
+      n++;
+      const x = p % width;
+      const y = (p - x) / width;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      for (const q of [p - 1, p + 1, p - width, p + width]) {
+        if (q < 0 || q >= ink.length || seen[q] || !ink[q]) continue;
+        if ((q === p - 1 && x === 0) || (q === p + 1 && x === width - 1)) continue;
+        seen[q] = 1;
+        stack.push(q);
+      }
+    }
+    const w = maxX - minX + 1;
+    const h = maxY - minY + 1;
+    if (w < 16 * scale || w > 48 * scale || h < 16 * scale || h > 48 * scale || w / h < 0.8 || w / h > 1.25) continue;
+    const fill = n / (w * h);
+    if (fill < 0.3 || fill > 0.7) continue;
+    blobs.push({ x: minX, y: minY, w, h, n });
+  }
+  const rows: StarRow[] = [];
+  const used = new Set<number>();
+  for (const [i, b] of blobs.entries()) {
+    if (used.has(i)) continue;
+    const cy = b.y + b.h / 2;
+    const row = blobs
+      .map((o, j) => ({ o, j }))
+      .filter(({ o }) => Math.abs(o.y + o.h / 2 - cy) < 4 * scale && Math.abs(o.w - b.w) <= 3 * scale && Math.abs(o.h - b.h) <= 3 * scale)
+      .sort((a, c) => a.o.x - c.o.x);
+    if (row.length < 5) continue;
+    const gaps = row.slice(1).map(({ o }, k) => o.x - row[k]!.o.x);
+    if (Math.max(...gaps) - Math.min(...gaps) > 4 * scale) continue;
+    for (const { j } of row) used.add(j);
+    rows.push({ stars: row.map(({ o }) => [Math.round(o.x + o.w / 2), Math.round(o.y + o.h / 2)]) });
+  }
+  return rows;
+}

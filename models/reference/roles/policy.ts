@@ -10,7 +10,7 @@ import { fieldStep, submitButton, understandForm } from './policy-form.js';
 import { understandDayChoice, understandEdit, understandTimeWindow } from './policy-edit.js';
 import { contentWords, dayLabels, foldContext, foldSharedCost, foldSharedEvent, foldStatement, mergeDetails, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
 import { exploreStep, labelParts, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
-import { detectSwitches, detectSymbols, findSteppers, type Stepper, type SwitchBox } from './policy-vision.js';
+import { detectStarRows, detectSwitches, detectSymbols, findSteppers, type StarRow, type Stepper, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
 import { wordSimilarity } from '../word-vectors.js';
 import { recallNotDone } from './policy-memory-use.js';
@@ -246,6 +246,15 @@ export const policyRole: RoleHandler = async (request, ctx) => {
   } catch {
     switches = [];
   }
+  // Rows of rating stars, only for a request that gives a rating (the scan is skipped otherwise).
+  let starRows: StarRow[] = [];
+  if (/\bstars?\b/i.test(prompt.instruction)) {
+    try {
+      starRows = detectStarRows(raw.data, width, height, raw.info.channels);
+    } catch {
+      starRows = [];
+    }
+  }
   const temperature = request.temperature ?? 0;
   // Learned memory first (models/reference/memory.ts): a remembered accepted action for this instruction on this
   // screen, re-grounded on the current OCR. At T > 0 it is skipped with probability min(0.5, T/2) so sampling
@@ -270,6 +279,7 @@ export const policyRole: RoleHandler = async (request, ctx) => {
       random: ctx.random,
       switches,
       steppers,
+      starRows,
     });
     return procedure
       ? { ...d, thought: `${d.thought} (Following a procedure learned from ${procedure.count} accepted task(s) of this kind, intent similarity ${procedure.similarity.toFixed(2)}; memory ${ctx.memory!.version}.)` }
@@ -338,6 +348,8 @@ export interface DecideInput {
   switches?: SwitchBox[];
   /** − N + steppers seen in the screenshot (policy-vision.ts); absent: none seen. */
   steppers?: Stepper[];
+  /** Rows of rating stars seen in the screenshot (policy-vision.ts); absent: none seen. */
+  starRows?: StarRow[];
 }
 
 /** Values noted in earlier conclusions ("[noted code=482913]"): the policy's only memory across apps. */
