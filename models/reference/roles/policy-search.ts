@@ -393,7 +393,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // 4b. A value of the request offered as an option; a field that takes one not yet entered.
   // (Nor a date the page shows at its head — the stay's dates over its check-in form —: the page is that date's.)
   const headDate = (v: FormValue): boolean => v.kind === 'date' && body.some((l) => l.box.y < screen.height * 0.2 && !tabs.includes(l) && sameDate(l.text, v.value));
-  const open = values.filter((v) => !usedValue(v.input) && !stepped.includes(v) && !headDate(v) && !subject.some((nm) => normText(nm) === normText(v.value)));
+  const open = values.filter((v) => !usedValue(v.input) && !usedValue(v.value) && !stepped.includes(v) && !headDate(v) && !subject.some((nm) => normText(nm) === normText(v.value)));
   // (A bare count — "3" — is that value's option only beside a word that says what it counts: "3 nights" is no "3" of
   // a calendar or a badge.)
   const countedHere = (l: OcrLine, v: FormValue): boolean => {
@@ -567,7 +567,6 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     })
     .filter((c) => c.score >= 0.75)
     .sort((a, b) => b.score - a.score || a.l.box.y - b.l.box.y);
-  if (process.env.SEARCH_DEBUG) console.error('names', names, 'reqWords', reqWords, 'open', open.map((v) => v.value), scored.slice(0, 6).map((c) => `${c.l.text}=${c.score.toFixed(2)}`));
   const best = scored[0];
   // (A list row whose own button — "Select", "Book", "Choose" — sits at its right, within its card: that button, not the
   // row's title, which often does nothing.)
