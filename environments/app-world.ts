@@ -10,6 +10,7 @@ import { fitnessApp } from './apps/fitness/index.js';
 import { flightsApp } from './apps/flights/index.js';
 import { foodApp } from './apps/food/index.js';
 import { hotelApp } from './apps/hotel/index.js';
+import { jobsApp } from './apps/jobs/index.js';
 import { laundryApp } from './apps/laundry/index.js';
 import { libraryApp } from './apps/library/index.js';
 import { mailApp } from './apps/mail/index.js';
@@ -60,6 +61,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   flightsApp as AppModule,
   utilityApp as AppModule,
   hotelApp as AppModule,
+  jobsApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
