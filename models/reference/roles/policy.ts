@@ -683,7 +683,9 @@ export function decide(input: DecideInput): Decision {
   const madeUp = looking && guessedTarget(d.conclusion, input.instruction);
   if (gaveUp || lost || looking || lookingSteps(history) >= SEARCH_AFTER) {
     const s = searchStep(input, app);
-    const sure = (s.strength ?? 0) >= SEARCH_SURE && s.action.action === 'click';
+    // (Only over a plan that would switch tabs or scroll: a section it opens by its meaning — "Reminders" for a medicine's
+    // reminder switch — is a reading of the request, not a search.)
+    const sure = (s.strength ?? 0) >= SEARCH_SURE && s.action.action === 'click' && /^(?:tab|scroll)\b/.test(TAG.exec(d.conclusion)?.[4] ?? '');
     if (!gaveUp && !lost && !madeUp && !unanswered && !wrongWay && lookingSteps(history) < SEARCH_AFTER && !sure) return d;
     // (The app this step settled on stays said in the conclusion: later steps read it from there.)
     const chosen = /^(.+?) is the app for this request\./.exec(d.conclusion)?.[0];
