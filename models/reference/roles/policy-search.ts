@@ -272,7 +272,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   if (st.lastCommit && !confirmationOpen(lines)) {
     // (Never the label of a key–value row — "Paid so far   £3.40" is a running total, not a report — and, after an
     // "Add", a count of items in a cart or list is the report: "View cart · 1 item".)
-    const keyOfRow = (l: OcrLine): boolean => body.some((o) => o !== l && o.box.x > l.box.x + l.box.w && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 12);
+    const keyOfRow = (l: OcrLine): boolean => body.some((o) => o !== l && o.box.x > l.box.x + l.box.w && sameRow(o, l, 12));
     const added = /^(?:add|put)\b/i.test(st.lastCommitText ?? '');
     const result = body.find((l) => {
       const t = l.text.trim();
@@ -399,7 +399,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   const countedHere = (l: OcrLine, v: FormValue): boolean => {
     if (v.kind !== 'number' || !/^\d{1,2}$/.test(l.text.trim())) return true;
     const cues = v.cues.map((c) => c.toLowerCase()).filter((c) => c.length >= 3);
-    return body.some((o) => o !== l && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 40 && words(o.text).some((w) => cues.some((c) => stemEq(c, w))));
+    return body.some((o) => o !== l && sameRow(o, l, 40) && words(o.text).some((w) => cues.some((c) => stemEq(c, w))));
   };
   // (A calendar: a month's heading — "June 2025" — over its days' bare numbers; the request's day is the number under it.)
   const calendarDay = (l: OcrLine, date: string): boolean => {
@@ -557,8 +557,8 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       // (And the key of such a row — "Check-in   from 3:00 PM" — is a label, unless it names the thing asked for.)
       // (Or of a figure set under it — "Stays this year" over "13" —: a statistic, no control.)
       const statLabel = named === 0 && body.some((o) => o !== l && Math.abs(o.box.x - l.box.x) <= 16 && o.box.y > l.box.y && o.box.y - (l.box.y + l.box.h) < 12 && /^[\d$£€.,\s%]+$/.test(o.text.trim()));
-      const keyOfRow = statLabel || named === 0 && l.box.x < screen.width * 0.2 && body.some((o) => o !== l && o.box.x > screen.width * 0.55 && /\d/.test(o.text) && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 12);
-      const valueOfRow = l.box.x > screen.width * 0.35 && body.some((o) => o !== l && o.box.x + o.box.w < l.box.x && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 12 && !/\d/.test(o.text));
+      const keyOfRow = statLabel || named === 0 && l.box.x < screen.width * 0.2 && body.some((o) => o !== l && o.box.x > screen.width * 0.55 && /\d/.test(o.text) && sameRow(o, l, 12));
+      const valueOfRow = l.box.x > screen.width * 0.35 && body.some((o) => o !== l && o.box.x + o.box.w < l.box.x && sameRow(o, l, 12) && !/\d/.test(o.text));
       // (A request that brings a text to write — a review's title, a message — looks for where one writes: "Write a
       // review", "Add a note", "Leave feedback".)
       const composer = !commit && words(t).length <= 4 && /^(?:write|add|leave|post|compose|new|create)\b/i.test(t) && open.some((v) => v.kind === 'text');
@@ -623,12 +623,15 @@ const DAY_IN_LINE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*
 export function segmentRow(body: readonly OcrLine[], screen: { width: number; height: number }): OcrLine[] {
   const seg = body.filter((l) => l.box.y < screen.height * 0.3 && /^[A-Z][A-Za-z'-]+(?: [A-Za-z'-]+)?(?: \(\d+\))?$/.test(l.text.trim()));
   for (const l of seg) {
-    const row = seg.filter((o) => Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 8).sort((a, b) => a.box.x - b.box.x);
+    const row = seg.filter((o) => sameRow(o, l, 8)).sort((a, b) => a.box.x - b.box.x);
     // (Not a key–value row — "Room … King Room" from the left margin to the right edge.)
-    if (row.length >= 2 && row.length <= 4 && row[0]!.box.x >= 24 && row[row.length - 1]!.box.x + row[row.length - 1]!.box.w < screen.width * 0.95 && row[row.length - 1]!.box.x - row[0]!.box.x > screen.width * 0.3 && !body.some((o) => !row.includes(o) && Math.abs(o.box.y + o.box.h / 2 - (l.box.y + l.box.h / 2)) < 8)) return row;
+    if (row.length >= 2 && row.length <= 4 && row[0]!.box.x >= 24 && row[row.length - 1]!.box.x + row[row.length - 1]!.box.w < screen.width * 0.95 && row[row.length - 1]!.box.x - row[0]!.box.x > screen.width * 0.3 && !body.some((o) => !row.includes(o) && sameRow(o, l, 8))) return row;
   }
   return [];
 }
+
+/** Two lines on one row: their middles within `tolerance` pixels. */
+const sameRow = (a: OcrLine, b: OcrLine, tolerance: number): boolean => Math.abs(a.box.y + a.box.h / 2 - (b.box.y + b.box.h / 2)) < tolerance;
 
 const isDateLike = (v: string): boolean => /\d/.test(v) && /[a-z]{3}/i.test(v);
 

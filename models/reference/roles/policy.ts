@@ -672,27 +672,37 @@ export function decide(input: DecideInput): Decision {
   const gaveUp = d.action.action === 'terminate' && d.action.status === 'failure' && !/too many steps/.test(d.conclusion);
   // (Or it looks for the app's own name as a value of the request: "… through Norvale" read as a field's value.)
   const lost = implausibleField(d.conclusion, input.instruction, lines, screen) || d.conclusion.toLowerCase().includes(`for "${app.toLowerCase()}"`);
-  // (Or the plan goes looking elsewhere for its target while this screen plainly shows the request's own names or
-  // values: "Opened the Account tab to look for 'Do check'" on a page that lists the stay the request names.)
   // (Or it would call the task done while the app still asks its question, or take a step that books, buys or goes on
   // for a request to remove something.)
   const unanswered = d.action.action === 'terminate' && /assuming success/.test(d.conclusion) && !!affirmative(lines);
   const wrongWay = REMOVAL_REQUEST.test(requestCore(input.instruction).trim()) && d.action.action === 'click' && /(?:Tapped|Opened|Chose) "(?:select|continue|next|book|reserve|buy|order|pay|confirm)\b/i.test(d.conclusion);
-  const looking = LOOKING.test(TAG.exec(d.conclusion)?.[4] ?? '') || unanswered || wrongWay;
-  // (And a target the plan made up rather than read — "Do check", "Reserve through", "Now stay" — is no label to look for.)
-  const madeUp = looking && guessedTarget(d.conclusion, input.instruction);
-  if (gaveUp || lost || looking || lookingSteps(history) >= SEARCH_AFTER) {
-    const s = searchStep(input, app);
-    // (Only over a plan that would switch tabs or scroll: a section it opens by its meaning — "Reminders" for a medicine's
-    // reminder switch — is a reading of the request, not a search.)
-    const sure = (s.strength ?? 0) >= SEARCH_SURE && s.action.action === 'click' && /^(?:tab|scroll)\b/.test(TAG.exec(d.conclusion)?.[4] ?? '');
-    if (!gaveUp && !lost && !madeUp && !unanswered && !wrongWay && lookingSteps(history) < SEARCH_AFTER && !sure) return d;
-    // (The app this step settled on stays said in the conclusion: later steps read it from there.)
-    const chosen = /^(.+?) is the app for this request\./.exec(d.conclusion)?.[0];
-    if (chosen && !s.conclusion.includes(chosen)) s.conclusion = `${chosen} ${s.conclusion}`;
-    if (s.action.action !== 'terminate' || s.action.status === 'success') return { ...s, thought: `${gaveUp ? 'My plan found no way on' : lost ? 'My plan would type a value into a line that is no field for it' : looking && lookingSteps(history) < SEARCH_AFTER ? madeUp ? 'My plan would look for a label it made up from the request' : 'My plan would look elsewhere for its target, but this screen shows what the request names' : 'My plan has been looking for its next target for several steps'}; searching the app by what its screens say instead. ${s.thought}` };
-  }
-  return d;
+  // (Or it would look for a target it made up rather than read — "Do check", "Reserve through", "Now stay".)
+  const planKind = TAG.exec(d.conclusion)?.[4] ?? '';
+  const lookingAway = LOOKING.test(planKind);
+  const madeUp = lookingAway && guessedTarget(d.conclusion, input.instruction);
+  const stuck = lookingSteps(history) >= SEARCH_AFTER;
+  const must = gaveUp || lost || madeUp || unanswered || wrongWay || stuck;
+  if (!must && !lookingAway) return d;
+  const s = searchStep(input, app);
+  // (A plan about to switch tabs or scroll while this screen plainly shows the request's own names or values gives way to
+  // a sure search step; a section it opens by its meaning — "Reminders" for a medicine's reminder switch — is a reading
+  // of the request and is kept.)
+  const sure = (s.strength ?? 0) >= SEARCH_SURE && s.action.action === 'click' && /^(?:tab|scroll)\b/.test(planKind);
+  if (!must && !sure) return d;
+  // (The app this step settled on stays said in the conclusion: later steps read it from there.)
+  const chosen = /^(.+?) is the app for this request\./.exec(d.conclusion)?.[0];
+  if (chosen && !s.conclusion.includes(chosen)) s.conclusion = `${chosen} ${s.conclusion}`;
+  if (s.action.action === 'terminate' && s.action.status !== 'success') return d;
+  const why = gaveUp
+    ? 'My plan found no way on'
+    : lost
+      ? 'My plan would type a value into a line that is no field for it'
+      : stuck
+        ? 'My plan has been looking for its next target for several steps'
+        : madeUp
+          ? 'My plan would look for a label it made up from the request'
+          : 'My plan would look elsewhere for its target, but this screen shows what the request names';
+  return { ...s, thought: `${why}; searching the app by what its screens say instead. ${s.thought}` };
 }
 
 const AUXILIARY = new Set(['do', 'does', 'make', 'get', 'have', 'be', 'let', 'go']);
