@@ -113,3 +113,44 @@ describe('trajectory text channel: the item is verified on the result screen', (
     expect(right.correct).toBe(true);
   });
 });
+
+describe('trajectory text channel: dated lines and withdrawals (an invented app)', () => {
+  const judge = async (instruction: string, steps: { summary: string; actionText: string }[], captions: string[]) => {
+    const request = buildTextChannelRequest({ instruction, steps, captions, outcome: 'success' });
+    const { response } = await roleModel(trajectoryTextCriticRole, {} as OcrEngine).complete(request);
+    const parsed = parseChannelVerdict(response.choices[0]!.message, 'text');
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    return parsed.verdict;
+  };
+  const done = { summary: 'Terminated with success.', actionText: '{"action":"terminate","status":"success"}' };
+
+  it('a line dated a day or more back ("Posted 3 days ago") is no completion signal; one posted now is', async () => {
+    const instruction = 'Post my review of Copperline Tea in Brewly.';
+    const steps = [
+      { summary: 'Opened "Brewly"; the screen now shows "Reviews".', actionText: '{"action":"open","text":"Brewly"}' },
+      { summary: 'Tapped "Copperline Tea"; the screen now shows "Copperline Tea".', actionText: '{"action":"click","coordinate":[120,300]}' },
+      done,
+    ];
+    const old = await judge(instruction, steps, ['Brewly | Reviews | Copperline Tea', 'Copperline Tea | Draft review', 'Copperline Tea | Your review | Posted 3 days ago', 'Copperline Tea | Your review | Posted 3 days ago']);
+    expect(old.correct).toBe(false);
+    const now = await judge(instruction, steps, ['Brewly | Reviews | Copperline Tea', 'Copperline Tea | Draft review', 'Copperline Tea | Review posted', 'Copperline Tea | Review posted']);
+    expect(now.correct).toBe(true);
+  });
+
+  it('"pull my membership" asks for a removal: reaching the thing\'s page is not it, the withdrawal is', async () => {
+    const instruction = "I'm moving away. Please pull my membership at Harbor Rowing Club in Clubbly.";
+    const opened = [
+      { summary: 'Opened "Clubbly"; the screen now shows "Clubs".', actionText: '{"action":"open","text":"Clubbly"}' },
+      { summary: 'Tapped "Harbor Rowing Club"; the screen now shows "Harbor Rowing Club".', actionText: '{"action":"click","coordinate":[120,300]}' },
+    ];
+    const page = 'Harbor Rowing Club | Member since 2023 | Withdraw membership';
+    const reached = await judge(instruction, [...opened, done], ['Clubbly | Clubs | Harbor Rowing Club', page, page]);
+    expect(reached.correct).toBe(false);
+    const withdrawn = await judge(
+      instruction,
+      [...opened, { summary: 'Tapped "Withdraw membership"; the screen now shows "Your clubs".', actionText: '{"action":"click","coordinate":[200,700]}' }, done],
+      ['Clubbly | Clubs | Harbor Rowing Club', page, 'Your clubs | Lakeside Tennis', 'Your clubs | Lakeside Tennis'],
+    );
+    expect(withdrawn.correct).toBe(true);
+  });
+});

@@ -113,12 +113,12 @@ export function reply(content: string): ChatMessage & { finish_reason?: string }
 // ---------------------------------------------------------------- step critic
 
 export const DESTRUCTIVE =
-  /\b(cancel|remove|delete|discard|clear|sign out|log ?out|uninstall|reset|erase|unsubscribe|block|decline|reject|dismiss|back|close|no thanks|undo)\b/i;
+  /\b(cancel|remove|delete|discard|clear|sign out|log ?out|uninstall|reset|erase|unsubscribe|block|decline|reject|dismiss|back|close|no thanks|undo|withdraw|retract)\b/i;
 export const PROGRESS =
   /\b(add to (cart|basket|bag)|add|checkout|check out|place order|order now|buy|pay|confirm|save|submit|send|next|continue|done|ok|search|apply|book|reserve|cart|proceed|create|post|yes|allow|set|select|choose)\b/i;
 /** Instructions asking to remove something, and the control words that carry a removal out. */
-export const REMOVAL_ASK = /\b(delete|remove|cancel|clear|erase|discard|get rid of|no longer need)\b/i;
-export const REMOVAL_WORD = /^(cancel|remove|delete|discard|clear|erase)$/i;
+export const REMOVAL_ASK = /\b(delete|remove|cancel|clear|erase|discard|get rid of|no longer need|withdraw|retract)\b/i;
+export const REMOVAL_WORD = /^(cancel|remove|delete|discard|clear|erase|withdraw)$/i;
 export const MISTAKE = /\b(instead of|off-task|wrong|by mistake|mistaken|undoing|not requested|deleted|removed|cancell?ed)\b/i;
 export const REVERT = /\b(went back|back to|undid|undo|undoing the|returned|restored|recovered|reverted)\b/i;
 

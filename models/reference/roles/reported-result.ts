@@ -11,7 +11,7 @@
 import { requestCore } from './intent.js';
 import { SYNONYMS } from './policy-act.js';
 import { isVerb } from '../wordnet.js';
-import { containsPhrase, tokens } from './text-match.js';
+import { containsPhrase, DATED_EARLIER, tokens } from './text-match.js';
 
 /** Verb particles that belong to the verb ("check out", "sign up"). */
 const PARTICLE = /^(out|up|in|off|back|over|down)$/i;
@@ -42,6 +42,7 @@ const IRREGULAR: Readonly<Record<string, readonly string[]>> = {
   split: ['split'],
   cut: ['cut'],
   upload: ['uploaded'],
+  withdraw: ['withdrew', 'withdrawn'],
 };
 
 /** Past-tense forms of one verb word: regular (both "canceled" and "cancelled" spellings) and irregular. */
@@ -91,7 +92,7 @@ export function resultPatterns(verb: string): { past: string[]; with: string[]; 
   });
 }
 
-/** A line that asks, announces a pending change or negates reports no result. */
+/** A line that asks, announces a pending change or negates reports no result (nor one dated days back: DATED_EARLIER). */
 const NOT_A_REPORT = /\?|\b(will|not|no|never|unable|failed|fail|couldn't|cannot|can't|could not|error)\b/i;
 
 /**
@@ -112,7 +113,7 @@ export function reportedResult(input: {
   if (!input.entities.every((e) => containsPhrase(finalText, e))) return undefined;
   const patterns = resultPatterns(verb);
   for (const line of input.finalLines) {
-    if (NOT_A_REPORT.test(line)) continue;
+    if (NOT_A_REPORT.test(line) || DATED_EARLIER.test(line)) continue;
     const words = new Set(tokens(line));
     const raw = new Set(line.toLowerCase().match(/[a-z]+/g) ?? []);
     const hit = patterns.find((p) => p.past.some((f) => raw.has(f)) && p.with.every((w) => words.has(tokens(w)[0] ?? w)));

@@ -98,3 +98,6 @@ export function bestWindow(text: string, phrase: string): { sim: number; window:
 
 /** Similarity at or above which two different phrases are near-duplicates ("Burger Place" vs "Burger Palace"). */
 export const NEAR = 0.75;
+
+/** A line dated a day or more before now ("Posted yesterday", "Sent 3 days ago"): the event it reports is not this episode's. */
+export const DATED_EARLIER = /\b(?:yesterday|(?:\d+|a|an|one|two|three|few)\s*(?:d|days?|w|wks?|weeks?|mo|months?|y|yrs?|years?)\s+ago|last\s+(?:week|month|year))\b/i;

@@ -7,7 +7,7 @@ import type { OcrLine, RoleHandler } from '../types.js';
 import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
 import { formRejected, namedItemsMissingFromResult, nearDuplicateOnResult, offeredAction, openConfirmation, quantityMismatch, screenChange, unitPriceForCount, unsubmittedForm } from './evidence.js';
 import { reportedResult } from './reported-result.js';
-import { containsPhrase, contentTokens, IMPERATIVES, tokens } from './text-match.js';
+import { containsPhrase, contentTokens, DATED_EARLIER, IMPERATIVES, tokens } from './text-match.js';
 import { desktopCompletion, isDesktopSteps } from './desktop-evidence.js';
 import { REVERT, decodeDataUrl, groundEntities, lastUser, ocrScreen, parseAction, quote, reply, sections } from './critic-screen.js';
 
@@ -37,7 +37,8 @@ const INTENTS: readonly Intent[] = [
   { name: 'pin', when: /\bpin\b/i, done: /\b(pinned|unpin)\b/i, kind: 'state' },
   { name: 'favourite', when: /\bfavou?rites?\b/i, done: /\b(favou?rited|remove from favou?rites|added to favou?rites|unfavou?rite)\b/i, kind: 'state' },
   { name: 'archive', when: /\barchive\b/i, done: /\barchived\b/i, kind: 'removal' },
-  { name: 'delete', when: /\b(delete|remove|erase|clear|cancel|get rid of)\b/i, done: /\b(deleted|removed|cleared|cancell?ed)\b/i, kind: 'removal' },
+  // ("Pull my application" withdraws it; "pull up my statement" only shows it.)
+  { name: 'delete', when: /\b(delete|remove|erase|clear|cancel|get rid of|withdraw|retract|pull(?!\s+(?:up|over|into|out|in)\b))\b/i, done: /\b(deleted|removed|cleared|cancell?ed|withdrawn|retracted)\b/i, kind: 'removal' },
   { name: 'book', when: /\b(book|reserve)\b/i, done: /\b(booked|reserved|scheduled|confirmed|reservation confirmed|booking confirmed)\b/i, kind: 'signal' },
   { name: 'send', when: /\b(send|reply|email|post|text|message)\b/i, done: /\b(sent|delivered|posted)\b/i, kind: 'signal' },
   {
@@ -95,7 +96,7 @@ const LOOK_VERBS = /^(?:open|show|view|see|find|check|look|go|browse|search|disp
 /** Controls that commit a form. */
 const COMMIT = /^(save|create|add|done|submit|post|send|ok|confirm|apply|verify)\b/i;
 /** Controls that carry out a removal. */
-const REMOVE_CONTROL = /^(delete|remove|archive|clear|discard|yes|ok|confirm|cancel event)\b/i;
+const REMOVE_CONTROL = /^(delete|remove|archive|clear|discard|yes|ok|confirm|cancel event|withdraw|retract)\b/i;
 /** Step-summary words that mark a harmful step (the step critic's HARMFUL summaries use them). */
 const HARM_MARK = /\b(instead of|off-task|wrong|by mistake|mistaken|undoing|not requested)\b/i;
 
@@ -303,8 +304,9 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
       : { complete: false, reason: 'the names are on the final screen but no step acted on them (the start page lists them)' };
   }
 
-  // A pending or asked change ("Book Club will be removed.", "Delete this event?") is not a completion signal.
-  const sig = intent.done.exec(lines.filter((l) => !/\bwill\b|\?/.test(l)).join('\n'));
+  // A pending or asked change ("Book Club will be removed.", "Delete this event?") is not a completion signal, nor is
+  // a line dated a day or more back ("Posted yesterday", "Sent 3 days ago"): it reports an earlier event.
+  const sig = intent.done.exec(lines.filter((l) => !/\bwill\b|\?/.test(l) && !DATED_EARLIER.test(l)).join('\n'));
   const did = (re: RegExp): boolean => acted.some((a) => a && (a.verb === 'Tapped' || a.verb === 'Long-pressed') && a.changed && re.test(a.object));
   switch (intent.kind) {
     case 'signal':
