@@ -103,3 +103,21 @@ describe('reference policy: the generic verb-and-thing reading (apps it was not 
     expect(texts('Tell Carlos Mendes "Thanks for dinner" in Messages.').slice(0, 3)).toEqual(['open Messages', 'start a new chat', 'type Carlos Mendes in To']);
   });
 });
+
+describe('reference policy: a withdrawal in everyday words (an invented club app, "Clubbly")', () => {
+  it('"pull" and "withdraw" remove; the app named is no part of the button looked for; the user\'s own things are looked for under their plural', () => {
+    const goals = planTask("I'm moving away. Please pull my membership at Harbor Rowing Club in Clubbly.", []).goals;
+    const mine = goals.find((g) => g.kind === 'tap' && g.optional && g.targets.includes('Memberships'));
+    expect(mine).toBeDefined();
+    const action = goals.find((g) => g.kind === 'tap' && g.words?.includes('pull'));
+    expect(action?.kind === 'tap' && action.targets).toEqual(expect.arrayContaining(['Withdraw', 'Cancel']));
+    expect(action?.kind === 'tap' && action.targets.some((t) => /clubbly/i.test(t))).toBe(false);
+    // "my Clubbly membership": the app's name before the kind is the app, not the thing to open.
+    const own = planTask('Withdraw my Clubbly membership at Harbor Rowing Club.', []).goals;
+    expect(own[0]).toMatchObject({ kind: 'open', target: 'Clubbly' });
+    expect(own.some((g) => g.kind === 'tap' && g.entity && g.targets[0] === 'Harbor Rowing Club')).toBe(true);
+    // The confirming step never backs out of the dialog with a bare "Cancel".
+    const confirm = own[own.length - 1]!;
+    expect(confirm.kind === 'tap' && confirm.targets.includes('Cancel')).toBe(false);
+  });
+});

@@ -205,16 +205,33 @@ describe('reference policy: two pickers in one row, and a search typed but not y
     expect(d.conclusion).not.toMatch(/Tapped \+ on/);
   });
 
-  it('presses Enter after typing a search even though the field no longer shows its placeholder', () => {
-    const lines = [line('Catalog', 36, 98, 67, 23), line('Harbor Lights', 27, 163, 157, 21), line('Search', 329, 164, 57, 18), line('Circe', 15, 264, 45, 18), line('Available', 324, 275, 66, 18)];
+  it('submits a typed search even though the field no longer shows its placeholder: with the bar\'s own "Search" button, else Enter', () => {
+    const withButton = [line('Catalog', 36, 98, 67, 23), line('Harbor Lights', 27, 163, 157, 21), line('Search', 329, 164, 57, 18), line('Circe', 15, 264, 45, 18), line('Available', 324, 275, 66, 18)];
     const instruction = 'Borrow Harbor Lights.';
     const goals = planTask(instruction, []).goals;
     const search = goals.findIndex((g) => g.kind === 'type' && g.submit);
     expect(search).toBeGreaterThan(0);
     const n = goals.length;
     const history = [...Array.from({ length: search }, (_, i) => `done. [goal ${i + 1}/${n} done]`), `Tapped the search field. [goal ${search + 1}/${n}: focused]`, `Typed "Harbor Lights" into the search field. [goal ${search + 1}/${n}: typed]`];
+    const d = decide({ instruction, guidance: [], history, lines: withButton, screen, temperature: 0, random: mulberry32(1) });
+    expect(d.action.action).toBe('click');
+    const [x, y] = (d.action as { coordinate: [number, number] }).coordinate;
+    expect(x).toBeGreaterThanOrEqual(329);
+    expect(Math.abs(y - 173)).toBeLessThan(10);
+    const without = withButton.filter((l) => l.text !== 'Search');
+    const e = decide({ instruction, guidance: [], history, lines: without, screen, temperature: 0, random: mulberry32(1) });
+    expect(e.action).toEqual({ action: 'system_button', button: 'Enter' });
+  });
+
+  it('finds a search bar by the "Search" button at its right end when its placeholder only says what it finds', () => {
+    const lines = [line('Openings', 36, 98, 90, 23), line('Role or employer', 31, 163, 150, 20), line('Search', 326, 162, 59, 21), line('Nearby', 27, 220, 60, 20), line('Weekly picks', 15, 300, 110, 18)];
+    const instruction = 'Borrow Harbor Lights.';
+    const goals = planTask(instruction, []).goals;
+    const search = goals.findIndex((g) => g.kind === 'type' && g.submit);
+    const n = goals.length;
+    const history = Array.from({ length: search }, (_, i) => `done. [goal ${i + 1}/${n} done]`);
     const d = decide({ instruction, guidance: [], history, lines, screen, temperature: 0, random: mulberry32(1) });
-    expect(d.action).toEqual({ action: 'system_button', button: 'Enter' });
+    expect(d.conclusion).toMatch(/Tapped the search field "Role or employer"/);
   });
 });
 

@@ -309,4 +309,28 @@ describe('policy search: rows, dialogs and removals', () => {
     const d = searchStep(input(req, ['Opened the Kestrel app. [goal 1/4 done]', 'Opened the "Trips" tab. [search 1: tab trips #a]'], lines), 'Kestrel');
     expect(tapped(d, lines)).toBe('Past');
   });
+
+  it('never commits with a bookmark\'s toggle ("☆ Save stay") unless the request asks to keep something', () => {
+    const req = 'Reserve the Harbor Loft at Kestrel for Friday, June 6.';
+    const page = [status, line('Harbor Loft', 100, 45, 120, 24), line('Friday, June 6', 16, 160, 140, 20), line('☆ Save stay', 140, 420, 130, 22), line('Sea view · 2 guests', 16, 470, 180, 18)];
+    const hist = ['Opened the Kestrel app. [goal 1/4 done]', 'Chose "Friday, June 6". [search 1: option Friday, June 6 #a]'];
+    const d = searchStep(input(req, hist, page), 'Kestrel');
+    expect(tapped(d, page)).not.toBe('☆ Save stay');
+    const keep = searchStep(input('Save the Harbor Loft at Kestrel to my favourites.', hist, page), 'Kestrel');
+    expect(tapped(keep, page)).toBe('☆ Save stay');
+  });
+
+  it('does not withdraw or unsubscribe anything for a request that asks for no removal', () => {
+    const req = 'Reserve the Harbor Loft at Kestrel for Friday, June 6.';
+    const page = [status, line('My stays', 16, 45, 120, 24), line('Harbor Loft', 16, 160, 120, 20), line('Withdraw request', 120, 700, 170, 22), line('Unsubscribe from offers', 100, 760, 200, 22)];
+    const d = searchStep(input(req, ['Opened the Kestrel app. [goal 1/4 done]', 'Tapped "Harbor Loft". [search 1: tap #a]'], page), 'Kestrel');
+    expect(['Withdraw request', 'Unsubscribe from offers']).not.toContain(tapped(d, page));
+  });
+});
+
+describe('a confirmation dialog over a page', () => {
+  it('answers with the dialog\'s own button, never a fragment of the page behind it at the screen\'s edge', () => {
+    const dialog = [status, line('Leave the waitlist?', 63, 233, 200, 20), line('Se', 15, 670, 24, 17), line('Keep my spot', 79, 666, 110, 20), line('Leave', 256, 666, 60, 18)];
+    expect(affirmative(dialog)?.yes.text).toBe('Leave');
+  });
 });

@@ -21,7 +21,7 @@ import { baseForms, isVerb, knowsWord } from '../wordnet.js';
 const STOP = new Set(
   ('a an the my your our their his her its this that these those me i you it them of on in at to for from with by via into onto ' +
     'and or but then so please now for me up out off over back down some any all just also have has had be is are was get let ' +
-    'app application thing one ones').split(' '),
+    'app thing one ones').split(' '),
 );
 
 /** Verbs that record something done ("Log X as Watered"): the thing acted on, its values chosen on its page. */
@@ -45,12 +45,16 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['clear out', 'delete', 'remove', 'clear'],
   ['cancel', 'cancel booking', 'remove'],
   ['drop', 'cancel', 'remove'],
+  ['withdraw', 'cancel', 'remove'],
+  ['pull', 'withdraw', 'cancel', 'remove'],
+  ['retract', 'withdraw', 'cancel'],
   ['move', 'reschedule', 'change'],
   ['change', 'edit', 'update'],
   ['ship', 'send'],
   ['collect', 'pick up', 'pickup', 'schedule pickup', 'schedule'],
   ['redirect', 'reroute', 'change'],
   ['purchase', 'buy', 'get', 'grab'],
+  ['grab', 'book', 'reserve', 'take'],
   ['share', 'send'],
   ['keep', 'save'],
   ['follow', 'subscribe'],
@@ -106,7 +110,7 @@ export function contentWords(text: string): string[] {
  */
 export function namedAppIn(text: string): string | undefined {
   return (
-    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;:!?]|\s*$|\s+(?:to|and|so|then)\s+[a-z]|\s+(?:before|after|when|while|because|since|until|once)\s+[a-z]|\s+(?:at|for)\s+\d|\s+(?:on|for|this|next)\s+(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|today|tomorrow|tonight)\b)/.exec(text)?.[1] ??
+    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;:!?]|\s*$|\s+(?:to|and|so|then)\s+[a-z]|\s+(?:using|with|via|through)\s+(?:my|the|a|an|your|our)\b|\s+(?:before|after|when|while|because|since|until|once)\s+[a-z]|\s+(?:at|for)\s+\d|\s+(?:on|for|this|next)\s+(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|today|tomorrow|tonight)\b)/.exec(text)?.[1] ??
     // "Add my new pet Rocky to PawPoint: …" — the app a record is added to, right before the colon that lists its values.
     /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*:)/.exec(text)?.[1] ??
     // "through / via / from the Pharmacy app": the app the words "app" names.
@@ -120,7 +124,8 @@ export function namedAppIn(text: string): string | undefined {
     /(?<![A-Z][\w'&-]*\s)\b([A-Z][a-z]+[A-Z][a-z]+)\b(?!['’]s\b|\s+[A-Z0-9])/.exec(text)?.[1] ??
     // "for my Readly books": a word no dictionary knows, between "my" and the user's things in it, is the app's name.
     // ("the Bookly store card": likewise before the thing of that app.)
-    [...text.matchAll(/\b(?:my\s+([A-Z][a-z]{2,})\s+[a-z]+s\b|the\s+([A-Z][a-z]{2,})\s+[a-z]{3,}\b)/g)].map((m) => (m[1] ?? m[2])!).find((w) => !knowsWord(w))
+    // ("my Hirewell application": one thing of it too.)
+    [...text.matchAll(/\b(?:my\s+([A-Z][a-z]{2,})\s+[a-z]{3,}\b|the\s+([A-Z][a-z]{2,})\s+[a-z]{3,}\b)/g)].map((m) => (m[1] ?? m[2])!).find((w) => !knowsWord(w))
   );
 }
 
@@ -141,7 +146,11 @@ export function appGoal(named: string | undefined, cue: ExploreCue): Goal {
 }
 
 /** "My <word>" tabs or sections that list the user's own things, most specific word first ("my preferred pharmacy store" → My store, My pharmacy, My preferred). */
-const mineTabs = (words: string): string[] => contentWords(words).reverse().map((w) => `My ${w}`);
+/** The "My …" sections that keep the user's own things of a kind, then the kind's list by its plural ("Applications"). */
+const mineTabs = (words: string): string[] => {
+  const kinds = contentWords(words).reverse();
+  return [...kinds.map((w) => `My ${w}`), ...kinds.slice(0, 1).map((w) => `${w.charAt(0).toUpperCase()}${w.slice(1)}${/(?:s|x|ch|sh)$/.test(w) ? 'es' : w.endsWith('y') && !/[aeiou]y$/.test(w) ? '' : 's'}`.replace(/([^aeiou])y$/, '$1ies'))];
+};
 
 /**
  * A preference inside an app: "Set my pickup store to X", "Change the default branch to X", "Make X my preferred
@@ -541,10 +550,12 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const valueWords = new Set(contentWords([...values, ...durations, ...times, ...counts, ...recurrences.map((r) => r.value), ...containerNames].join(' ')));
   const at = rest.indexOf(thing.split(/\s+/)[0]!);
   const dayWords = new Set(days.flatMap((d) => contentWords(d)));
-  const object = contentWords((at > 0 ? rest.slice(0, at) : '').replace(owner ? new RegExp(`${esc(owner)}['’]s`, 'g') : /$^/, ' ')).filter((w) => !dayWords.has(w));
+  // (Never the app's own name: "Pull my application in Hirewell, X" acts on X, not on "Hirewell".)
+  const appWords = new Set(named ? contentWords(named) : []);
+  const object = contentWords((at > 0 ? rest.slice(0, at) : '').replace(owner ? new RegExp(`${esc(owner)}['’]s`, 'g') : /$^/, ' ')).filter((w) => !dayWords.has(w) && !appWords.has(w));
   // (Removal verbs read as one — "Delete X", "Remove X", "Erase X" plan alike; the app's own word is among the targets.)
   const act = /^(?:delete|erase)$/.test(verb) ? 'remove' : verb;
-  const all = contentWords(text.replace(thing, ' ')).map((w) => (w === verb ? act : w));
+  const all = contentWords(text.replace(thing, ' ')).filter((w) => !appWords.has(w)).map((w) => (w === verb ? act : w));
   const syn = SYNONYMS.filter((g) => g.includes(act)).flat().filter((w) => w !== act);
   const verbLabel = cap(act);
   // After a light verb the noun says the action: its button names the noun phrase in either order ("Refill request",
@@ -558,7 +569,11 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const after = rest.slice(rest.indexOf(thing) + thing.length);
   const kindWord = /^\s+([a-z]{3,})\b/.exec(after)?.[1];
   const kinds = kindWord && !STOP.has(kindWord) ? contentWords(kindWord) : [];
-  const mine = mineTabs(/\bmy\s+((?:[a-z]+\s+){0,2}[a-z]+)/.exec(rest)?.[1] ?? '');
+  // (The kind's words end at a function word: "my application in Hirewell" is an application.)
+  // (The app's name may stand before the kind: "my Hirewell application".)
+  const myApp = named ? `(?:${esc(named)}\\s+)?` : '';
+  const myKind = new RegExp(`\\bmy\\s+${myApp}((?:[a-z]+\\s+){0,2}?[a-z]+)(?=\\s+(?:in|on|at|for|from|with|to|via|using|and|or|of)\\b|\\s*[,.;!?]|\\s*$)`);
+  const mine = mineTabs(myKind.exec(rest)?.[1] ?? new RegExp(`\\bmy\\s+${myApp}((?:[a-z]+\\s+){0,2}[a-z]+)`).exec(rest)?.[1] ?? '');
   const goals: Goal[] = [
     appGoal(named, { words: contentWords(rest), verbs: [verb, ...syn], names: [thing, ...values], request: text }),
     // Things that are the user's own ("my library loan of X") are listed in a "My …" section: open it when it shows.
@@ -600,7 +615,8 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
     {
       kind: 'tap',
       // A dialog's button often says the verb and "now" ("Pay now", "Renew now").
-      targets: ['Confirm', 'OK', 'Yes', 'Done', 'Save', 'Submit', ...actionTargets, `${verbLabel} now`],
+      // (A bare "Cancel" in a dialog backs out of it: it confirms only a request whose own verb is cancel.)
+      targets: ['Confirm', 'OK', 'Yes', 'Done', 'Save', 'Submit', ...actionTargets.filter((t) => act === 'cancel' || !/^cancel$/i.test(t)), `${verbLabel} now`],
       text: 'confirm',
       min: 0.7,
       optional: true,

@@ -232,8 +232,25 @@ export function affirmative(lines: readonly OcrLine[]): { asked: OcrLine; yes: O
   const yes = lines
     .filter((l) => l.box.y > asked.box.y + asked.box.h && !!no && Math.abs(l.box.y + l.box.h / 2 - (no.box.y + no.box.h / 2)) < 24 && l !== no && !/^(?:cancel|no|not now|back|close)$/i.test(l.text.trim()))
     .filter((l) => (l.text.match(/[A-Za-z]+/g) ?? []).length <= 3 && !/[.,]$/.test(l.text.trim()) && !/\d/.test(l.text))
-    .sort((a, b) => b.box.y - a.box.y || b.box.x - a.box.x)[0];
+    // (Inside the dialog: not a fragment of the page behind it showing at the screen's edge, left of the dialog's text.)
+    .filter((l) => !no || l.box.x >= Math.min(asked.box.x, no.box.x) - 24)
+    // (The buttons of one row: the rightmost is the affirmative one, whatever pixel its text starts on.)
+    .sort((a, b) => b.box.x - a.box.x)[0];
   return yes ? { asked, yes } : undefined;
+}
+
+/**
+ * A dialog whose affirmative button did nothing wants an answer first ("Why are you cancelling?" over its reasons):
+ * the question nearest above the button, and its first answer line (a short capitalised phrase between them) not
+ * tried yet.
+ */
+export function dialogAnswer(lines: readonly OcrLine[], yes: OcrLine, screen: { width: number }, tried: (l: OcrLine) => boolean = () => false): { ask: OcrLine; answer: OcrLine } | undefined {
+  const ask = lines.filter((l) => /\?\s*$/.test(l.text.trim()) && l.box.y < yes.box.y).sort((a, b) => b.box.y - a.box.y)[0];
+  if (!ask) return undefined;
+  const answer = lines
+    .filter((l) => l.box.y > ask.box.y + ask.box.h && l.box.y + l.box.h < yes.box.y - 8 && l.box.x < screen.width * 0.6 && /^[A-Z][A-Za-z' -]+$/.test(l.text.trim()) && l.text.trim().split(/\s+/).length <= 5 && !tried(l))
+    .sort((a, b) => a.box.y - b.box.y)[0];
+  return answer ? { ask, answer } : undefined;
 }
 
 /** Lower-case words of a text without a plural "s" (for matching a switch's label against request words). */
@@ -331,6 +348,25 @@ export function readValue(lines: OcrLine[], what: 'code' | 'address'): string | 
   const joined = lines.map((l) => l.text).join(' ');
   const m = new RegExp(`\\b(\\d+[A-Za-z]?\\s+(?:[A-Z][\\w'-]*\\s+){0,3}(?:${STREET_WORDS}))\\b`).exec(joined);
   return m?.[1];
+}
+
+/** A search bar's button: "Search" (or "Go", "Find") at the right end of the bar's input. */
+const SEARCH_BUTTON = /^(?:search|go|find)$/i;
+/** The button at the right end of `input`'s row that runs a search, if any. */
+export function searchButtonOf(input: OcrLine, lines: readonly OcrLine[]): OcrLine | undefined {
+  const cy = input.box.y + input.box.h / 2;
+  return lines.find((b) => b !== input && SEARCH_BUTTON.test(b.text.trim()) && b.box.x >= input.box.x + input.box.w && Math.abs(b.box.y + b.box.h / 2 - cy) < 14);
+}
+/**
+ * The input of a search bar on screen: a placeholder that says so ("Search jobs"), or a short placeholder with a
+ * "Search" button at the right end of its row ("Job title or company   Search") — the common phone convention.
+ */
+export function searchBox(lines: readonly OcrLine[], screen: { height: number }): OcrLine | undefined {
+  const body = lines.filter((l) => !isHeader(l, screen));
+  return (
+    body.find((l) => /^search\b/i.test(l.text.trim()) && normText(l.text).length > 'search'.length) ??
+    body.find((l) => !SEARCH_BUTTON.test(l.text.trim()) && !/\d/.test(l.text) && l.text.trim().split(/\s+/).length <= 6 && searchButtonOf(l, body) !== undefined)
+  );
 }
 
 /** Words an input for this field is labelled with (placeholder or label). */
@@ -441,7 +477,7 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
       if (g.unlessVisible && !history.some((c) => c.includes(`Typed "${g.value}"`)) && lines.some((l) => !header.includes(l) && matchScore(l.text, g.unlessVisible!) >= 0.95)) return true;
       // Typed and still to be submitted: the field's placeholder is gone (it shows the text), yet the goal is not done.
       if (g.submit && history.some((c) => c.includes(`Typed "${g.value}"`))) return false;
-      if (g.optional && !g.words && g.field && !lines.some((l) => normText(l.text).startsWith(normText(g.field!)) && normText(l.text).length > normText(g.field!).length)) return true;
+      if (g.optional && !g.words && g.field && !lines.some((l) => normText(l.text).startsWith(normText(g.field!)) && normText(l.text).length > normText(g.field!).length) && !(g.field === 'search' && searchBox(lines, screen))) return true;
       if (g.optional && g.words && !lines.some((l) => g.words!.some((w) => normText(l.text) === normText(w)))) return true;
       return !g.submit && lines.some((l) => matchScore(l.text, g.value) >= 0.9);
   }

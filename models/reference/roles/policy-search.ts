@@ -29,7 +29,7 @@ import { contentWords } from './policy-act.js';
 import { stemEq } from './policy-explore.js';
 import { fieldScore, formFields, formValues, optionScore, RESULT, SUBMIT_WORDS, type FormValue } from './policy-form.js';
 import { SUCCESS } from './policy-intent.js';
-import { affirmative, APP_RESULTS, confirmationOpen, screenSig, isHeader, looksLikeLauncher, matchScore, normText, pointIn, sameDate, tabRow } from './policy-screen.js';
+import { affirmative, APP_RESULTS, dialogAnswer, confirmationOpen, screenSig, isHeader, looksLikeLauncher, matchScore, normText, pointIn, sameDate, tabRow } from './policy-screen.js';
 import { instructionEntities, namesTheApp, requestCore } from './intent.js';
 
 export interface SearchInput {
@@ -62,13 +62,17 @@ export const searching = (history: readonly string[]): boolean => history.some((
 /** Words that commit what a page set up (generic English). */
 const COMMIT = new Set([...SUBMIT_WORDS, 'book', 'reserve', 'schedule', 'place', 'update', 'change', 'set', 'check', 'select', 'choose', 'buy', 'order', 'register', 'join', 'sign', 'finish', 'complete']);
 /** Words of controls that undo or leave (never tapped unless the request asks for that). */
-const LEAVE = /^(?:cancel|delete|remove|discard|close|back|log ?out|sign ?out|not now|no|dismiss|skip|clear|reset|undo)\b/i;
+const LEAVE = /^(?:cancel|delete|remove|discard|close|back|log ?out|sign ?out|not now|no|dismiss|skip|clear|reset|undo|withdraw|retract|unsubscribe|deactivate)\b/i;
 const WHERE = new Set(['destination', 'city', 'where', 'location', 'place', 'address', 'airport', 'station', 'venue', 'branch', 'store', 'origin', 'departure', 'arrival']);
 /** A short code of digits and a letter: a seat, a gate, a room ("14C", "B12"). */
 const CODE = /(?<![\w-])(?:\d{1,3}[A-Z]|[A-Z]\d{1,3})(?![\w-])/g;
 const PLACEHOLDER = /^(?:enter|type|add|write|choose|select|pick|e\.?g\.?|[£$€]?\s?0+(?:[.,]0+)?$)/i;
 const GREETING = /^(?:hi|hello|hey|welcome|good (?:morning|afternoon|evening))\b/i;
-const REMOVAL = /^(?:cancel|delete|remove|drop|unbook|clear|unsubscribe|end|stop|close)\b/i;
+const REMOVAL = /^(?:cancel|delete|remove|drop|unbook|clear|unsubscribe|end|stop|close|withdraw|retract|pull(?!\s+up))\b/i;
+/** A control drawn with a star, heart or bookmark glyph first: it bookmarks the thing, it commits nothing. */
+const BOOKMARK = /^[☆★♡♥❤🔖]/u;
+/** A request to keep, mark or like something: the one kind a bookmark's toggle carries out. */
+const KEEP_ASKED = /\b(?:save|bookmark|favou?rite|like|star|shortlist|keep|follow|heart)\b/i;
 
 
 interface SearchState {
@@ -257,11 +261,8 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // over its reasons —; the request names none, so its first.)
   const yesJustTapped = q && (history[history.length - 1] ?? '').includes(`"${q.yes.text}"`);
   if (q && yesJustTapped) {
-    const ask = lines.filter((l) => /\?\s*$/.test(l.text.trim()) && l.box.y < q.yes.box.y).sort((a, b) => b.box.y - a.box.y)[0]!;
-    const answer = lines
-      .filter((l) => l.box.y > ask.box.y + ask.box.h && l.box.y + l.box.h < q.yes.box.y - 8 && l.box.x < screen.width * 0.6 && /^[A-Z][A-Za-z' -]+$/.test(l.text.trim()) && l.text.trim().split(/\s+/).length <= 5 && !st.tapped.has(`${normText(l.text)}@${sig}`))
-      .sort((a, b) => a.box.y - b.box.y)[0];
-    if (answer) return click(answer, `The app still asks after "${q.yes.text}": it wants an answer to "${ask.text}" first, and the request names none; choosing "${answer.text}".`, `Chose "${answer.text}" to answer "${ask.text}". ${tag('answer')}`);
+    const a = dialogAnswer(lines, q.yes, screen, (l) => st.tapped.has(`${normText(l.text)}@${sig}`));
+    if (a) return click(a.answer, `The app still asks after "${q.yes.text}": it wants an answer to "${a.ask.text}" first, and the request names none; choosing "${a.answer.text}".`, `Chose "${a.answer.text}" to answer "${a.ask.text}". ${tag('answer')}`);
   }
   if (q && (!st.tapped.has(`${normText(q.yes.text)}@${sig}`) || st.lastKind === 'answer')) {
     return click(q.yes, `The app asks "${q.asked.text}"; answering with "${q.yes.text}".`, `Tapped "${q.yes.text}" to confirm. ${tag('confirm')}`);
@@ -545,6 +546,8 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       if (removal && COMMIT.has(first) && !commit && /^(?:book|reserve|buy|order|place|pay|confirm|continue|next|submit|send)\b/i.test(t)) return { l, score: -1, commit };
       // (A committing button tapped already since the last value was entered is not tapped again: "Add" twice adds two.)
       if (commit && (taps.get(normText(t)) ?? 0) > 0) return { l, score: -1, commit };
+      // (A label led by a star or a heart — "☆ Save job", "♡ Like" — is a bookmark's toggle: only for a request to keep one.)
+      if (BOOKMARK.test(t) && !KEEP_ASKED.test(core)) return { l, score: -1, commit };
       // (A line with a number the request does not say, of the length of one it does — "Visa ending 4471" for 4417 —
       // is a near-duplicate of the thing asked for, not it.)
       // (So is a row of another day than the request's — "Tue, Jun 3 - Thu, Jun 5" for a stay on Friday, June 6.)

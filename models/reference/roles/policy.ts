@@ -16,7 +16,7 @@ import { wordSimilarity } from '../word-vectors.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { implausibleField, searchStep, searching } from './policy-search.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
-import { affirmative, screenSig, APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, stemWords, pick, pointIn, prefixCandidates, readValue, rowCandidates, sameDate, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
+import { affirmative, dialogAnswer, screenSig, searchBox, searchButtonOf, APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, stemWords, pick, pointIn, prefixCandidates, readValue, rowCandidates, sameDate, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
 export type { BaseGoal, Goal } from './policy-tasks.js';
 
@@ -652,7 +652,7 @@ export const SEARCH_AFTER = 3;
 const LOOKING = /^(?:scroll|back|tab|via|up|reopen|more|thing|page|top)\b/;
 /** A search step this sure (a line that says one of the request's names, a value's option or field) overrides a plan that is about to look elsewhere. */
 export const SEARCH_SURE = 2;
-const REMOVAL_REQUEST = /^(?:cancel|delete|remove|drop|unbook|unsubscribe)\b/i;
+const REMOVAL_REQUEST = /^(?:cancel|delete|remove|drop|unbook|unsubscribe|withdraw|retract|pull(?!\s+up))\b/i;
 
 /**
  * The pure decision procedure (exported for unit tests): the planner's step, or the search by screen relevance
@@ -803,6 +803,16 @@ function planStep(input: DecideInput): Decision {
     const dialog = answered < 2 ? affirmative(lines) : undefined;
     if (dialog) {
       const { asked, yes } = dialog;
+      // (Its button tapped just now and the dialog still open: it wants an answer first — "Why are you withdrawing?".)
+      const again = answered > 0 && (history[history.length - 1] ?? '').includes(`"${yes.text}"`);
+      const a = again ? dialogAnswer(lines, yes, screen, (l) => history.some((c) => c.includes(`"${l.text}" to answer`))) : undefined;
+      if (a) {
+        return {
+          thought: `All ${n} steps are done; the app still asks after "${yes.text}": it wants an answer to "${a.ask.text}" first, and the request names none; choosing "${a.answer.text}".`,
+          conclusion: `Chose "${a.answer.text}" to answer "${a.ask.text}". [all goals done: answer]`,
+          action: { action: 'click', coordinate: pointIn(a.answer, screen, temperature, random) },
+        };
+      }
       return {
         thought: `All ${n} steps are done and the app asks "${asked.text}"; answering with "${yes.text}".`,
         conclusion: `Tapped "${yes.text}" to confirm. [all goals done: confirm ${answered + 1}]`,
@@ -1324,6 +1334,10 @@ function planStep(input: DecideInput): Decision {
     }
     case 'type': {
       if (sub.typed && goal.submit) {
+        // The bar's own "Search" button where it has one (the text typed shows in its input); else the keyboard's Enter.
+        const typedIn = lines.find((l) => !isHeader(l, screen) && matchScore(l.text, goal.value) >= 0.9);
+        const button = goal.field === 'search' && typedIn ? searchButtonOf(typedIn, lines) : undefined;
+        if (button) return clickOn(button, `Step ${gi + 1} of ${n}: typed "${goal.value}"; running the search with "${button.text}".`, `Tapped "${button.text}" to search for "${goal.value}". ${tag('done')}`);
         return { thought: `Step ${gi + 1} of ${n}: typed "${goal.value}"; submitting it.`, conclusion: `Pressed Enter to search for "${goal.value}". ${tag('done')}`, action: { action: 'system_button', button: 'Enter' } };
       }
       if (sub.focused && goal.replace && !sub.cleared) {
@@ -1352,7 +1366,10 @@ function planStep(input: DecideInput): Decision {
           return { line, score };
         })
         .filter((c) => c.score >= 0.7 && !isHeader(c.line, screen)));
-      const chosen = pick(fieldCands, temperature, random);
+      // A search bar whose placeholder names what it finds ("Job title or company") beside its "Search" button.
+      const bar = field === 'search' && !goal.words ? searchBox(lines, screen) : undefined;
+      if (bar && !fieldCands.some((c) => c.line === bar)) fieldCands.push({ line: bar, score: 0.95 });
+      const chosen = pick(fieldCands.filter((c) => !(field === 'search' && /^(?:search|go|find)$/i.test(c.line.text.trim()) && bar)), temperature, random);
       if (!chosen) return notFound(`the ${field} field`);
       return clickOn(
         chosen.line,
@@ -1555,7 +1572,7 @@ function planStep(input: DecideInput): Decision {
       }
       // No field and no option for it here, but a menu of what to do next: the row that says most of the request
       // ("Deliver on another day" for "Move my X delivery to Tuesday", "Pick up at a … Point" for "… pickup point").
-      const removal = /^(?:cancel|delete|remove|drop|unbook)\b/i.test(requestCore(input.instruction));
+      const removal = REMOVAL_REQUEST.test(requestCore(input.instruction));
       if (!f && !opt && !goal.via && sub.via === 0 && sub.scrolls === 0 && sub.backs === 0 && !(removal && isDateEntity(goal.value))) {
         const own = new Set([...contentWords(goal.value), ...(goal.avoid ?? []).flatMap((a) => contentWords(a))]);
         const want = contentWords(requestCore(input.instruction)).filter((w) => !own.has(w));
