@@ -505,3 +505,29 @@ describe('a count of a kind on the way to the button (written after ReelPass; in
     expect(done.conclusion).toMatch(/Tapped "Continue"/);
   });
 });
+
+describe('reference policy: one name on several rows of a list', () => {
+  it('opens the row whose card says the request\'s other name (the same title at another place is another thing)', () => {
+    const lines = [
+      line('Openings', 36, 98, 90, 23), line('Courier', 30, 160, 70, 20), line('Search', 326, 160, 59, 21),
+      line('Courier', 83, 300, 64, 18), line('Blue Finch Books', 83, 322, 150, 18), line('Old Town · Part-time', 82, 342, 200, 17),
+      line('Courier', 84, 400, 63, 18), line('Harbor Print Co', 84, 424, 140, 16),
+    ];
+    const instruction = 'Apply for the Courier job at Harbor Print Co in Gigly.';
+    const goals = planTask(instruction, []).goals;
+    const open = goals.findIndex((g) => g.kind === 'tap' && g.entity);
+    const n = goals.length;
+    const search = goals.findIndex((g) => g.kind === 'type' && g.submit);
+    const history = [
+      ...Array.from({ length: search }, (_, i) => `done. [goal ${i + 1}/${n} done]`),
+      `Tapped the search field "Role or employer". [goal ${search + 1}/${n}: focused]`,
+      `Typed "Courier" into the search field. [goal ${search + 1}/${n}: typed]`,
+      `Tapped "Search" to search for "Courier". [goal ${search + 1}/${n} done]`,
+    ];
+    expect(open).toBe(search + 1);
+    const d = decide({ instruction, guidance: [], history, lines, screen, temperature: 0, random: mulberry32(1) });
+    const [, y] = (d.action as { coordinate: [number, number] }).coordinate;
+    expect(y).toBeGreaterThanOrEqual(400);
+    expect(y).toBeLessThan(420);
+  });
+});

@@ -1216,8 +1216,12 @@ function planStep(input: DecideInput): Decision {
         const things = instructionEntities(requestCore(input.instruction)).filter((e) => !namesTheApp(input.instruction, e) && !goal.targets.some((t) => normText(t) === normText(e)) && !/^\d{1,2}$/.test(e.trim()));
         const said = (l: OcrLine): boolean => things.some((e) => new RegExp(`\\b${e.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(l.text));
         const onItsRow = (c: Candidate): boolean => lines.some((l) => l !== c.line && Math.abs(l.box.y + l.box.h / 2 - (c.line.box.y + c.line.box.h / 2)) < 25 && l.box.x + l.box.w < c.line.box.x && said(l));
+        // (A list of things of one name — the same job title at several employers —: the one whose card, the lines right
+        // under it in its column, says another name of the request.)
+        const inItsCard = (c: Candidate): boolean =>
+          !!goal.entity && lines.some((l) => l !== c.line && l.box.y > c.line.box.y && l.box.y - (c.line.box.y + c.line.box.h) < 45 && Math.abs(l.box.x - c.line.box.x) < 24 && said(l));
         const tied = cands.filter((c) => c.score >= top - 0.001);
-        const owned = tied.filter(onItsRow);
+        const owned = tied.filter((c) => onItsRow(c) || inItsCard(c));
         if (owned.length === 1) {
           cands.splice(cands.indexOf(owned[0]!), 1);
           cands.unshift(owned[0]!);
@@ -1240,7 +1244,9 @@ function planStep(input: DecideInput): Decision {
         if (fits.length === 1) cands.unshift({ line: fits[0]!, score: 0.95 });
       }
       // The name just typed into a search box shows there and among the results: the box (the topmost) is no result.
-      if (goal.entity && history.some((c) => c.includes(`Typed "${goal.targets[0]}" into the search`))) {
+      // (Not when the box was told apart already, by the "Search" button on its row.)
+      const boxSeen = lines.some((l) => inSearchBox(l) && matchScore(l.text, goal.targets[0]!) >= 0.95);
+      if (goal.entity && !boxSeen && history.some((c) => c.includes(`Typed "${goal.targets[0]}" into the search`))) {
         const exact = cands.filter((c) => c.score >= 0.95);
         const top = exact.length ? exact.reduce((a, b) => (a.line.box.y <= b.line.box.y ? a : b)) : undefined;
         // (Alone, it is still the box when it is the page's first line under the title: the search found nothing.)
