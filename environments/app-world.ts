@@ -21,6 +21,7 @@ import { parcelsApp } from './apps/parcels/index.js';
 import { parkingApp } from './apps/parking/index.js';
 import { pharmacyApp } from './apps/pharmacy/index.js';
 import { plantsApp } from './apps/plants/index.js';
+import { repairsApp } from './apps/repairs/index.js';
 import { schoolApp } from './apps/school/index.js';
 import { settingsApp } from './apps/settings/index.js';
 import { shopApp } from './apps/shop/index.js';
@@ -62,6 +63,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   utilityApp as AppModule,
   hotelApp as AppModule,
   jobsApp as AppModule,
+  repairsApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
