@@ -153,4 +153,20 @@ describe('trajectory text channel: dated lines and withdrawals (an invented app)
     );
     expect(withdrawn.correct).toBe(true);
   });
+
+  it('a request that starts with "Pay" is a payment, whatever detail follows ("… and add a 15% tip"): "Payment sent" completes it', async () => {
+    const instruction = 'Pay the Brightwater Plumbing invoice in Fixly with my card ending in 4411 and add a 15% tip.';
+    const steps = [
+      { summary: 'Opened "Fixly"; the screen now shows "Invoices".', actionText: '{"action":"open","text":"Fixly"}' },
+      { summary: 'Tapped "Pay $80.00"; the screen now shows "Invoice payment".', actionText: '{"action":"click","coordinate":[200,700]}' },
+      { summary: 'Tapped "Pay now"; the screen now shows "Payment sent".', actionText: '{"action":"click","coordinate":[200,760]}' },
+      done,
+    ];
+    const paid = 'Payment sent | $92.00 to Brightwater Plumbing | Tip $12.00 (15%) | Visa **** 4411';
+    const ok = await judge(instruction, steps, ['Fixly | Invoices | Brightwater Plumbing', 'Invoice payment | Brightwater Plumbing | Tip 15% | Visa **** 4411', paid, paid, paid]);
+    expect(ok.correct).toBe(true);
+    const unpaid = 'Invoice payment | Brightwater Plumbing | Tip $12.00 (15%) | Visa **** 4411 | Pay $92.00';
+    const no = await judge(instruction, steps, ['Fixly | Invoices | Brightwater Plumbing', unpaid, unpaid, unpaid, unpaid]);
+    expect(no.correct).toBe(false);
+  });
 });

@@ -33,6 +33,13 @@ const INTENTS: readonly Intent[] = [
     done: /\border (placed|confirmed|received|complete|completed|submitted|successful)\b|thank you for your order|purchase (complete|successful)|order #\s?\w+|payment (successful|complete)/i,
     kind: 'signal',
   },
+  // ("Pay the X invoice … and add a 20% tip": the payment is the request, the tip a detail of it.)
+  {
+    name: 'pay',
+    when: /^\s*(?:please\s+)?(?:pay|settle)\b/i,
+    done: /\b(?:payment (?:sent|successful|complete|completed|received|confirmed)|paid successfully|you paid|thanks for your payment)\b/i,
+    kind: 'signal',
+  },
   { name: 'verify', when: /\bverify\b/i, done: /\b(verified|verification (complete|successful))\b/i, kind: 'signal' },
   { name: 'pin', when: /\bpin\b/i, done: /\b(pinned|unpin)\b/i, kind: 'state' },
   { name: 'favourite', when: /\bfavou?rites?\b/i, done: /\b(favou?rited|remove from favou?rites|added to favou?rites|unfavou?rite)\b/i, kind: 'state' },
