@@ -145,11 +145,16 @@ export function appGoal(named: string | undefined, cue: ExploreCue): Goal {
   };
 }
 
-/** "My <word>" tabs or sections that list the user's own things, most specific word first ("my preferred pharmacy store" → My store, My pharmacy, My preferred). */
-/** The "My …" sections that keep the user's own things of a kind, then the kind's list by its plural ("Applications"). */
+/** A noun's plural, as a tab says it ("lunch" → "lunches", "lunch order" → "lunch orders"). */
+export const plural = (n: string): string => (/(?:s|x|ch|sh)$/.test(n) ? `${n}es` : /[^aeiou]y$/.test(n) ? `${n.slice(0, -1)}ies` : `${n}s`);
+
+/**
+ * "My <word>" sections that keep the user's own things, most specific word first ("my preferred pharmacy store" → My
+ * store, My pharmacy, My preferred), then the kind's list by its plural ("my application" → Applications).
+ */
 const mineTabs = (words: string): string[] => {
   const kinds = contentWords(words).reverse();
-  return [...kinds.map((w) => `My ${w}`), ...kinds.slice(0, 1).map((w) => `${w.charAt(0).toUpperCase()}${w.slice(1)}${/(?:s|x|ch|sh)$/.test(w) ? 'es' : w.endsWith('y') && !/[aeiou]y$/.test(w) ? '' : 's'}`.replace(/([^aeiou])y$/, '$1ies'))];
+  return [...kinds.map((w) => `My ${w}`), ...kinds.slice(0, 1).map((w) => cap(plural(w)))];
 };
 
 /**

@@ -8,7 +8,7 @@
  * Generic only — no app's names, labels or data: the field is named by the request ("the amount of …") or, when the
  * request only says the thing was entered wrong, by the kind of the value it gives (a money amount → amount).
  */
-import { contentWords, dayLabels, namedAppIn, appGoal, type ActPlan } from './policy-act.js';
+import { contentWords, dayLabels, namedAppIn, appGoal, plural, type ActPlan } from './policy-act.js';
 import { formValues, type FormValue } from './policy-form.js';
 import type { Goal } from './policy-tasks.js';
 
@@ -144,8 +144,6 @@ export function understandTimeWindow(request: string): ActPlan | undefined {
   return { goals, result: /\b(?:on|saved|updated)\b/i };
 }
 
-/** A noun's plural, as a tab says it ("lunch" → "lunches", "lunch order" → "lunch orders"). */
-const plural = (n: string): string => (/(?:s|x|ch|sh)$/.test(n) ? `${n}es` : /[^aeiou]y$/.test(n) ? `${n.slice(0, -1)}ies` : `${n}s`);
 
 const WEEKDAYS = '(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
 
