@@ -45,7 +45,15 @@ function namesSomething(sentence: string): boolean {
   return words.some((w) => /^["“'(]?[\p{Lu}\p{N}$€£]/u.test(w) && !/^I(?:'[a-z]+)?[,.!?:;]*$/.test(w)) || /["“”]|\d|@/.test(sentence);
 }
 
-/** Splits into sentences at ". ", "! " and "? " followed by a capital (never inside quotes). */
+/** A business or title abbreviation whose period ends no sentence ("Rivera Bros. Plumbing", "Dr. Lee", "Acme Co. Ltd"). */
+export const ABBREVIATION = /\b(?:Bros|Inc|Co|Corp|Ltd|St|Dr|Mr|Mrs|Ms|Jr|Sr|Mt|Ft|Ave|Rd|Blvd|Dept|Intl|Assn|Bldg|Ste)\.$/;
+
+/** The text with an abbreviation's period before a name's next word dropped, for tests of where sentences end. */
+export function withoutAbbreviationDots(text: string): string {
+  return text.replace(/\b(Bros|Inc|Co|Corp|Ltd|St|Dr|Mr|Mrs|Ms|Jr|Sr|Mt|Ft|Ave|Rd|Blvd|Dept|Intl|Assn|Bldg|Ste)\.(?=\s+[\p{Lu}&])/gu, '$1');
+}
+
+/** Splits into sentences at ". ", "! " and "? " followed by a capital (never inside quotes, nor after "Bros." and the like). */
 function sentences(text: string): string[] {
   const out: string[] = [];
   let cur = '';
@@ -54,7 +62,7 @@ function sentences(text: string): string[] {
     const ch = text[i]!;
     cur += ch;
     if (ch === '"' || ch === '“' || ch === '”') quoted = !quoted;
-    if (!quoted && /[.!?]/.test(ch) && /\s/.test(text[i + 1] ?? '') && /[\p{Lu}"“]/u.test(text.slice(i + 1).trimStart()[0] ?? '')) {
+    if (!quoted && /[.!?]/.test(ch) && !ABBREVIATION.test(cur) && /\s/.test(text[i + 1] ?? '') && /[\p{Lu}"“]/u.test(text.slice(i + 1).trimStart()[0] ?? '')) {
       out.push(cur.trim());
       cur = '';
     }
@@ -211,7 +219,7 @@ const CALENDAR_WORD = /^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|T
 /** Weekday names (a day of its own: "Monday Vinyasa Flow" is a day and a name). */
 export const WEEKDAY = /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/;
 /** Capitalised words that are never the thing a pronoun stands for. */
-const NOT_THING = /^(?:(?:I|It|They|We|You|He|She|There|That)(?:['’](?:m|ve|d|ll|re|s))?|This|All|Some|My|Our|The|A|An)$/;
+const NOT_THING = /^(?:(?:I|It|They|We|You|He|She|There|That)(?:['’](?:m|ve|d|ll|re|s))?|This|All|Some|My|Our|The|A|An|Something|Someone|Somebody|Anything|Everything|Nothing|Everyone|Everybody)$/;
 
 /**
  * What a pronoun of the request stands for, read from a context sentence: a text introduced by "this:" (quoted),
@@ -239,11 +247,15 @@ export function contextThing(sentence: string): string | undefined {
   }
   // (Any past tense after a name of two or more capitalised words: "Julia Novak changed phones".)
   const be = /^((?:the\s+|my\s+)?[\p{Lu}\p{N}][^,;:"“”]*?)\s+(?:is|are|was|were|got|has|have|had|needs|wants)(?:n['’]t)?\b/u.exec(s);
-  const past = /^((?:[\p{Lu}][\p{L}'-]+\s+){1,3}[\p{Lu}][\p{L}'-]+)\s+[a-z]{3,}ed\b/u.exec(s);
+  const past = /^((?:[\p{Lu}][\p{L}'’.&-]+\s+){1,3}[\p{Lu}][\p{L}'’&-]+)\s+[a-z]{3,}ed\b/u.exec(s);
   const subject = past && (!be || be[1]!.length > past[1]!.length) ? past : be;
   if (subject && !NOT_THING.test(subject[1]!.split(/\s+/)[0]!) && subject[1]!.split(/\s+/).length <= 5) return subject[1]!.replace(/^(?:the|my)\s+/i, '');
   const quoted = /["“]([^"“”]+)["”]/.exec(s);
   if (quoted) return quoted[1];
+  // "We're finally doing a deck repair", "We keep putting off the gutter cleaning": what the speaker is doing, at the
+  // sentence's end after its article, when nothing in it is capitalised.
+  const doing = /^(?:I|We)(?:['’](?:m|re|ve|d))?\s+(?:[a-z]+\s+){1,3}(?:a|an|the|our|my)\s+((?:[a-z]+\s+){0,2}[a-z]{3,})$/.exec(s);
+  if (doing && !/[\p{Lu}\p{N}]/u.test(s.slice(2))) return doing[1];
   const words = s.split(/\s+/);
   const cap = (w: string | undefined): boolean => !!w && /^[\p{Lu}\p{N}]/u.test(w) && !NOT_THING.test(w.replace(/[,;:]$/, '')) && !/^\d/.test(w);
   for (let i = 1; i < words.length; i++) {
@@ -311,6 +323,8 @@ function labelled(text: string): string | undefined {
 
 /** Kinds of record a context sentence may give its thing ("I no longer need an alarm for Work"). */
 const CONTEXT_KINDS = 'alarm|note|event|contact|conversation|chat|email|reminder|appointment';
+/** Kinds a context sentence may give its thing further on ("X finished the job and sent the bill"). */
+const LATER_KINDS = 'bill|invoice|visit|booking|reservation|application|interview|order|delivery';
 /** Kinds a "that <kind>" pronoun may name ("delete that entry", "remove that note"). */
 const KIND_WORDS = 'entry|one|note|event|alarm|contact|book|item|product|conversation|chat|thread|email|mail|message|reminder|appointment|setting|booking|reservation|session|order|ticket|pass|class|loan|hold|subscription|request|payment|trip|ride|rental|visit';
 
@@ -335,6 +349,15 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   // "Open X, tap Y …" keeps its steps.)
   s = s.replace(/^(?:open|go\s+(?:in)?to|launch|use)\s+(?:the\s+|my\s+)?([A-Z][\w-]*)(?:\s+app)?\s*,?\s+(?:and|then)\s+(?:then\s+)?([a-z]+)\b(.*?)([.!?]*)$/i, (all, app: string, verb: string, rest: string, end: string) =>
     /^(?:tap|click|press|type|enter|swipe|scroll|go|select|choose|open|find|look|search|navigate|hit|long)$/i.test(verb) || !isVerb(verb) ? all : `${verb[0]!.toUpperCase()}${verb.slice(1)}${rest} in ${app}${end}`,
+  );
+  // "Post it on X so local pros can send quotes", "Put a request on X so contractors can bid on it": what is asked
+  // for is the quotes — "Get quotes for it in X".
+  s = s.replace(/^(?:post|put|list|submit|share|add)\s+(it|this|that|them|an?\s+(?:request|job|listing|post|project)|(?:my|the|our)\s+[^.;!?]+?)\s+(?:on|in|to|through)\s+(?:the\s+)?([A-Z][\w&-]*)(?:\s+app)?\s+so\s+(?:that\s+)?(?:[a-z]+\s+){0,3}(?:can|could|will|may)\s+(?:(?:send|give|make|submit|offer)\s+(?:me\s+|us\s+)?(quotes|bids|offers|estimates|prices)|(bid|quote)\s+on\s+(?:it|this|that|them))\b([^.!?]*?)([.!?]*)$/i,
+    (_a, what: string, app: string, noun: string | undefined, verb: string | undefined, rest: string, end: string) =>
+      `Get ${noun ?? `${verb!.toLowerCase()}s`} for ${/^an?\s/i.test(what) ? 'it' : what} in ${app}${rest}${end}`);
+  // "Use Mendwick to book them for Friday" → "Book them for Friday in Mendwick": the app used says where it is done.
+  s = s.replace(/^(?:use|with)\s+(?:the\s+|my\s+)?([A-Z][\w&-]*)(?:\s+app)?\s*,?\s+to\s+([a-z]+)\b(.*?)([.!?]*)$/i, (all, app: string, verb: string, rest: string, end: string) =>
+    isVerb(verb) ? `${verb[0]!.toUpperCase()}${verb.slice(1)}${rest} in ${app}${end}` : all,
   );
   // "Make my doors lock themselves 5 minutes after they are unlocked" → "Set auto-lock to 5 minutes": something done
   // by itself a while after an event is the app's automatic feature of that verb.
@@ -502,6 +525,17 @@ function resolvePronoun(text: string, thing: string, kind?: string): string {
       return kind && !/^["“]|^the\s/i.test(thing) ? `the ${thing} ${kind}` : thing;
     });
   }
+  if (!done && !/^["“]/.test(thing)) {
+    // "Change the visit in X to Wednesday …" after a sentence about one thing: the thing's visit, when the request names
+    // nothing of its own (only the app it is done in, days and times).
+    const own = s.split(/\s+/).slice(1).filter((w, i, ws) => /^[\p{Lu}]/u.test(w) && !CALENDAR_WORD.test(w.replace(/[,.;:!?]+$/, '')) && !/^(?:AM|PM|I)\b/.test(w) && !/^(?:in|on|through|using|via|with)$/i.test(ws[i - 1] ?? ''));
+    if (own.length === 0) {
+      s = s.replace(new RegExp(`\\bthe\\s+(${KIND_WORDS}|bill|invoice|lesson|job|shift|stay|rental|delivery)\\b(?!\\s+(?:of|for|from|at|with)\\s)`, 'i'), (_a, k: string) => {
+        done = true;
+        return `the ${thing.replace(/^the\s+/i, '')} ${k}`;
+      });
+    }
+  }
   return done ? back(s) : text;
 }
 
@@ -563,7 +597,9 @@ function restructure(parts: Part[]): Part[] {
       .map((c) => {
         const at = c.text.indexOf(thing.replace(/^"|"$/g, ''));
         const near = at < 0 ? c.text : c.text.slice(Math.max(0, at - 16), at + thing.length + 16);
-        return new RegExp(`\\b(${CONTEXT_KINDS})\\b`, 'i').exec(near)?.[1];
+        // (Else the last kind its sentence gives after it: "X finished the job and sent the bill" — X's bill.)
+        const later = at < 0 ? undefined : [...c.text.slice(at + thing.length).matchAll(new RegExp(`\\b(?:the|a|an|their|his|her|its|my)\\s+(${LATER_KINDS})\\b`, 'gi'))].pop()?.[1];
+        return new RegExp(`\\b(${CONTEXT_KINDS})\\b`, 'i').exec(near)?.[1] ?? later;
       })
       .find((k) => k !== undefined);
     const next = resolvePronoun(r.text, thing, kind?.toLowerCase());
@@ -650,6 +686,10 @@ export function terseRequest(text: string): string {
  */
 export function requestCore(instruction: string): string {
   const text = terseRequest(instruction.replace(/\s+/g, ' ').trim())
+    // "…, so get X to come out for Y. Use Z to book them for Friday …" → "Book X on Z for Y for Friday …": having someone
+    // come to do a job is booking them for it; the next sentence's booking of "them" is that one.
+    .replace(/(?<=^|[.!?]\s+)(?:[^.!?]*?,\s*(?:so|and)\s+)?(?:[Gg]et|[Hh]ave|[Aa]sk)\s+((?:[A-Z][\w'’&.-]*\s+)*?[A-Z][\w'’&-]*)\s+(?:to\s+)?(?:come|stop|swing|pop)\s+(?:out|over|by|round|around)\s+(?:for|to\s+(?:do|fix|handle|look\s+at))\s+([^.!?]+?)\s*[.!]\s+(?:(?:[Uu]se|[Tt]hrough|[Vv]ia)\s+(?:the\s+)?([A-Z][\w&-]*)(?:\s+app)?\s+to\s+)?([Bb]ook|[Ss]chedule|[Rr]eserve)\s+(?:them|him|her|it)\b/,
+      (_a, who: string, what: string, app: string | undefined, verb: string) => `${verb[0]!.toUpperCase()}${verb.slice(1)} ${who}${app ? ` on ${app}` : ''} for ${what}`)
     // "… to Dana. Write Dinner in the note field and …" → "… to Dana with the note Dinner and …": the value, not an
     // instruction to type it, and part of the request it belongs to.
     .replace(/[.?!]?\s+(?:please\s+)?[Ww]rite\s+(.+?)\s+(?:in|into)\s+the\s+(note|memo|reference|message|comment|description)\s+(?:field|box|line)\b/, ' with the $2 $1')
@@ -780,6 +820,9 @@ function streetAhead(words: readonly string[], from: number): boolean {
   return false;
 }
 
+/** A span of clock times: "8–10 AM", "10 AM–12 PM", "2-4pm", "9:30–11:00 AM". */
+export const TIME_RANGE = /\b\d{1,2}(?::\d{2})?\s?(?:AM|PM|am|pm)?\s?[–—-]\s?\d{1,2}(?::\d{2})?\s?(?:AM|PM|am|pm)\b/g;
+
 export function instructionEntities(instruction: string): string[] {
   const out: string[] = [];
   const add = (s: string): void => {
@@ -808,6 +851,11 @@ export function instructionEntities(instruction: string): string[] {
       rest = rest.replace(m[1] ?? '', ' , ');
     }
   }
+  // A span of clock times ("8–10 AM", "10 AM–12 PM", "2-4pm"): one value, a window to choose as written.
+  for (const m of rest.matchAll(TIME_RANGE)) {
+    add(m[0]);
+    rest = rest.replace(m[0], ' , ');
+  }
   for (const m of rest.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g)) {
     add(m[0]);
     rest = rest.replace(m[0], ' , ');
@@ -823,7 +871,9 @@ export function instructionEntities(instruction: string): string[] {
   };
   for (const [wi, raw] of words.entries()) {
     const w = raw.replace(/^[([{]+/, '');
-    const core = w.replace(/[.,;:!?)\]}]+$/, '');
+    // ("Bros." before the name's next word is a word of the name, its period no clause end.)
+    const abbreviated = ABBREVIATION.test(w) && /^[\p{Lu}&]/u.test(words[wi + 1] ?? '');
+    const core = abbreviated ? w : w.replace(/[.,;:!?)\]}]+$/, '');
     const endsClause = core !== w;
     // A sentence's capitalised first word is read as a name only when a capitalised word follows in the same
     // clause ("Sam Taylor has …"); alone ("Erase my …", "Pull up …", "Thanks!") it is the sentence's verb or
@@ -879,6 +929,10 @@ export function instructionEntities(instruction: string): string[] {
       // A weekday is a date of its own, never a word of the name next to it ("the Monday Vinyasa Flow class").
       flush();
       add(core);
+    } else if (capital && core !== 'I' && /^[^'’]+['’]s$/.test(core) && run.length >= 1 && /^\p{Lu}/u.test(next) && !WEEKDAY.test(next) && !MONTH.test(next.replace(/[.,;:!?]+$/, ''))) {
+      // A possessive inside a business's name of several words, capitalised words going on ("Handy Hank's Home Repair"):
+      // a word of the name. (One word before it is an owner: "Sam's Birthday Party".)
+      run.push(core);
     } else if (capital && core !== 'I' && /^[^'’]+['’]s$/.test(core)) {
       // A possessive ends the name it follows ("… is Ana Lind's number" → "Ana Lind").
       run.push(core.replace(/['’]s$/, ''));

@@ -14,7 +14,7 @@
  */
 import type { ExploreCue } from './policy-explore.js';
 import type { Goal } from './policy-tasks.js';
-import { instructionEntities, isDateEntity, isNumberEntity, MONTH } from './intent.js';
+import { instructionEntities, isDateEntity, isNumberEntity, MONTH, TIME_RANGE, withoutAbbreviationDots } from './intent.js';
 import { baseForms, isVerb, knowsWord } from '../wordnet.js';
 
 /** Words that carry no content for matching labels. */
@@ -119,6 +119,9 @@ export function namedAppIn(text: string): string | undefined {
     (/^(?:add|save|register)\b/i.test(text) ? /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*[,.;!?]|\s*$)/.exec(text)?.[1] : undefined) ??
     // "Delete the X recipe from Saffra.": what a thing is removed from, one capitalised word at the clause's end.
     (/^(?:please\s+)?(?:delete|remove|erase|get\s+rid\s+of|take)\b/i.test(text) ? /\bfrom\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*[,.;!?]|\s*$)/.exec(text)?.[1] : undefined) ??
+    // "on Mendwick for Oven & range repair", "through Mendwick for a …": after in/on/using/through/via, a capitalised word
+    // no dictionary knows (no month, place or word of English) is an app's name, whatever follows it.
+    [...text.matchAll(/\b(?:in|on|using|inside|through|via)\s+(?:the\s+|my\s+)?([A-Z][a-z]{3,})\b(?!\s+[A-Z0-9&])(?!['’]s\b)/g)].map((m) => m[1]!).find((w) => !knowsWord(w)) ??
     // A brand-like word of its own, capitals inside ("my FreshFold order", "get PawPoint to …"): an app's name. (Checked
     // against the launcher later: a name no icon carries is looked for inside the apps instead.)
     /(?<![A-Z][\w'&-]*\s)\b([A-Z][a-z]+[A-Z][a-z]+)\b(?!['’]s\b|\s+[A-Z0-9])/.exec(text)?.[1] ??
@@ -485,7 +488,7 @@ export function dayLabels(d: string): string[] {
 /** The generic "<verb> <thing>" plan, or undefined when the request does not read as one. */
 export function understandAction(request: string, opts: { stepVerbs?: boolean } = {}): ActPlan | undefined {
   const text = request.replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
-  if (!text || /[.;?]\s/.test(text)) return undefined;
+  if (!text || /[.;?]\s/.test(withoutAbbreviationDots(text))) return undefined;
   // "Have my X sent to Y": read as "Send my X to Y".
   if (/^(?:please\s+)?(?:have|get)\s+(?:my|the|our)\s/i.test(text)) {
     const plain = plainImperative(text);
@@ -542,10 +545,16 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const containerNames = containers.map((e) => new RegExp(`\\b${esc(e)}((?:\\s+[a-z][\\w-]*){0,2}?)(?=\\s+(?:in|on|at|to|from|for|with|by|via|and|group|list|folder)\\b|\\s*[,.;!?]|\\s*$)`).exec(rest)?.[0] ?? e);
   // How it was paid or sent, in lower-case words ("paid via bank transfer", "by bank transfer"): an option to choose.
   const method = /\b(?:via|paid\s+(?:by|with))\s+([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)(?=\s*[,.;!?]|\s*$|\s+(?:in|on|using)\s+[A-Z])/.exec(rest)?.[1];
-  const values = [...entities.slice(1).filter((e) => !containers.includes(e)), ...(duration && !ago ? [duration] : []), ...(ago ? [ago] : []), ...(method && !STOP.has(method) ? [method] : [])];
+  // A value after "for" that goes on in lower-case words ("for Oven & range repair on Friday"): the whole phrase, up to a
+  // function word or the clause's end — one option's label.
+  const phrase = (e: string): string =>
+    new RegExp(`\\bfor\\s+(?:an?\\s+|the\\s+)?${esc(e)}((?:\\s+(?:&|[a-z][a-z'-]*)){1,4}?)(?=\\s+(?:on|at|in|to|from|for|with|by|via|and|arriving|starting|before|after)\\b|\\s*[,.;!?]|\\s*$)`).exec(rest)?.[0].replace(/^for\s+(?:an?\s+|the\s+)?/, '') ?? e;
+  const windows = [...rest.matchAll(TIME_RANGE)].map((m) => m[0]);
+  const values = [...entities.slice(1).filter((e) => !containers.includes(e)).map(phrase), ...windows, ...(duration && !ago ? [duration] : []), ...(ago ? [ago] : []), ...(method && !STOP.has(method) ? [method] : [])];
   // Every length of time the request gives ("Pay for 30 minutes of parking in …"), wherever it stands.
   const durations = [...text.matchAll(/\b(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/gi)].map((m) => m[1]!.replace(/^an?\s+/i, '1 '));
-  const times = [...text.matchAll(/\b(\d{1,2}(?::\d{2})?\s?(?:AM|PM|am|pm))\b/g)].map((m) => m[1]!);
+  // (A span of times — "8–10 AM" — is one window to choose, as written; its ends are no times of their own.)
+  const times = [...[...text.matchAll(TIME_RANGE)].map((m) => m[0]), ...[...text.replace(TIME_RANGE, ' ').matchAll(/\b(\d{1,2}(?::\d{2})?\s?(?:AM|PM|am|pm))\b/g)].map((m) => m[1]!)];
   const counts = [...text.matchAll(/\b(\d+)\s+([a-z]{3,})\s+(?:tickets?|seats?|passes|pass|places|spots)\b/g)].map((m) => `${m[1]} × ${m[2]}`);
   // "<label> every <n> <unit>" (two or more of them, or one after a change verb): a setting's value each.
   const recurrences = [...rest.matchAll(/\b([a-z]+)(?:\s+(?:it|them|him|her))?\s+(every\s+(?:\d+\s+)?(?:minutes?|hours?|days?|weeks?|months?|years?|other\s+(?:day|week|month)))\b/gi)]
@@ -578,19 +587,29 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   // (The app's name may stand before the kind: "my Hirewell application".)
   const myApp = named ? `(?:${esc(named)}\\s+)?` : '';
   const myKind = new RegExp(`\\bmy\\s+${myApp}((?:[a-z]+\\s+){0,2}?[a-z]+)(?=\\s+(?:in|on|at|for|from|with|to|via|using|and|or|of)\\b|\\s*[,.;!?]|\\s*$)`);
-  const mine = mineTabs(myKind.exec(rest)?.[1] ?? new RegExp(`\\bmy\\s+${myApp}((?:[a-z]+\\s+){0,2}[a-z]+)`).exec(rest)?.[1] ?? '');
+  // (And "my Rivera Plumbing visit": the user's own thing of that name, listed with the kind after it — Visits.)
+  // ("the X visit" likewise for a verb that makes nothing new: "Change the X visit to Friday".)
+  const ownedKind = LIGHT_VERB.test(verb) ? undefined : new RegExp(`\\b${CREATES.test(verb) ? 'my' : '(?:my|the)'}\\s+${esc(thing)}\\s+([a-z]{3,})\\b`).exec(rest)?.[1];
+  const mineWords = myKind.exec(rest)?.[1] ?? new RegExp(`\\bmy\\s+${myApp}((?:[a-z]+\\s+){0,2}[a-z]+)`).exec(rest)?.[1];
+  const mine = mineTabs(mineWords ?? (ownedKind && !STOP.has(ownedKind) ? ownedKind : ''));
+  // The day the thing itself is on ("Spin 45 on Thursday", "my Spin 45 class this Friday"), not a day to choose for it
+  // ("Move X to Friday", "Book X for Y on Friday"): right after the thing, at most a few lower-case words between.
+  // ("the Monday Sunrise Stretch class": the day right before the thing's name is its day too.)
+  const dayWord = days[0]?.split(/[\s,]+/)[0] ?? '';
+  const thingDay = days.length > 0 && (new RegExp(`${esc(dayWord)}\\s+${esc(thing)}`).test(rest) || new RegExp(`${esc(thing)}(?:['’]s)?(?:\\s+[a-z]+){0,3}\\s+(?:on|this|next)\\s+(?:the\\s+)?${esc(dayWord)}`).test(rest));
   const goals: Goal[] = [
     appGoal(named, { words: contentWords(rest), verbs: [verb, ...syn], names: [thing, ...values], request: text }),
     // Things that are the user's own ("my library loan of X") are listed in a "My …" section: open it when it shows.
-    ...(mine.length ? [{ kind: 'tap', targets: mine, text: `open ${mine[0]}`, min: 0.8, optional: true, notTitle: true } satisfies Goal] : []),
+    // (Found by the thing's kind — "my X visit" → Visits — it is not opened when the thing already shows.)
+    ...(mine.length ? [{ kind: 'tap', targets: mine, text: `open ${mine[0]}`, min: 0.8, optional: true, notTitle: true, ...(mineWords ? {} : { already: [thing] }) } satisfies Goal] : []),
     // A day the thing is on ("Spin 45 on Thursday"): lists by day (a schedule's day strip) show it once that day is chosen.
     // (Not the day something was done, for a record of it: "Log X as Watered, Yesterday".)
-    ...days.slice(0, done ? 0 : 1).map((d): Goal => ({ kind: 'tap', targets: dayLabels(d), text: `open ${d}`, min: 0.95, optional: true, notTitle: true })),
+    ...days.slice(0, done || !thingDay ? 0 : 1).map((d): Goal => ({ kind: 'tap', targets: dayLabels(d), text: `open ${d}`, min: 0.95, optional: true, notTitle: true })),
     { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
     // Not on screen: a tab or section named by the kind of thing the request calls it ("my X card" → Cards).
     // (A container the request names, whole as written — "Flat 4B" — is the first place to look; a person the request
     // acts with — "settle up with Sam" — may be chosen after the action's button, on the page it opens.)
-    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, entry: actWords, ...(new RegExp(`\\bwith\\s+${esc(thing)}\\b`).test(rest) ? { counterpart: true } : {}), ...(kinds.length || owner || containers.length ? { via: [...containerNames, ...kinds, ...(owner ? contentWords(owner) : []), ...containerNames.flatMap((c) => contentWords(c))] } : {}), ...(days.length && !done ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
+    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, entry: actWords, ...(new RegExp(`\\bwith\\s+${esc(thing)}\\b`).test(rest) ? { counterpart: true } : {}), ...(kinds.length || owner || containers.length ? { via: [...containerNames, ...kinds, ...(owner ? contentWords(owner) : []), ...containerNames.flatMap((c) => contentWords(c))] } : {}), ...(days.length && !done && thingDay ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
     {
       kind: 'tap',
       targets: actionTargets,
@@ -633,7 +652,8 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
       // A dialog's button that says more than the verb ("Pay and extend", "Confirm booking"); after settings chosen on
       // a form, the form's own "Save …" button.
       // (After options chosen on the way — "paid via Venmo" — a form's "Record …" button records the action.)
-      words: recurrences.length ? [...actWords, 'save'] : values.length ? [...actWords, 'record'] : actWords,
+      // (A new time or other values chosen on a page are kept with its "Save …" button: "Save new time".)
+      words: recurrences.length ? [...actWords, 'save'] : values.length ? [...actWords, 'record', 'save'] : actWords,
     },
   ];
   return { goals, result: new RegExp(`\\b(?:${acted.map(past).join('|')})\\b`, 'i') };

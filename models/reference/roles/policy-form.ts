@@ -68,7 +68,10 @@ const CUE_WORDS: Record<string, string[]> = {
 const MONEY_VERBS = /^(?:pay|send|transfer|give|owe|reimburse|refund|tip|wire|lend|repay)$/i;
 
 /** Verbs whose form is usually opened by another verb's button (generic English). */
-const FORM_SYNONYMS: readonly (readonly string[])[] = [['put', 'add'], ['move', 'transfer'], ['pay', 'send money', 'send'], ['owe', 'send money', 'pay']];
+const FORM_SYNONYMS: readonly (readonly string[])[] = [['put', 'add'], ['move', 'transfer'], ['pay', 'send money', 'send'], ['owe', 'send money', 'pay'], ['settle', 'pay']];
+
+/** Words after a verb that are no object of it. */
+const STOP_OBJECT = /^(?:always|perhaps|thanks|afterwards|towards|sometimes|besides|nevertheless|unless|whereas|was|has|is|its|this|thus|plus|yes|us|as)$/;
 
 /** Buttons that submit a form (generic). */
 export const SUBMIT_WORDS = ['review', 'continue', 'next', 'submit', 'send', 'save', 'done', 'confirm', 'pay', 'transfer', 'request', 'apply', 'create', 'add', 'finish', 'ok'];
@@ -113,6 +116,18 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
     out.push({ value: m[1]!.trim(), input: m[1]!.trim(), kind: 'text', cues: [...before(text, at), ...after(text, at + m[0].length, 3)] });
     blank(m[0]);
   }
+  // A budget ("budget under $500", "our budget is $2,000–$10,000", "a budget of $500"): the range or bound as written,
+  // one option of a budget picker or the text of a budget field.
+  for (const m of [...text.matchAll(/\bbudget\s*(?:is|of|at|around|:)?\s*((?:(?:under|over|below|above|up\s+to|around|about|less\s+than|more\s+than)\s+)?[$€£]\s?\d(?:[\d,]*\d)?(?:\.\d{1,2})?(?:\s*(?:[–—-]|to)\s*[$€£]?\s?\d(?:[\d,]*\d)?(?:\.\d{1,2})?)?)/gi)]) {
+    out.push({ value: m[1]!.trim(), input: m[1]!.trim(), kind: 'text', cues: ['budget', 'price', 'cost', 'spend'] });
+    blank(m[0]);
+  }
+  // When the work is wanted ("I want it done within a month", "we'd like it finished as soon as possible"): the time as
+  // written, an option of a "When …?" picker.
+  for (const m of [...text.matchAll(/\b(?:(?:I|we)(?:['’]d)?\s+)?(?:want|like|need)\s+(?:it|this|them|(?:the\s+|our\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(?:to\s+be\s+)?(done|finished|completed|ready|fixed|started)\s+((?:within|in|by|before|after|as|next|this|asap|right|over)\b[^.;,!?]*?)\s*(?=[.;,!?]|$)/gi)]) {
+    out.push({ value: m[2]!.trim(), input: m[2]!.trim(), kind: 'text', cues: ['when', 'timing', 'time', m[1]!.toLowerCase()] });
+    blank(m[0]);
+  }
   // "under the name X", "with the name X" (to the end of the clause): the name the thing is kept under.
   const nameLab = /\b(?:under|with|by)\s+the\s+name\s+(?!a\b|an\b|the\b|it\b)([^.;!?"]+?)\s*(?=[.;!?]|$)/i.exec(text);
   if (nameLab && /\w/.test(nameLab[1]!)) {
@@ -151,6 +166,11 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
     const quantity = /^(?:lbs?|kg|g|oz)$/.test(unit) ? ['weight', 'weighs'] : /^(?:l|ml)$/.test(unit) ? ['volume', 'amount'] : ['length', 'height', 'size', 'distance'];
     const lead = /,\s*$/.test(text.slice(0, m.index!)) ? [] : before(text, m.index!, 1);
     out.push({ value: m[0].trim(), input: m[1]!, kind: 'number', cues: [unit, ...quantity, ...lead] });
+    blank(m[0]);
+  }
+  // A percentage ("a 20% tip", "15 percent off"): chosen or typed as written, the noun after it names its field.
+  for (const m of [...text.matchAll(/(?<![\w.$€£])(\d{1,3}(?:\.\d+)?)\s?(?:%|percent\b)/g)]) {
+    out.push({ value: `${m[1]}%`, input: `${m[1]}%`, kind: 'number', cues: [...after(text, m.index! + m[0].length, 1), 'percent', ...before(text, m.index!, 1)] });
     blank(m[0]);
   }
   // E-mail addresses: typed as they are (a person's name beside one is a name of its own, not part of it).
@@ -198,12 +218,12 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
   }
   // A purpose: "for concert tickets" (not a name's "for", which is read below as a name with the cue "for").
   // (At the clause's end any words; before a preposition only lower-case ones: "for Anna Berg at 7" is no purpose.)
-  const atEnd = /\bfor\s+(?!(?:me|my|him|her|them|it|us|the)\b)([A-Za-z][A-Za-z' -]*?)\s*(?=[.;,!?]|$)/.exec(text);
+  const atEnd = /\bfor\s+(?:an?\s+)?(?!(?:me|my|him|her|them|it|us|the)\b)([A-Za-z][A-Za-z' -]*?)\s*(?=[.;,:!?]|$)/.exec(text);
   const purpose =
     (atEnd && !/\b(?:from|to|at|in|on|by|with|instead)\b/.test(atEnd[1]!) ? atEnd : null) ??
     // (A capitalised name with lower-case words before a preposition: "for Coffee beans to Climbing crew" — what it was for.)
     /\bfor\s+([A-Z][\w'-]*(?:\s+(?!(?:from|to|at|on|in|by|with)\b)[a-z][\w'-]*){1,3})(?=\s+(?:from|to|at|on|in|by|with)\b)/.exec(text) ??
-    /\bfor\s+(?!(?:me|my|him|her|them|it|us|the)\b)([a-z][a-z' -]*?)(?=\s+(?:from|to|at|on|in|by|with)\b)/.exec(text);
+    /\bfor\s+(?:an?\s+)?(?!(?:me|my|him|her|them|it|us|the)\b)([a-z][a-z' -]*?)(?=\s+(?:from|to|at|on|in|by|with)\b)/.exec(text);
   if (purpose && purpose[1]!.trim() && !/\b(?:from|to|at|in|on|by|with|instead)\b/.test(purpose[1]!)) {
     out.push({ value: purpose[1]!.trim(), input: purpose[1]!.trim(), kind: 'text', cues: ['for'] });
     blank(purpose[0]);
@@ -461,10 +481,17 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   if (values.length < 2 || (typed.length === 0 && !namedRecord)) return undefined;
   // Not a single-thing action with a date (e.g. "Move X to June 4"): a form needs a typed value that is not only a date.
   if (typed.every((v) => v.kind === 'date' || v.kind === 'time') && values.length < 3) return undefined;
-  // Nor a record of something done to a thing named right after the verb, with only a day or time typed ("Log Pearl as
-  // Fertilized, Today"): an action on that thing, its values chosen on its page.
+  // Nor an action on a thing named right after the verb, with only a day or time typed ("Log Pearl as Fertilized, Today",
+  // "Book X for Y on Friday, June 6, arriving 8–10 AM", "Move my X visit to …"): its values are chosen on its page.
   const esc = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  if (!opts.kind && RECORD_VERB.test(verb) && typed.every((v) => v.kind === 'date' || v.kind === 'time') && values.some((v) => v.kind === 'name' && new RegExp(`^\\S+\\s+(?:my\\s+|the\\s+|our\\s+)?${esc(v.value)}\\b`).test(clause))) return undefined;
+  // (For any verb when the thing is named bare — "Book X …" — or is the user's thing of a kind: "Move my X visit …"; "Polish
+  // my Oak Table on Friday with Deluxe finish" stays a form: the thing is one of its values.)
+  const onThing = (v: FormValue): boolean =>
+    v.kind === 'name' &&
+    (RECORD_VERB.test(verb!)
+      ? new RegExp(`^\\S+\\s+(?:my\\s+|the\\s+|our\\s+)?${esc(v.value)}\\b`).test(clause)
+      : new RegExp(`^\\S+\\s+(?:the\\s+)?${esc(v.value)}\\b`).test(clause) || new RegExp(`^\\S+\\s+(?:my|the|our)\\s+${esc(v.value)}\\s+[a-z]{3,}\\b`).test(clause));
+  if (!opts.kind && typed.every((v) => v.kind === 'date' || v.kind === 'time') && values.some(onThing)) return undefined;
   const money = values.some((v) => v.kind === 'amount') && MONEY_VERBS.test(owe ? 'owe' : verb);
   // The person money goes to: a name no preposition introduces ("Pay X back $12", "I owe X $12") is the recipient.
   const payee = money ? values.find((v) => v.kind === 'name' && !v.cues.some((c) => /^(?:to|from|for|at|instead|of|with|in|on)$/.test(c))) : undefined;
@@ -473,16 +500,18 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   // amount, and the verb's common synonyms.
   let rest = clause.replace(/^\s*\S+/, '');
   for (const v of values) rest = rest.replace(v.value, ' ');
-  if (named) rest = rest.replace(new RegExp(`\\b(?:in|on|using|inside)\\s+(?:the\\s+|my\\s+)?${esc(named)}\\b`), ' ');
+  if (named) rest = rest.replace(new RegExp(`\\b(?:in|on|using|inside|through|via)\\s+(?:the\\s+|my\\s+)?${esc(named)}\\b`), ' ');
   // The kind of thing the form makes: the head (last) noun of the first noun phrase after an article ("a door code" →
   // code), else the first content word.
-  const np = /\b(?:a|an|the|my|new)\s+(?:[A-Z][\w'-]*\s+)?((?:(?!(?:under|over|with|from|into|onto|for|and|the|called|named)\b)[a-z]{3,}\s+)?(?!(?:under|over|with|from|into|onto|for|and|the|called|named)\b)[a-z]{3,})\b(?!\s+(?:and|or)\b)/.exec(rest.replace(/[^A-Za-z' ]+/g, ' ').replace(/\s+/g, ' '));
+  const np = /\b(?:a|an|the|my|new)\s+(?:[A-Z][\w'-]*\s+)?((?:(?!(?:under|over|with|from|into|onto|for|and|the|called|named|through|via|using|charged|ending)\b)[a-z]{3,}\s+)?(?!(?:under|over|with|from|into|onto|for|and|the|called|named|through|via|using|charged|ending)\b)[a-z]{3,})\b(?!\s+(?:and|or)\b)/.exec(rest.replace(/[^A-Za-z' ]+/g, ' ').replace(/\s+/g, ' '));
   const head = np ? contentWords(np[1]!.split(' ').pop()!)[0] : undefined;
   // Where the request puts the thing ("to my wallet"; "Put X on the plan": the plan holds X, it is not X's kind).
   // ("Add X to my Saffra meal plan": the head noun of the place, after the app's name.)
   const onDest = /^(?:put|add|place)$/.test(verb) ? /\b(?:on|onto|in|into|to)\s+(?:my|the|our)\s+(?:[A-Z][\w&'-]*\s+)?(?:[a-z]{3,}\s+)?([a-z]{3,})\b/.exec(clause)?.[1] : undefined;
   const dest = /\bto\s+(?:my|the|our)\s+([a-z]{3,})\b/.exec(text)?.[1] ?? onDest;
-  const kind = opts.kind ?? (head && head.length >= 3 && !/^(?:note|memo|message|over|back|number)$/.test(head) && head !== onDest ? head : undefined) ?? contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w) && w !== onDest && !new RegExp(`^(?:${MONTHS})$|^(?:mon|tues|wednes|thurs|fri|satur|sun)day$`, 'i').test(w));
+  // (A plural noun right after the verb is what the form asks for: "Get quotes through X for …" → Get quotes.)
+  const direct = /^\s*([a-z]{2,}[^s\W]s)\b/.exec(rest)?.[1];
+  const kind = opts.kind ?? (direct && !STOP_OBJECT.test(direct) ? contentWords(direct)[0] : undefined) ?? (head && head.length >= 3 && !/^(?:note|memo|message|over|back|number)$/.test(head) && head !== onDest ? head : undefined) ?? contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w) && w !== onDest && !new RegExp(`^(?:${MONTHS})$|^(?:mon|tues|wednes|thurs|fri|satur|sun)day$`, 'i').test(w));
   // A noun phrase of two words joined by "and" names a section or button whole ("lost and found", "terms and conditions").
   const phrase = /\b([a-z]{3,} and [a-z]{3,})\b/.exec(rest.replace(/\band\s+(?:call|name|title)\s+it\b/g, ' '))?.[1];
   const syn = [...SYNONYMS, ...FORM_SYNONYMS].filter((g) => g.includes(verb!)).flat().filter((w) => w !== verb);

@@ -57,9 +57,28 @@ export interface Candidate {
   score: number;
 }
 
+/**
+ * Labels wrapped onto two lines ("Window" over "replacement" in a grid of options): each pair of a short line and the
+ * short line right under it, starting at the same x, read as one line with the upper line's box.
+ */
+export function wrappedLines(lines: readonly OcrLine[]): OcrLine[] {
+  const out: OcrLine[] = [];
+  for (const l of lines) {
+    if (l.text.trim().split(/\s+/).length > 3) continue;
+    const m = lines.find((o) => o !== l && Math.abs(o.box.x - l.box.x) <= 8 && o.box.y > l.box.y && o.box.y - (l.box.y + l.box.h) <= 10 && /^[a-z&(]/.test(o.text.trim()) && o.text.trim().split(/\s+/).length <= 3);
+    if (m) out.push({ ...l, text: `${l.text.trim()} ${m.text.trim()}` });
+  }
+  return out;
+}
+
+/** A sentence's last words wrapped onto a line of their own: lower-case first, a full stop last ("book.", "pros."). */
+export const FRAGMENT = /^[a-z][^.!?]{0,30}\.$/;
+
 export function candidates(lines: OcrLine[], targets: string[], min = 0.6): Candidate[] {
   const out: Candidate[] = [];
   for (const line of lines) {
+    // (Never the end of a sentence wrapped onto a line of its own — "book." under "… too soon to" — whatever it says.)
+    if (FRAGMENT.test(line.text.trim())) continue;
     // Earlier targets are preferred alternatives ("Place order" over "Checkout").
     const score = Math.max(...targets.map((t, rank) => matchScore(line.text, t) - 0.03 * rank));
     if (score >= min) out.push({ line, score });
@@ -104,6 +123,7 @@ export function rowCandidates(lines: OcrLine[], target: string, screen: { height
 
 /** Whole-word matches inside a longer OCR line (chips and grids are often read as one line: "XS S M L XL"). */
 export function tokenCandidates(lines: OcrLine[], targets: string[]): Candidate[] {
+  lines = lines.filter((l) => !FRAGMENT.test(l.text.trim()));
   const out: Candidate[] = [];
   for (const line of lines) {
     const text = line.text;
@@ -128,6 +148,7 @@ export function tokenCandidates(lines: OcrLine[], targets: string[]): Candidate[
  * three letters or more (a bare "7" must never take "7:00 AM").
  */
 export function prefixCandidates(lines: OcrLine[], targets: string[]): Candidate[] {
+  lines = lines.filter((l) => !FRAGMENT.test(l.text.trim()));
   const out: Candidate[] = [];
   for (const line of lines) {
     const l = normText(line.text);
@@ -200,6 +221,7 @@ export function sameDate(line: string, value: string): boolean {
 
 /** A short button (≤ 3 words, no question, no number) with one of `words` in it ("Pay and extend" for "extend"). */
 function shortButtonWith(l: OcrLine, words: readonly string[]): boolean {
+  if (FRAGMENT.test(l.text.trim())) return false;
   const ws = l.text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
   return ws.length > 0 && ws.length <= 6 && !/\?\s*$/.test(l.text) && ws.some((w) => words.includes(w));
 }
@@ -221,6 +243,15 @@ export function screenSig(lines: readonly OcrLine[], screen: { width: number; he
  * The affirmative button of an open confirmation: below its question, on the row of its Cancel/No (the dialog's buttons,
  * not the page's behind it), a short label without digits that is not Cancel/No/Back/Close.
  */
+/**
+ * A status word of a list row ("Booked", "Selected", "Open" at the right of "12-2 PM"): a short line with another line
+ * of its row to its left. It says how that row stands, not what the episode did.
+ */
+export function rowStatus(l: OcrLine, lines: readonly OcrLine[]): boolean {
+  const cy = l.box.y + l.box.h / 2;
+  return l.text.trim().split(/\s+/).length <= 2 && lines.some((o) => o !== l && o.box.x + o.box.w < l.box.x - 8 && Math.abs(o.box.y + o.box.h / 2 - cy) < 12);
+}
+
 export function affirmative(lines: readonly OcrLine[]): { asked: OcrLine; yes: OcrLine } | undefined {
   // (The dialog's "no" may keep what it asks about: "Cancel this booking?" — "Keep booking" / "Yes, cancel".)
   const NO = /^(?:cancel|no|not now|keep(?: \w+){0,2}|go back|never ?mind|dismiss)$/i;
@@ -231,7 +262,8 @@ export function affirmative(lines: readonly OcrLine[]): { asked: OcrLine; yes: O
   const no = lines.find((l) => l.box.y > asked.box.y && NO.test(l.text.trim()));
   const yes = lines
     .filter((l) => l.box.y > asked.box.y + asked.box.h && !!no && Math.abs(l.box.y + l.box.h / 2 - (no.box.y + no.box.h / 2)) < 24 && l !== no && !/^(?:cancel|no|not now|back|close)$/i.test(l.text.trim()))
-    .filter((l) => (l.text.match(/[A-Za-z]+/g) ?? []).length <= 3 && !/[.,]$/.test(l.text.trim()) && !/\d/.test(l.text))
+    // (A button's label starts with a capital: "pen" is a word of the page behind a see-through backdrop, cut off.)
+    .filter((l) => (l.text.match(/[A-Za-z]+/g) ?? []).length <= 3 && !/[.,]$/.test(l.text.trim()) && !/\d/.test(l.text) && /^[\p{Lu}✓✔]/u.test(l.text.trim()))
     // (Inside the dialog: not a fragment of the page behind it showing at the screen's edge, left of the dialog's text.)
     .filter((l) => !no || l.box.x >= Math.min(asked.box.x, no.box.x) - 24)
     // (The buttons of one row: the rightmost is the affirmative one, whatever pixel its text starts on.)
@@ -462,11 +494,13 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
       if (history.some((c) => c.includes(`[action first ${i + 1}]`))) return true;
       if (g.form && formVisible(g.form, lines, screen)) return true;
       // (Never while a confirmation is still asked: "Unlock Front Gate?" over a page that says "Unlocked by …" earlier.)
-      if (g.doneWhen && !confirmationOpen(lines) && lines.some((l) => g.doneWhen!.test(l.text))) return true;
+      if (g.doneWhen && !confirmationOpen(lines) && lines.some((l) => g.doneWhen!.test(l.text) && !rowStatus(l, lines))) return true;
       if (g.already && lines.some((l) => g.already!.some((a) => normText(l.text) === normText(a)))) return true;
-      if (g.optional && candidates(lines, tapTargets(g, history), g.min ?? 0.6).length === 0 && !(g.words && lines.some((l) => shortButtonWith(l, g.words!)))) return true;
+      // (A page's title that says the verb — "Book a visit" over the form — is no button for it.)
+      if (g.optional && candidates(lines, tapTargets(g, history), g.min ?? 0.6).length === 0 && !(g.words && lines.some((l) => !isHeader(l, screen) && shortButtonWith(l, g.words!)))) return true;
       if (g.nav) return header.some((h) => g.nav!.some((k) => normText(h.text).includes(k))) || laterVisible();
-      if (g.entity) return header.some((h) => matchScore(h.text, g.targets[0]!) >= 0.85) && later.length > 0;
+      // (Not a title in quotes: a search's results echo the query, '"X"' over the list — the thing's row is still to open.)
+      if (g.entity) return header.some((h) => matchScore(h.text, g.targets[0]!) >= 0.85 && !/^["“'‘].*["”'’]$/.test(h.text.trim())) && later.length > 0;
       return false;
     case 'add': {
       const count = cartCount(lines);
@@ -493,7 +527,7 @@ export function fieldOf(lines: OcrLine[], hints: string[], value: string, screen
   let best: { label: OcrLine; score: number } | undefined;
   for (const l of lines) {
     // Not the value itself, nor the thing the request is about (a card title that happens to share a word).
-    if (isHeader(l, screen) || matchScore(l.text, value) >= 0.8 || avoid.some((a) => matchScore(l.text, a) >= 0.8)) continue;
+    if (isHeader(l, screen) || FRAGMENT.test(l.text.trim()) || matchScore(l.text, value) >= 0.8 || avoid.some((a) => matchScore(l.text, a) >= 0.8)) continue;
     const ws = (l.text.match(/[A-Za-z][A-Za-z'-]+/g) ?? []).map(stem);
     if (ws.length === 0 || ws.length > 4) continue;
     // (OCR may run a label's words together: "Waterevery" is "Water every" — the hint, then a word, not a suffix.)

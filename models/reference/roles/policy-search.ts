@@ -29,7 +29,7 @@ import { contentWords } from './policy-act.js';
 import { stemEq } from './policy-explore.js';
 import { fieldScore, formFields, formValues, optionScore, RESULT, SUBMIT_WORDS, type FormValue } from './policy-form.js';
 import { SUCCESS } from './policy-intent.js';
-import { affirmative, APP_RESULTS, dialogAnswer, confirmationOpen, screenSig, isHeader, looksLikeLauncher, matchScore, normText, pointIn, sameDate, tabRow } from './policy-screen.js';
+import { affirmative, wrappedLines, APP_RESULTS, dialogAnswer, confirmationOpen, screenSig, isHeader, looksLikeLauncher, matchScore, normText, pointIn, sameDate, tabRow } from './policy-screen.js';
 import { instructionEntities, namesTheApp, requestCore } from './intent.js';
 
 export interface SearchInput {
@@ -410,8 +410,10 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     const head = heads.sort((a, b) => b.box.y - a.box.y)[0];
     return !!head && head.text.trim().toLowerCase().startsWith(m[1]!.toLowerCase());
   };
+  // (An option's label wrapped onto two lines is read whole: "Window" over "replacement".)
+  const wrapped = wrappedLines(body);
   for (const v of open) {
-    const opt = body
+    const opt = [...body, ...wrapped]
       .filter((l) => tappable(l) && !tabs.includes(l) && (optionScore(l.text, v.input) >= 0.95 || (v.kind === 'date' && (sameDate(l.text, v.value) || calendarDay(l, v.value)))) && countedHere(l, v))
       .sort((a, b) => b.box.y - a.box.y)[0];
     const own = opt && v.kind === 'name' ? buttonOfRow(opt) : undefined;
@@ -536,7 +538,9 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       const lw = lineWords(t);
       const hits = new Set(lw.filter((w) => reqWords.some((x) => stemEq(x, w)))).size;
       const own = openNames.filter((nm) => says(t, nm));
-      const named = own.length + 0.75 * openNames.filter((nm) => !own.includes(nm) && card(l).some((c) => says(c.text, nm))).length;
+      // (A name wrapped over two lines of the card — "…, Apex" / "ApplianceService" — is read from the card's lines joined.)
+      const cardText = normText(card(l).map((c) => c.text).join(' '));
+      const named = own.length + 0.75 * openNames.filter((nm) => !own.includes(nm) && (card(l).some((c) => says(c.text, nm)) || (normText(nm).length >= 8 && cardText.includes(normText(nm))))).length;
       const usedNamed = names.filter((nm) => (usedValue(nm) || subject.includes(nm)) && says(t, nm)).length;
       const near = hits === 0 ? nearness(lw, reqWords) : 0;
       const first = words(t)[0] ?? '';
@@ -575,7 +579,19 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // row's title, which often does nothing.)
   const rowButton = best && !best.commit ? buttonOfRow(best.l) : undefined;
   // (A line is sure enough to override the plan only when it says one of the request's names of several words.)
-  const sureness = best ? (openNames.some((nm) => nm.trim().split(/\s+/).length >= 2 && [best.l, ...card(best.l)].some((c) => says(c.text, nm))) ? best.score : Math.min(best.score, 1.5)) : 0;
+  const sureness = best ? (openNames.some((nm) => nm.trim().split(/\s+/).length >= 2 && ([best.l, ...card(best.l)].some((c) => says(c.text, nm)) || normText(card(best.l).map((c) => c.text).join(' ')).includes(normText(nm)))) ? best.score : Math.min(best.score, 1.5)) : 0;
+  // (A page whose options the search chose here — "Exterior painting" on step 1 of 3 — goes on with its forward button
+  // when no other line here names a value still to choose: the rest are asked on the next page.)
+  const pickedHere = history.some((c) => {
+    const m = TAG.exec(c);
+    return !!m && m[2] === 'option' && m[4] === sig;
+  });
+  const forward = pickedHere && !(best && !best.commit && best.score >= 2)
+    ? body.filter((l) => tappable(l) && !triedHere(l) && !tabs.includes(l) && /^(?:next|continue|review)\b/i.test(l.text.trim()) && words(l.text).length <= 3).sort((a, b) => b.box.y - a.box.y)[0]
+    : undefined;
+  if (forward && !body.some((l) => tappable(l) && (openNames.some((nm) => says(l.text, nm)) || open.some((v) => optionScore(l.text, v.value) >= 0.95)))) {
+    return click(forward, `The page's choices for "${core}" are made here; going on with "${forward.text}".`, `Tapped "${forward.text}". ${tag('tap')}`, 1);
+  }
   if (best && rowButton) {
     return click(rowButton, `Searching the app for the way to "${core}": "${best.l.text}" says most of it here (score ${best.score.toFixed(2)}); tapping its row's "${rowButton.text}".`, `Tapped "${rowButton.text}" of "${best.l.text}". ${tag('tap')}`, sureness);
   }

@@ -16,7 +16,7 @@ import { wordSimilarity } from '../word-vectors.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { implausibleField, searchStep, searching } from './policy-search.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
-import { affirmative, dialogAnswer, screenSig, searchBox, searchButtonOf, APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, stemWords, pick, pointIn, prefixCandidates, readValue, rowCandidates, sameDate, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
+import { affirmative, rowStatus, wrappedLines, FRAGMENT, dialogAnswer, screenSig, searchBox, searchButtonOf, APP_RESULTS, FIELD_WORDS, fieldOf, MONTH_HEADING, candidates, cartCount, goalReached, headerLines, isHeader, labelledFields, launcherLabel, looksLikeLauncher, matchScore, normText, numberPoint, onPageOf, labelledSwitch, confirmationOpen, stemWords, pick, pointIn, prefixCandidates, readValue, rowCandidates, sameDate, satisfiedOnScreen, stepperOf, switchOf, tabRow, tapTargets, tokenCandidates, topicLabel, viaLine, type Candidate } from './policy-screen.js';
 
 export type { BaseGoal, Goal } from './policy-tasks.js';
 
@@ -481,15 +481,18 @@ function clockMinutes(t: string): number | undefined {
   return h * 60 + Number(m[2] ?? 0);
 }
 
-/** A day strip's cell for the date `v`: its day number under a weekday's short name ("Thu" over "5"). */
+/**
+ * A day strip's cell for the date `v`: its day number under a weekday's short name ("Thu" over "5"); or a month
+ * calendar's cell — the day number in a row of day numbers, under the heading of the date's month ("June 2025").
+ */
 function dayCell(l: OcrLine, v: string, lines: readonly OcrLine[]): boolean {
   const day = /\b(\d{1,2})(?:st|nd|rd|th)?\b/.exec(v)?.[1];
-  return (
-    !!day &&
-    l.text.trim() === day &&
-    !/[ap]m/i.test(v) &&
-    lines.some((w) => w !== l && /^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?$/i.test(w.text.trim()) && Math.abs(w.box.x + w.box.w / 2 - (l.box.x + l.box.w / 2)) < 25 && l.box.y > w.box.y && l.box.y - w.box.y < 50)
-  );
+  if (!day || l.text.trim() !== day || /[ap]m/i.test(v)) return false;
+  if (lines.some((w) => w !== l && /^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?$/i.test(w.text.trim()) && Math.abs(w.box.x + w.box.w / 2 - (l.box.x + l.box.w / 2)) < 25 && l.box.y > w.box.y && l.box.y - w.box.y < 50)) return true;
+  const month = /\b(January|February|March|April|May|June|July|August|September|October|November|December)\b/i.exec(v)?.[1];
+  const heading = lines.some((w) => w.box.y < l.box.y && l.box.y - w.box.y < 260 && new RegExp(`^${month ?? '[A-Za-z]+'}\\s+\\d{4}$`, 'i').test(w.text.trim()));
+  const row = lines.filter((w) => w !== l && /^\d{1,2}$/.test(w.text.trim()) && Math.abs(w.box.y + w.box.h / 2 - (l.box.y + l.box.h / 2)) < 10).length;
+  return heading && row >= 3;
 }
 
 /**
@@ -602,7 +605,7 @@ function wordButtons(lines: OcrLine[], words: string[], screen: { width: number;
     // A button may carry the amount it acts on when it starts with the word ("Pay $38.75"); a field label ends in a
     // preposition ("Pay from").
     const lead = wanted.has(ws[0] ?? '') && /^[a-z]/i.test(l.text.trim());
-    return ws.length > 0 && ws.length <= 3 && (!/\d/.test(l.text) || lead) && !/\?\s*$/.test(l.text) && !/\s(?:from|to|for|with|at|on|by|via|into)$/i.test(l.text.trim()) && !isHeader(l, screen) && ws.some((w) => wanted.has(w));
+    return ws.length > 0 && ws.length <= 3 && !FRAGMENT.test(l.text.trim()) && (!/\d/.test(l.text) || lead) && !/\?\s*$/.test(l.text) && !/\s(?:from|to|for|with|at|on|by|via|into)$/i.test(l.text.trim()) && !isHeader(l, screen) && ws.some((w) => wanted.has(w));
   });
 }
 
@@ -843,6 +846,17 @@ function planStep(input: DecideInput): Decision {
         return clickOn(onward, `The deferred values are chosen; "${onward.text}" goes on.`, `Tapped "${onward.text}". [all goals done: onward ${rounds + 1}]`);
       }
     }
+    // The values chosen, the page still goes on ("Continue" under "Step 2 of 3", then "Book visit"): its forward button,
+    // then the one that commits, before any result is looked for (a few pages at most).
+    if (deferred.length === 0 && !confirmationOpen(lines)) {
+      const rounds = history.filter((c) => /\[all goals done: onward \d+\]/.test(c)).length;
+      const lastStep = history[history.length - 1] ?? '';
+      const justSet = /^Chose "/.test(lastStep) || /\[all goals done: onward \d+\]/.test(lastStep);
+      const onward = justSet && rounds < 4 ? lines.filter((l) => !isHeader(l, screen) && (FORWARD.test(l.text.trim()) || (rounds > 0 && /^(?:confirm|book|schedule|submit|place|save|send|pay)\b/i.test(l.text.trim()))) && l.text.trim().split(/\s+/).length <= 4 && !/\d/.test(l.text)).sort((a, b) => b.box.y - a.box.y)[0] : undefined;
+      if (onward && !history.some((c) => c.includes(`Tapped "${onward.text}". [all goals done: onward`))) {
+        return clickOn(onward, `The values are chosen on this page; "${onward.text}" goes on.`, `Tapped "${onward.text}". [all goals done: onward ${rounds + 1}]`);
+      }
+    }
     if (spec) {
       if (!progress.waitedAfterAll) {
         return { thought: `All ${n} steps are done but the screen (${seen}) does not show the expected result yet; waiting.`, conclusion: 'Waited for the result after the last step. [all goals done: wait]', action: { action: 'wait', time: 1 } };
@@ -857,7 +871,7 @@ function planStep(input: DecideInput): Decision {
     // where the outcome lives (a list may append it below the fold, under a "saved" toast). Scroll towards it, bounded.
     // (Not when the screen reports that the thing left the app — "Message sent", "Request submitted": it is not listed
     // here, and scrolling would only hide the report.)
-    const gone = confirmationOpen(lines) ? undefined : lines.find((l) => !isHeader(l, screen) && /\b(?:sent|delivered|posted|submitted)\b/i.test(l.text) && l.text.trim().split(/\s+/).length <= 6);
+    const gone = confirmationOpen(lines) ? undefined : lines.find((l) => !isHeader(l, screen) && !rowStatus(l, lines) && /\b(?:sent|delivered|posted|submitted)\b/i.test(l.text) && l.text.trim().split(/\s+/).length <= 6);
     if (gone) {
       return { thought: `All ${n} steps are done and the screen says "${gone.text}".`, conclusion: `Task complete: the screen shows "${gone.text}". [all goals done]`, action: { action: 'terminate', status: 'success' } };
     }
@@ -869,7 +883,7 @@ function planStep(input: DecideInput): Decision {
     }
     const success = confirmationOpen(lines)
       ? undefined
-      : lines.find((l) => (plan.app ? [...SUCCESS, ...APP_RESULTS] : SUCCESS).some((s) => normText(l.text).includes(normText(s))) || (plan.result?.test(l.text) ?? false));
+      : lines.find((l) => !rowStatus(l, lines) && ((plan.app ? [...SUCCESS, ...APP_RESULTS] : SUCCESS).some((s) => normText(l.text).includes(normText(s))) || (plan.result?.test(l.text) ?? false)));
     if (success) {
       return { thought: `All ${n} steps are done and the screen says "${success.text}".`, conclusion: `Task complete: the screen shows "${success.text}". [all goals done]`, action: { action: 'terminate', status: 'success' } };
     }
@@ -1522,7 +1536,7 @@ function planStep(input: DecideInput): Decision {
       const f = fieldOf(lines, goal.hints, goal.value, screen, goal.avoid, goal.minShared);
       // (Never a tab of the app's bar: "Today" the tab is no answer to "When?".)
       const tabs = tabRow(lines, screen);
-      const options = lines.filter((l) => !isHeader(l, screen) && l !== f?.value && !tabs.includes(l) && (matchScore(l.text, goal.value) >= 0.95 || sameDate(l.text, goal.value)));
+      const options = [...lines, ...wrappedLines(lines)].filter((l) => !isHeader(l, screen) && l !== f?.value && !tabs.includes(l) && (matchScore(l.text, goal.value) >= 0.95 || sameDate(l.text, goal.value) || dayCell(l, goal.value, lines)));
       // Once the picker is open, OCR may drop a letter of the option ("Riverside Mal"): the one clearly best near match.
       const near = sub.opened && options.length === 0 ? candidates(lines, [goal.value], 0.85).filter((c) => !isHeader(c.line, screen) && c.line !== f?.value).sort((a, b) => b.score - a.score) : [];
       if (near[0] && (near.length === 1 || near[0].score - near[1]!.score >= 0.05)) options.push(near[0].line);
@@ -1538,7 +1552,7 @@ function planStep(input: DecideInput): Decision {
       // (Also when the field's own button was just tapped: its options are open in front of it.)
       const fieldJustTapped = !!f && new RegExp(`Tapped "${f.label.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`).test(history[history.length - 1] ?? '');
       // (And a date offered in a list of dates: the options are the page itself.)
-      if (opt && (sub.opened || !f || fieldJustTapped || (sameDate(opt.text, goal.value) && f.value !== opt))) return clickOn(opt, `Step ${gi + 1} of ${n} ("${goal.text}"): "${opt.text}" is offered; choosing it.`, `Chose "${opt.text}". ${tag('done')}`);
+      if (opt && (sub.opened || !f || fieldJustTapped || ((sameDate(opt.text, goal.value) || dayCell(opt, goal.value, lines)) && f.value !== opt))) return clickOn(opt, `Step ${gi + 1} of ${n} ("${goal.text}"): "${opt.text}" is offered; choosing it.`, `Chose "${opt.text}". ${tag('done')}`);
       // A recurrence no label names in the request's words ("feed it every 6 weeks" beside "Fertilize"): the field that
       // now shows a value of the same shape ("Every 4 weeks") takes it.
       const shape = /^every\s+(?:\d+\s+)?([a-z]+?)s?$/i.exec(goal.value.trim());
@@ -1575,6 +1589,13 @@ function planStep(input: DecideInput): Decision {
       if (f && !sub.opened) {
         const target = f.value ?? f.label;
         return clickOn(target, `Step ${gi + 1} of ${n} ("${goal.text}"): the field "${f.label.text}" takes this value${f.value ? ` (now "${f.value.text}")` : ''}; opening it.`, `Opened the field "${f.label.text}". ${tag('opened item')}`);
+      }
+      // No field and no option for it here, just after the last value was chosen on this page, and the page goes on with a
+      // forward button ("Continue" under "Step 1 of 3"): the value is asked on the next page.
+      const justChose = gi > 0 && new RegExp(`^Chose "[^"]*"\\.\\s.*\\[goal ${gi}/${n} done\\]`).test(history[history.length - 1] ?? '');
+      if (!f && !opt && justChose && sub.forwards < 2 && !sub.opened) {
+        const fwd = lines.filter((l) => !isHeader(l, screen) && FORWARD.test(l.text.trim())).sort((a, b) => b.box.y - a.box.y)[0];
+        if (fwd) return clickOn(fwd, `Step ${gi + 1} of ${n} ("${goal.text}"): "${goal.value}" is not asked on this page; the last value was chosen here and "${fwd.text}" goes on to the next page.`, `Tapped "${fwd.text}". ${tag(`forward ${sub.forwards + 1}`)}`);
       }
       // No field and no option for it here, but a menu of what to do next: the row that says most of the request
       // ("Deliver on another day" for "Move my X delivery to Tuesday", "Pick up at a … Point" for "… pickup point").
