@@ -587,16 +587,17 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   // (The app's name may stand before the kind: "my Hirewell application".)
   const myApp = named ? `(?:${esc(named)}\\s+)?` : '';
   const myKind = new RegExp(`\\bmy\\s+${myApp}((?:[a-z]+\\s+){0,2}?[a-z]+)(?=\\s+(?:in|on|at|for|from|with|to|via|using|and|or|of)\\b|\\s*[,.;!?]|\\s*$)`);
-  // (And "my Rivera Plumbing visit": the user's own thing of that name, listed with the kind after it — Visits.)
-  // ("the X visit" likewise for a verb that makes nothing new: "Change the X visit to Friday".)
-  const ownedKind = LIGHT_VERB.test(verb) ? undefined : new RegExp(`\\b${CREATES.test(verb) ? 'my' : '(?:my|the)'}\\s+${esc(thing)}\\s+([a-z]{3,})\\b`).exec(rest)?.[1];
-  const mineWords = myKind.exec(rest)?.[1] ?? new RegExp(`\\bmy\\s+${myApp}((?:[a-z]+\\s+){0,2}[a-z]+)`).exec(rest)?.[1];
-  const mine = mineTabs(mineWords ?? (ownedKind && !STOP.has(ownedKind) ? ownedKind : ''));
   // The day the thing itself is on ("Spin 45 on Thursday", "my Spin 45 class this Friday"), not a day to choose for it
   // ("Move X to Friday", "Book X for Y on Friday"): right after the thing, at most a few lower-case words between.
   // ("the Monday Sunrise Stretch class": the day right before the thing's name is its day too.)
   const dayWord = days[0]?.split(/[\s,]+/)[0] ?? '';
   const thingDay = days.length > 0 && (new RegExp(`${esc(dayWord)}\\s+${esc(thing)}`).test(rest) || new RegExp(`${esc(thing)}(?:['’]s)?(?:\\s+[a-z]+){0,3}\\s+(?:on|this|next)\\s+(?:the\\s+)?${esc(dayWord)}`).test(rest));
+  // (And "my Rivera Plumbing visit": the user's own thing of that name, listed with the kind after it — Visits.)
+  // ("the X visit" likewise for a verb that makes nothing new: "Change the X visit to Friday".)
+  // (Not for a thing named with its own day — "my Pilates class on Saturday" —: the day's list shows it, one step less.)
+  const ownedKind = LIGHT_VERB.test(verb) || thingDay ? undefined : new RegExp(`\\b${CREATES.test(verb) ? 'my' : '(?:my|the)'}\\s+${esc(thing)}\\s+([a-z]{3,})\\b`).exec(rest)?.[1];
+  const mineWords = myKind.exec(rest)?.[1] ?? new RegExp(`\\bmy\\s+${myApp}((?:[a-z]+\\s+){0,2}[a-z]+)`).exec(rest)?.[1];
+  const mine = mineTabs(mineWords ?? (ownedKind && !STOP.has(ownedKind) ? ownedKind : ''));
   const goals: Goal[] = [
     appGoal(named, { words: contentWords(rest), verbs: [verb, ...syn], names: [thing, ...values], request: text }),
     // Things that are the user's own ("my library loan of X") are listed in a "My …" section: open it when it shows.
