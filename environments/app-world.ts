@@ -3,6 +3,7 @@ import type { CheckerSpec } from '../domain/entities.js';
 import type { AppModule, CheckResult } from './app-types.js';
 import { bankApp } from './apps/bank/index.js';
 import { calendarApp } from './apps/calendar/index.js';
+import { carshareApp } from './apps/carshare/index.js';
 import { cinemaApp } from './apps/cinema/index.js';
 import { clockApp } from './apps/clock/index.js';
 import { contactsApp } from './apps/contacts/index.js';
@@ -64,6 +65,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   hotelApp as AppModule,
   jobsApp as AppModule,
   repairsApp as AppModule,
+  carshareApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
