@@ -401,6 +401,9 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   // time added to a named thing extends it.
   const DURATION = String.raw`\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month)|half\s+an\s+hour`;
   s = s.replace(new RegExp(String.raw`^(?:[Aa]dd|[Pp]ut)\s+(?:another\s+|an?\s+extra\s+)?(${DURATION})\s+(?:more\s+)?(?:to|onto|on)\s+(?:the\s+|my\s+)?(?:[a-z]+\s+){0,2}?(?:(?:in|at|for|of)\s+)?((?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z\d][\w-]*)*)([.!?]*)$`), 'Extend $2 by $1$3');
+  // ("Add 1 hour to my Subaru Outback trip in Wheelnook" → "Extend my Subaru Outback trip by 1 hour in Wheelnook": the named
+  // thing with its kind after it.)
+  s = s.replace(new RegExp(String.raw`^(?:[Aa]dd|[Pp]ut)\s+(?:another\s+|an?\s+extra\s+)?(${DURATION})\s+(?:more\s+)?(?:to|onto|on)\s+(the|my)\s+((?:[A-Z][\w'’.&-]*\s+)*?[A-Z\d][\w'’&-]*)\s+([a-z]{3,})((?:\s+(?:in|on|using|through|via)\s+(?:the\s+)?[A-Z][\w&-]*(?:\s+app)?)?)([.!?]*)$`), 'Extend $2 $3 $4 by $1$5$6');
   s = s.replace(new RegExp(String.raw`^(extend|renew|top\s+up)\s+(?:the\s+|my\s+)?(?:[a-z]+\s+){1,2}?(?:in|at|for|of)\s+((?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z\d][\w-]*)*)\s+(by|for)\s+(${DURATION})([.!?]*)$`, 'i'), (_a, v: string, name: string, by: string, d: string, e: string) => `${v[0]!.toUpperCase()}${v.slice(1)} ${name} ${by} ${d}${e}`);
   // Chat shorthand: "pls"/"plz" is "please" (dropped at the end), "msg" is "message".
   s = s.replace(/[,\s]+(?:pls|plz|thx|thanks|thank you)\s*([.!?]*)$/i, '$1').replace(/^msg\b/i, 'Message');
@@ -948,7 +951,8 @@ export function instructionEntities(instruction: string): string[] {
   flush();
   for (const o of options) add(o);
   // A switch position ("Turn Wi-Fi On") is the state asked for, not a name to find on screen.
-  return out.filter((e) => !/^(on|off)$/i.test(e));
+  // (Nor is the half of a day a name: "AM" of "10:00 AM", a clock time.)
+  return out.filter((e) => !/^(on|off|am|pm|a\.m\.|p\.m\.)$/i.test(e));
 }
 
 /**

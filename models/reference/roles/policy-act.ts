@@ -128,7 +128,7 @@ export function namedAppIn(text: string): string | undefined {
     // "for my Readly books": a word no dictionary knows, between "my" and the user's things in it, is the app's name.
     // ("the Bookly store card": likewise before the thing of that app.)
     // ("my Hirewell application": one thing of it too.)
-    [...text.matchAll(/\b(?:my\s+([A-Z][a-z]{2,})\s+[a-z]{3,}\b|the\s+([A-Z][a-z]{2,})\s+[a-z]{3,}\b)/g)].map((m) => (m[1] ?? m[2])!).find((w) => !knowsWord(w))
+    [...text.matchAll(/\b(?:my\s+([A-Z][a-z]{2,})\s+[a-z]{3,}\b|(?:the|an?)\s+([A-Z][a-z]{2,})\s+[a-z]{3,}\b)/g)].map((m) => (m[1] ?? m[2])!).find((w) => !knowsWord(w))
   );
 }
 
@@ -550,7 +550,9 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const phrase = (e: string): string =>
     new RegExp(`\\bfor\\s+(?:an?\\s+|the\\s+)?${esc(e)}((?:\\s+(?:&|[a-z][a-z'-]*)){1,4}?)(?=\\s+(?:on|at|in|to|from|for|with|by|via|and|arriving|starting|before|after)\\b|\\s*[,.;!?]|\\s*$)`).exec(rest)?.[0].replace(/^for\s+(?:an?\s+|the\s+)?/, '') ?? e;
   const windows = [...rest.matchAll(TIME_RANGE)].map((m) => m[0]);
-  const values = [...entities.slice(1).filter((e) => !containers.includes(e)).map(phrase), ...windows, ...(duration && !ago ? [duration] : []), ...(ago ? [ago] : []), ...(method && !STOP.has(method) ? [method] : [])];
+  // (A start time to choose — "from 10:00 AM" — is a value too, not for a record of something done.)
+  const clock = RECORD_VERB.test(verb) ? [] : [...rest.replace(TIME_RANGE, ' ').matchAll(/\b(?:from|at|starting|for)\s+(\d{1,2}(?::\d{2})?\s?(?:AM|PM|am|pm))\b/g)].map((m) => m[1]!);
+  const values = [...entities.slice(1).filter((e) => !containers.includes(e)).map(phrase), ...windows, ...clock, ...(duration && !ago ? [duration] : []), ...(ago ? [ago] : []), ...(method && !STOP.has(method) ? [method] : [])];
   // Every length of time the request gives ("Pay for 30 minutes of parking in …"), wherever it stands.
   const durations = [...text.matchAll(/\b(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/gi)].map((m) => m[1]!.replace(/^an?\s+/i, '1 '));
   // (A span of times — "8–10 AM" — is one window to choose, as written; its ends are no times of their own.)

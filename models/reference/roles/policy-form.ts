@@ -153,6 +153,13 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
   const colon = /:\s*([A-Za-z][^.;:!?"]*?(?:\s+[^.;:!?"\s]+){1,})\s*$/.exec(text);
   // (A list of short items after the colon — "Road, Trek, 2021" — is several values, read one by one below.)
   const items = colon ? colon[1]!.trim().split(/\s*,\s*/) : [];
+  // (Lower-case items of such a list — "front bumper" — are options to choose, as written.)
+  if (colon && items.length >= 2 && items.every((p) => p.split(/\s+/).length <= 4)) {
+    for (const it of items.map((p) => p.trim()).filter((p) => /^[a-z][a-z -]*[a-z]$/.test(p) && p.split(/\s+/).length <= 3)) {
+      out.push({ value: it, input: it, kind: 'name', cues: [] });
+      blank(it);
+    }
+  }
   if (colon && !lab && !(items.length >= 2 && items.every((p) => p.split(/\s+/).length <= 4))) {
     const v = colon[1]!.trim();
     out.push({ value: v, input: v, kind: 'text', cues: before(text, colon.index, 3) });
@@ -510,7 +517,8 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   const onDest = /^(?:put|add|place)$/.test(verb) ? /\b(?:on|onto|in|into|to)\s+(?:my|the|our)\s+(?:[A-Z][\w&'-]*\s+)?(?:[a-z]{3,}\s+)?([a-z]{3,})\b/.exec(clause)?.[1] : undefined;
   const dest = /\bto\s+(?:my|the|our)\s+([a-z]{3,})\b/.exec(text)?.[1] ?? onDest;
   // (A plural noun right after the verb is what the form asks for: "Get quotes through X for …" → Get quotes.)
-  const direct = /^\s*([a-z]{2,}[^s\W]s)\b/.exec(rest)?.[1];
+  // (So is a bare noun right after the verb before a preposition: "Report damage on my last X trip" → Report damage.)
+  const direct = /^\s*([a-z]{2,}[^s\W]s)\b/.exec(rest)?.[1] ?? /^\s*(?!(?:a|an|the|my|our|your|their|this|that|some|any|all|it|them|me|us|up|out|in|on|off|back|down|over)\b)([a-z]{4,})\s+(?:on|for|about|with|through|from|to)\s+(?:my|the|our|a|an)\b/.exec(rest)?.[1];
   const kind = opts.kind ?? (direct && !STOP_OBJECT.test(direct) ? contentWords(direct)[0] : undefined) ?? (head && head.length >= 3 && !/^(?:note|memo|message|over|back|number)$/.test(head) && head !== onDest ? head : undefined) ?? contentWords(rest).find((w) => w.length > 3 && !/^(?:note|memo|message|over|back|number)$/.test(w) && w !== onDest && !new RegExp(`^(?:${MONTHS})$|^(?:mon|tues|wednes|thurs|fri|satur|sun)day$`, 'i').test(w));
   // A noun phrase of two words joined by "and" names a section or button whole ("lost and found", "terms and conditions").
   const phrase = /\b([a-z]{3,} and [a-z]{3,})\b/.exec(rest.replace(/\band\s+(?:call|name|title)\s+it\b/g, ' '))?.[1];
@@ -543,8 +551,19 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   // The values that go in fields: not the place it goes in (opened on the way). A place is told from a person by its
   // name — lower-case words or a number in it: "Lisbon trip", "Flat 4B" — and money is never sent to a place.
   const fieldValues = values.filter((v) => money || !places.some((p) => p.startsWith(v.value) && /\s(?:[a-z]|\S*\d)/.test(p)));
+  // The user's own thing the form is about ("Report damage on my last Mazda3 trip: …"): its page holds the form's button —
+  // its kind's list first (Trips), then the thing; the values it names are the form's, not the thing's.
+  const owned = /\bmy\s+(?:last|latest|recent|current|next|upcoming)?\s*((?:[A-Z][\w'’.&-]*\s+)*?[A-Z\d][\w'’&-]*)\s+([a-z]{3,})\b/.exec(clause);
+  const ownThing = owned && values.some((v) => v.kind === 'name' && normText(v.value) === normText(owned[1]!)) && !MONEY_VERBS.test(verb) ? owned : undefined;
+  const toThing: Goal[] = ownThing
+    ? [
+        { kind: 'tap', targets: [cap(/(?:s|x|ch|sh)$/.test(ownThing[2]!) ? `${ownThing[2]}es` : `${ownThing[2]}s`), `My ${ownThing[2]}s`], text: `open ${ownThing[2]}s`, min: 0.8, optional: true, notTitle: true, already: [ownThing[1]!] },
+        { kind: 'tap', targets: [ownThing[1]!], text: `open ${ownThing[1]}`, entity: true, min: 0.75, optional: true, notTitle: true },
+      ]
+    : [];
   const goals: Goal[] = [
     open,
+    ...toThing,
     // (The button that creates a thing of that kind is often "Add <kind>" / "New <kind>", after the verb's own.)
     // (And it lives on the list of the user's things of that kind — "Addresses" — when the first screen lacks it.)
     {
@@ -554,11 +573,11 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
       min: 0.8,
       notTitle: true,
       words: [...verbs.filter((w) => !/\s/.test(w)), ...(kind ? [kind] : [])],
-      form: fieldValues,
+      form: formFieldValues(fieldValues, ownThing?.[1]),
       // (Or where the request puts it: "to my wallet" → "Wallet".)
       ...(kind || places.length || onDest ? { via: [...places, ...(dest && (kind || onDest) ? [cap(dest)] : []), ...(kind ? [cap(/(?:s|x|ch|sh)$/.test(kind) ? `${kind}es` : `${kind}s`)] : [])] } : {}),
     },
-    ...fieldValues.map((v, i): Goal => ({ kind: 'field', index: i, values: fieldValues, text: `fill in ${v.value}` })),
+    ...formFieldValues(fieldValues, ownThing?.[1]).map((v, i, all): Goal => ({ kind: 'field', index: i, values: all, text: `fill in ${v.value}` })),
     { kind: 'submit', verbs, text: 'submit the form' },
     {
       kind: 'tap',
@@ -573,6 +592,11 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
     },
   ];
   return { goals, result: RESULT };
+}
+
+/** The values that go in a form's fields: all but the thing whose page holds the form, when there is one. */
+function formFieldValues(values: FormValue[], thing: string | undefined): FormValue[] {
+  return thing ? values.filter((v) => normText(v.value) !== normText(thing)) : values;
 }
 
 /** A screen line that reports a form's request carried out. */

@@ -497,7 +497,7 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
       if (g.doneWhen && !confirmationOpen(lines) && lines.some((l) => g.doneWhen!.test(l.text) && !rowStatus(l, lines))) return true;
       if (g.already && lines.some((l) => g.already!.some((a) => normText(l.text) === normText(a)))) return true;
       // (A page's title that says the verb — "Book a visit" over the form — is no button for it.)
-      if (g.optional && candidates(lines, tapTargets(g, history), g.min ?? 0.6).length === 0 && !(g.words && lines.some((l) => !isHeader(l, screen) && shortButtonWith(l, g.words!)))) return true;
+      if (g.optional && candidates(lines, tapTargets(g, history), g.min ?? 0.6).filter((c) => !(g.notTitle && isHeader(c.line, screen))).length === 0 && !(g.words && lines.some((l) => !isHeader(l, screen) && shortButtonWith(l, g.words!)))) return true;
       if (g.nav) return header.some((h) => g.nav!.some((k) => normText(h.text).includes(k))) || laterVisible();
       // (Not a title in quotes: a search's results echo the query, '"X"' over the list — the thing's row is still to open.)
       if (g.entity) return header.some((h) => matchScore(h.text, g.targets[0]!) >= 0.85 && !/^["“'‘].*["”'’]$/.test(h.text.trim())) && later.length > 0;

@@ -304,7 +304,9 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // name that says it.)
   const rating = /\b([1-5])(?:[- ]|\s+)?stars?\b/i.exec(instruction);
   const rated = history.some((c) => /\[search \d+: stars /.test(c));
-  const usedValue = (v: string): boolean => (rated && /\d[- ]?stars?\b/i.test(v)) || st.used.some((u) => matchScore(u, v) >= 0.95 || says(u, v) || (isDateLike(v) && sameDate(u, v)));
+  // (A date chosen as its day's number on a calendar — "3" for "Tuesday, June 3" — is chosen too.)
+  const dayOfMonth = (v: string): string | undefined => /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})\b/i.exec(v)?.[1];
+  const usedValue = (v: string): boolean => (rated && /\d[- ]?stars?\b/i.test(v)) || st.used.some((u) => matchScore(u, v) >= 0.95 || says(u, v) || (isDateLike(v) && (sameDate(u, v) || (/^\d{1,2}$/.test(u.trim()) && Number(u) === Number(dayOfMonth(v) ?? -1)))));
 
   // 3. A field tapped for a value: type it (the screen kept its lines: the field has the focus).
   // (Unless the tap opened a picker — the screen gained or lost lines —: its options are chosen, never typed into.)

@@ -15,7 +15,7 @@
  * food-ordering understanding and the explicit step parser in policy.ts then take over).
  */
 import { entityEnd, instructionEntities, isNumberEntity } from './intent.js';
-import { contentWords } from './policy-act.js';
+import { contentWords, namedAppIn } from './policy-act.js';
 import type { ExploreCue } from './policy-explore.js';
 import type { FormValue } from './policy-form.js';
 import { FOOD_APP, FOOD_TOPIC } from './policy-intent.js';
@@ -393,7 +393,11 @@ export function understandAppTask(raw: string): Goal[] | undefined {
   }
   // (Not "send a guest pass / an invite / a ticket to X (x@y)": a thing other than a message sent by another app.)
   const sendsThing = /\b(?:send|share|forward|transfer)\s+(?:a|an|the|my)\s+(?!(?:e-?mail|mail|message|note|line|quick|short|reply)\b)[a-z]+/i.test(text) && !/\b(?:e-?mail|mail)\b/i.test(text.replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, ''));
-  if ((m = /\b([\w.+-]+@[\w-]+(?:\.[\w-]+)+)/.exec(text)) && /\b(e-?mail|mail|send|write)\b/i.test(text) && !sendsThing) {
+  // (Not an address given as a value of a request done in another app: "Add X as a driver on my Wheelnook account, email
+  // x@…", "Send a Wheelnook driver invite to x@…".)
+  const elsewhere = namedAppIn(text);
+  const inOtherApp = !!elsewhere && !/^(?:mail|gmail|outlook|inbox|e-?mail)$/i.test(elsewhere);
+  if ((m = /\b([\w.+-]+@[\w-]+(?:\.[\w-]+)+)/.exec(text)) && /\b(e-?mail|mail|send|write)\b/i.test(text) && !sendsThing && !inOtherApp) {
     const to = m[1]!;
     // The subject: "the subject X", or the title of the mail ("an email titled X", "about "X"").
     const subject =

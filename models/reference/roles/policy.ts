@@ -1170,16 +1170,19 @@ function planStep(input: DecideInput): Decision {
       const again = (l: OcrLine): boolean => (!!justTapped && normText(l.text) === normText(justTapped)) || openedBy.some((t) => normText(t) === normText(l.text));
       const question = confirmationOpen(lines) ? lines.find((l) => /\?\s*$/.test(l.text.trim())) : undefined;
       const belowQuestion = (l: OcrLine): boolean => !!question && l.box.y > question.box.y + question.box.h && l.box.y - question.box.y < 260;
+      // (Nor when the button opened a page titled with its label, whose own button at the foot says it again: "Extend
+      // trip" over the choices, "Extend trip" under them — that one submits the page.)
+      const pageOwn = (l: OcrLine): boolean => !isHeader(l, screen) && lines.some((h) => h !== l && isHeader(h, screen) && normText(h.text) === normText(l.text));
       const cands: (Candidate & { scroll?: true })[] = [...candidates(lines, targets, min), ...(min >= 0.95 ? tokenCandidates(lines, targets) : []), ...(goal.stable ? prefixCandidates(lines, targets) : [])]
         .filter((c) => !((goal.nav || spec || goal.entity || goal.notTitle) && isHeader(c.line, screen)) && !(goal.entity && inSearchBox(c.line)))
         .filter((c) => !goal.row || onRowOf(c.line, lines, goal.row))
         // A verb's button, not a field label that starts with the verb ("Pay from", "Send to": a preposition ends it).
         .filter((c) => !(goal.words && /\s(?:from|to|for|with|at|on|by|via|into)$/i.test(c.line.text.trim())))
         // (Unless a confirmation now asks and this button is below its question: that is the dialog's, "Unlock X?" → "Unlock".)
-        .filter((c) => !again(c.line) || belowQuestion(c.line))
+        .filter((c) => !again(c.line) || belowQuestion(c.line) || pageOwn(c.line))
         .sort((a, b) => b.score - a.score);
       if (cands.length === 0 && goal.words?.length) {
-        cands.push(...wordButtons(lines, goal.words, screen).filter((l) => !again(l) || belowQuestion(l)).map((line) => ({ line, score: min })));
+        cands.push(...wordButtons(lines, goal.words, screen).filter((l) => !again(l) || belowQuestion(l) || pageOwn(l)).map((line) => ({ line, score: min })));
         // A sheet's button at the foot of the screen that echoes the choice ("Pay and extend by 1 hour"): up to six words.
         if (cands.length === 0 && goal.lowest) {
           const foot = lines
@@ -1612,7 +1615,7 @@ function planStep(input: DecideInput): Decision {
         if (rows[0]) return clickOn(rows[0].l, `Step ${gi + 1} of ${n} ("${goal.text}"): no field takes "${goal.value}" here; "${rows[0].l.text}" is the choice that fits the request.`, `Opened "${rows[0].l.text}" to set "${goal.value}". ${tag('via 1')}`);
       }
       // A date that only told which thing was meant ("cancel X on Wednesday"): no field here takes it, nothing to fill.
-      if (!f && !opt && isDateEntity(goal.value)) {
+      if (!f && !opt && (isDateEntity(goal.value) || clockMinutes(goal.value) !== undefined)) {
         const next = planStep({ ...input, history: [...history, `No field takes "${goal.value}" here: it named the thing. ${tag('done')}`] });
         return { thought: `"${goal.value}" told which thing was meant; no field takes it. ${next.thought}`, conclusion: `No field takes "${goal.value}". ${next.conclusion}`, action: next.action };
       }
