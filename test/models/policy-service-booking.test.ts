@@ -108,3 +108,37 @@ describe('screens of a multi-page booking', () => {
     expect(affirmative(dialog)?.yes.text).toBe('Move');
   });
 });
+
+describe('rentals and reports said in everyday words (read off a held-out car-sharing app; here a bike-share app "Spokely")', () => {
+  it('"Add 1 hour to my X ride" extends it; a start time to choose is a value; AM/PM alone is no name', () => {
+    expect(requestCore('Add 1 hour to my Cargo Bike 7 ride in Spokely.')).toBe('Extend my Cargo Bike 7 ride by 1 hour in Spokely.');
+    expect(instructionEntities('Reserve the Cargo Bike 7 on Spokely for Tuesday, June 3 from 10:00 AM, for 2 hours.')).not.toContain('AM');
+    const fills = planTask('Reserve the Cargo Bike 7 on Spokely for Tuesday, June 3 from 10:00 AM, for 2 hours.', []).goals.filter((g) => g.kind === 'fill').map((g) => (g as { value: string }).value);
+    expect(fills).toEqual(expect.arrayContaining(['Tuesday, June 3', '10:00 AM', '2 hours']));
+  });
+
+  it('an e-mail address given as a value of a request in another app is no mail to send; a report on my last ride opens the ride first', () => {
+    const plan = planTask('Add Ana Ruiz as a rider on my Spokely account, email ana.ruiz@example.com, relationship: friend.', []);
+    expect(plan.goals[0]).toMatchObject({ kind: 'open', target: 'Spokely' });
+    expect(plan.goals.some((g) => g.kind === 'open' && g.target === 'Mail')).toBe(false);
+    const report = planTask('Report damage on my last Cargo Bike 7 ride in Spokely: front wheel, "bent spoke".', []);
+    expect(report.goals.slice(1, 4)).toEqual([
+      expect.objectContaining({ kind: 'tap', targets: ['Rides', 'My rides'], optional: true, already: ['Cargo Bike 7'] }),
+      expect.objectContaining({ kind: 'tap', targets: ['Cargo Bike 7'], entity: true }),
+      expect.objectContaining({ kind: 'tap', targets: expect.arrayContaining(['Report damage']) }),
+    ]);
+    expect(formValues('Report damage on my last Cargo Bike 7 ride in Spokely: front wheel, "bent spoke"').map((v) => v.value)).toEqual(expect.arrayContaining(['front wheel', 'bent spoke']));
+  });
+
+  it("a page's own button that repeats the label that opened it submits the page", () => {
+    const req = 'Extend my Cargo Bike 7 ride by 1 hour in Spokely.';
+    const plan = planTask(req, []);
+    const n = plan.goals.length;
+    const hist = [...plan.goals.slice(0, n - 2).map((g, i) => `Did ${g.text}.${g.kind === 'tap' && g.text === 'tap Extend' ? ' Tapped "Extend ride".' : ''} [goal ${i + 1}/${n} done]`), `Chose "1 hour". [goal ${n - 1}/${n} done]`];
+    const page = [line('9:41', 12, 6, 36, 18), line('Extend ride', 66, 47, 110, 21), line('How much more time?', 16, 183, 236, 20), line('30 minutes', 54, 227, 90, 19), line('1 hour', 54, 292, 54, 17), line('Extend ride', 156, 640, 101, 22)];
+    const d = step(req, hist, page);
+    expect(d.action).toMatchObject({ action: 'click' });
+    expect((d.action as { coordinate: [number, number] }).coordinate[1]).toBeGreaterThan(600);
+  });
+});
+
