@@ -550,9 +550,11 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const phrase = (e: string): string =>
     new RegExp(`\\bfor\\s+(?:an?\\s+|the\\s+)?${esc(e)}((?:\\s+(?:&|[a-z][a-z'-]*)){1,4}?)(?=\\s+(?:on|at|in|to|from|for|with|by|via|and|arriving|starting|before|after)\\b|\\s*[,.;!?]|\\s*$)`).exec(rest)?.[0].replace(/^for\s+(?:an?\s+|the\s+)?/, '') ?? e;
   const windows = [...rest.matchAll(TIME_RANGE)].map((m) => m[0]);
+  // (How long it is kept — "keeping it 2 hours", "hold it 3 days" — is a value to choose as well.)
+  const kept = [...rest.matchAll(/\b(?:keep(?:ing)?|hold(?:ing)?|need(?:ing)?|hav(?:e|ing))\s+(?:it|them|the\s+[a-z]+)\s+(?:for\s+)?(\d+\s*(?:minutes?|hours?|days?|weeks?))\b/gi)].map((m) => m[1]!).filter((d) => d !== duration);
   // (A start time to choose — "from 10:00 AM" — is a value too, not for a record of something done.)
   const clock = RECORD_VERB.test(verb) ? [] : [...rest.replace(TIME_RANGE, ' ').matchAll(/\b(?:from|at|starting|for)\s+(\d{1,2}(?::\d{2})?\s?(?:AM|PM|am|pm))\b/g)].map((m) => m[1]!);
-  const values = [...entities.slice(1).filter((e) => !containers.includes(e)).map(phrase), ...windows, ...clock, ...(duration && !ago ? [duration] : []), ...(ago ? [ago] : []), ...(method && !STOP.has(method) ? [method] : [])];
+  const values = [...entities.slice(1).filter((e) => !containers.includes(e)).map(phrase), ...windows, ...clock, ...(duration && !ago ? [duration] : []), ...(!done && !ago ? kept : []), ...(ago ? [ago] : []), ...(method && !STOP.has(method) ? [method] : [])];
   // Every length of time the request gives ("Pay for 30 minutes of parking in …"), wherever it stands.
   const durations = [...text.matchAll(/\b(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/gi)].map((m) => m[1]!.replace(/^an?\s+/i, '1 '));
   // (A span of times — "8–10 AM" — is one window to choose, as written; its ends are no times of their own.)
@@ -584,7 +586,7 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   // The kind of thing named right after it ("my Rewards Credit card", "the Metro Gas bill").
   const after = rest.slice(rest.indexOf(thing) + thing.length);
   const kindWord = /^\s+([a-z]{3,})\b/.exec(after)?.[1];
-  const kinds = kindWord && !STOP.has(kindWord) ? contentWords(kindWord) : [];
+  const kinds = kindWord && !STOP.has(kindWord) && !/^(?:through|via|using|from|into|onto|with|without|within)$/.test(kindWord) ? contentWords(kindWord) : [];
   // (The kind's words end at a function word: "my application in Hirewell" is an application.)
   // (The app's name may stand before the kind: "my Hirewell application".)
   const myApp = named ? `(?:${esc(named)}\\s+)?` : '';
@@ -608,7 +610,9 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
     // A day the thing is on ("Spin 45 on Thursday"): lists by day (a schedule's day strip) show it once that day is chosen.
     // (Not the day something was done, for a record of it: "Log X as Watered, Yesterday".)
     ...days.slice(0, done || !thingDay ? 0 : 1).map((d): Goal => ({ kind: 'tap', targets: dayLabels(d), text: `open ${d}`, min: 0.95, optional: true, notTitle: true })),
-    { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, unlessVisible: thing },
+    // (Something new to book or buy is searched for even when its name already shows: a home screen's card may show the
+    // user's own one — "Next trip: Toyota Corolla" — not the thing to book.)
+    { kind: 'type', field: 'search', value: thing, submit: true, text: `search for ${thing}`, optional: true, ...(CREATES.test(verb) ? {} : { unlessVisible: thing }) },
     // Not on screen: a tab or section named by the kind of thing the request calls it ("my X card" → Cards).
     // (A container the request names, whole as written — "Flat 4B" — is the first place to look; a person the request
     // acts with — "settle up with Sam" — may be chosen after the action's button, on the page it opens.)

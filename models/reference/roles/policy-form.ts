@@ -558,6 +558,8 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   const toThing: Goal[] = ownThing
     ? [
         { kind: 'tap', targets: [cap(/(?:s|x|ch|sh)$/.test(ownThing[2]!) ? `${ownThing[2]}es` : `${ownThing[2]}s`), `My ${ownThing[2]}s`], text: `open ${ownThing[2]}s`, min: 0.8, optional: true, notTitle: true, already: [ownThing[1]!] },
+        // ("my last / previous / recent X trip": a thing of the past, listed under Past or History.)
+        ...(/\bmy\s+(?:last|previous|recent)\s/.test(ownThing[0]) ? [{ kind: 'tap', targets: ['Past', 'History', 'Previous', 'Completed'], text: 'open Past', min: 0.95, optional: true, notTitle: true, already: [ownThing[1]!] } satisfies Goal] : []),
         { kind: 'tap', targets: [ownThing[1]!], text: `open ${ownThing[1]}`, entity: true, min: 0.75, optional: true, notTitle: true },
       ]
     : [];

@@ -589,7 +589,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     return !!m && m[2] === 'option' && m[4] === sig;
   });
   const forward = pickedHere && !(best && !best.commit && best.score >= 2)
-    ? body.filter((l) => tappable(l) && !triedHere(l) && !tabs.includes(l) && /^(?:next|continue|review)\b/i.test(l.text.trim()) && words(l.text).length <= 3).sort((a, b) => b.box.y - a.box.y)[0]
+    ? body.filter((l) => tappable(l) && !triedHere(l) && !tabs.includes(l) && /^(?:next|continue|review)\b/i.test(l.text.trim()) && words(l.text).length <= 3 && l.text !== l.text.toUpperCase()).sort((a, b) => b.box.y - a.box.y)[0]
     : undefined;
   if (forward && !body.some((l) => tappable(l) && (openNames.some((nm) => says(l.text, nm)) || open.some((v) => optionScore(l.text, v.value) >= 0.95)))) {
     return click(forward, `The page's choices for "${core}" are made here; going on with "${forward.text}".`, `Tapped "${forward.text}". ${tag('tap')}`, 1);

@@ -487,7 +487,8 @@ function clockMinutes(t: string): number | undefined {
  */
 function dayCell(l: OcrLine, v: string, lines: readonly OcrLine[]): boolean {
   const day = /\b(\d{1,2})(?:st|nd|rd|th)?\b/.exec(v)?.[1];
-  if (!day || l.text.trim() !== day || /[ap]m/i.test(v)) return false;
+  // (Only for a date: "3 hours" is no day 3.)
+  if (!day || l.text.trim() !== day || /[ap]m/i.test(v) || !/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d(?:st|nd|rd|th)\b/i.test(v)) return false;
   if (lines.some((w) => w !== l && /^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?$/i.test(w.text.trim()) && Math.abs(w.box.x + w.box.w / 2 - (l.box.x + l.box.w / 2)) < 25 && l.box.y > w.box.y && l.box.y - w.box.y < 50)) return true;
   const month = /\b(January|February|March|April|May|June|July|August|September|October|November|December)\b/i.exec(v)?.[1];
   const heading = lines.some((w) => w.box.y < l.box.y && l.box.y - w.box.y < 260 && new RegExp(`^${month ?? '[A-Za-z]+'}\\s+\\d{4}$`, 'i').test(w.text.trim()));
