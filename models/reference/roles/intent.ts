@@ -951,8 +951,7 @@ export function instructionEntities(instruction: string): string[] {
   flush();
   for (const o of options) add(o);
   // A switch position ("Turn Wi-Fi On") is the state asked for, not a name to find on screen.
-  // (Nor is the half of a day a name: "AM" of "10:00 AM", a clock time.)
-  return out.filter((e) => !/^(on|off|am|pm|a\.m\.|p\.m\.)$/i.test(e));
+  return out.filter((e) => !/^(on|off)$/i.test(e));
 }
 
 /**

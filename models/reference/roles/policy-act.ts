@@ -507,8 +507,9 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   // Names after the verb: the first is the thing to act on, the others are values to fill in.
   // A whole date ("Thursday, June 19"): one value, its words never names of their own.
   const fullDate = /\b(?:(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday),?\s+)?((?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2})(?:st|nd|rd|th)?\b/.exec(rest);
+  // (The half of a day is no name: "AM" of "from 10:00 AM" — the clock time is read below.)
   const all0 = instructionEntities(`then ${rest}`)
-    .filter((e) => !isNumberEntity(e) && e !== named)
+    .filter((e) => !isNumberEntity(e) && e !== named && !/^(?:AM|PM)$/i.test(e))
     .filter((e) => !fullDate || !(fullDate[0].includes(e) && (isDateEntity(e) || MONTH.test(e))))
     .concat(fullDate ? [fullDate[0].replace(/,\s*/, ', ')] : [])
     .filter((e, i, a) => a.indexOf(e) === i);
