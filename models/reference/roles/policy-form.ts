@@ -20,7 +20,7 @@
  *   confirmation that follows (Confirm, the verb again, OK …) until the screen reports the verb done.
  */
 import type { OcrLine } from '../types.js';
-import { contentWords, SYNONYMS, RECORD_VERB, appGoal, namedAppIn, type ActPlan } from './policy-act.js';
+import { contentWords, SYNONYMS, RECORD_VERB, appGoal, namedAppIn, plural, type ActPlan } from './policy-act.js';
 import type { Goal } from './policy-tasks.js';
 import { instructionEntities, isDateEntity, isNumberEntity } from './intent.js';
 import { isHeader, matchScore, normText, sameDate, tabRow } from './policy-screen.js';
@@ -557,7 +557,7 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   const ownThing = owned && values.some((v) => v.kind === 'name' && normText(v.value) === normText(owned[1]!)) && !MONEY_VERBS.test(verb) ? owned : undefined;
   const toThing: Goal[] = ownThing
     ? [
-        { kind: 'tap', targets: [cap(/(?:s|x|ch|sh)$/.test(ownThing[2]!) ? `${ownThing[2]}es` : `${ownThing[2]}s`), `My ${ownThing[2]}s`], text: `open ${ownThing[2]}s`, min: 0.8, optional: true, notTitle: true, already: [ownThing[1]!] },
+        { kind: 'tap', targets: [cap(plural(ownThing[2]!)), `My ${plural(ownThing[2]!)}`], text: `open ${plural(ownThing[2]!)}`, min: 0.8, optional: true, notTitle: true, already: [ownThing[1]!] },
         // ("my last / previous / recent X trip": a thing of the past, listed under Past or History.)
         ...(/\bmy\s+(?:last|previous|recent)\s/.test(ownThing[0]) ? [{ kind: 'tap', targets: ['Past', 'History', 'Previous', 'Completed'], text: 'open Past', min: 0.95, optional: true, notTitle: true, already: [ownThing[1]!] } satisfies Goal] : []),
         { kind: 'tap', targets: [ownThing[1]!], text: `open ${ownThing[1]}`, entity: true, min: 0.75, optional: true, notTitle: true },

@@ -305,8 +305,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   const rating = /\b([1-5])(?:[- ]|\s+)?stars?\b/i.exec(instruction);
   const rated = history.some((c) => /\[search \d+: stars /.test(c));
   // (A date chosen as its day's number on a calendar — "3" for "Tuesday, June 3" — is chosen too.)
-  const dayOfMonth = (v: string): string | undefined => /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})\b/i.exec(v)?.[1];
-  const usedValue = (v: string): boolean => (rated && /\d[- ]?stars?\b/i.test(v)) || st.used.some((u) => matchScore(u, v) >= 0.95 || says(u, v) || (isDateLike(v) && (sameDate(u, v) || (/^\d{1,2}$/.test(u.trim()) && Number(u) === Number(dayOfMonth(v) ?? -1)))));
+  const usedValue = (v: string): boolean => (rated && /\d[- ]?stars?\b/i.test(v)) || st.used.some((u) => matchScore(u, v) >= 0.95 || says(u, v) || (isDateLike(v) && (sameDate(u, v) || (/^\d{1,2}$/.test(u.trim()) && Number(u) === Number(DATE_DAY.exec(v)?.[2] ?? -1)))));
 
   // 3. A field tapped for a value: type it (the screen kept its lines: the field has the focus).
   // (Unless the tap opened a picker — the screen gained or lost lines —: its options are chosen, never typed into.)
@@ -406,7 +405,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   };
   // (A calendar: a month's heading — "June 2025" — over its days' bare numbers; the request's day is the number under it.)
   const calendarDay = (l: OcrLine, date: string): boolean => {
-    const m = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})\b/i.exec(date);
+    const m = DATE_DAY.exec(date);
     if (!m || l.text.trim() !== String(Number(m[2]))) return false;
     const heads = body.filter((h) => h.box.y < l.box.y && /^(?:january|february|march|april|may|june|july|august|september|october|november|december)(?:\s+\d{4})?$/i.test(h.text.trim()));
     const head = heads.sort((a, b) => b.box.y - a.box.y)[0];
@@ -637,6 +636,9 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   if (st.backs < 3 && tabs.length === 0) return { thought: `This page holds nothing more for "${core}"; going back.`, conclusion: `Pressed Back. ${tag('back')}`, action: { action: 'system_button', button: 'Back' } };
   return fail(`Searched the app for the way to "${core}" without finding it.`, 'Gave up: the search found no way to do it.');
 }
+
+/** A month and its day in a request's date ("June 3", "Tuesday, June 3"): the month's first letters and the day. */
+const DATE_DAY = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})\b/i;
 
 /** A line that says a day of a month ("Jun 3", "3 June"). */
 const DAY_IN_LINE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
