@@ -22,6 +22,8 @@ import { IMPERATIVES, tokens } from './text-match.js';
 /** Leading courtesy/indirect frames, longest first (each is removed repeatedly: "Kindly, please …"). */
 const LEAD_FRAMES: readonly RegExp[] = [
   /^(?:could|can|would|will)\s+i\s+ask\s+you\s+to\s+/i,
+  // "Would you be able to …", "Are you able to …".
+  /^(?:(?:would|will|could)\s+you\s+be|are\s+you)\s+able\s+to\s+/i,
   // "Is it possible to …", "Would it be possible for you to …", "Any chance you could …", "Do you think you could …".
   /^(?:is|would)\s+it\s+(?:be\s+)?possible\s+(?:for\s+you\s+)?to\s+/i,
   /^(?:is\s+there\s+(?:any\s+)?(?:way|chance)\s+(?:you\s+(?:could|can)|to)|any\s+chance\s+you\s+(?:could|can)|do\s+you\s+think\s+you\s+(?:could|can))\s+/i,
@@ -140,7 +142,7 @@ const CONTEXT_LEAD = /^((?:i|i'm|i am|i've|i'll|i'd|we|we're|we've|we'll|my|our|
 const ASKED_AFTER = /^([^,;:]*?[^,;:\s]),\s+(?:(?:but|so|and)\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?([a-z]+)\b/i;
 const REASON_COLON = /^((?:so|because|since|just so|in case|before|while|as)\b[^,;:]*?):\s+(?:please\s+)?([a-z]+)\b/i;
 /** A verb that can start a request (not a question word, a greeting or a subject). */
-const ACTION_VERB = (w: string): boolean => (IMPERATIVES.has(w.toLowerCase()) && !NOT_ACTIONS.has(w.toLowerCase())) || /^(?:grab|get|buy|pay|renew|borrow|lock|unlock|reserve|refill|transfer|report|log|add|drop|cancel|book|extend|invite|send|start|stop)$/i.test(w);
+const ACTION_VERB = (w: string): boolean => (IMPERATIVES.has(w.toLowerCase()) && !NOT_ACTIONS.has(w.toLowerCase())) || /^(?:grab|get|buy|pay|renew|borrow|lock|unlock|reserve|refill|transfer|report|log|add|drop|cancel|book|extend|invite|send|start|stop|name|label|title)$/i.test(w);
 const NOT_ACTIONS = new Set('what how which when who where is are does do can could would will please i thanks thank hi hey quick let need want kindly'.split(' '));
 const SUBJECT_WORD = /^(?:i|it|we|they|you|he|she|there)\b/i;
 /** A remark on where the thing is ("it's in X", "they're under X"): not part of the request. */
@@ -174,9 +176,13 @@ function clauses(sentence: string): Piece[] {
     if (purpose && purpose.index > 0) {
       const after = rest.slice(purpose.index + purpose[0].length);
       // ("…, so I'm doing X for Breakfast": a statement of what follows, not a purpose — a context clause of its own.)
-      if (/^(?:i|we|they|you|he|she|it)(?:['’](?:m|re|ve|s)|\s+(?:am|are|have|was|were))\b/i.test(after)) consequence = after[0]!.toUpperCase() + after.slice(1);
-      else purposeText = after;
-      rest = rest.slice(0, purpose.index) + end;
+      // (The purpose ends where the request goes on with a verb of its own: "… so I can follow it, and name it X".)
+      const more = /,\s+(?:and\s+)?(?:then\s+)?(?=([a-z]+)\s)/.exec(after);
+      const goesOn = more && ACTION_VERB(more[1]!) ? after.slice(more.index).replace(/[.!?]+$/, '') : '';
+      const own = goesOn ? after.slice(0, more!.index) : after;
+      if (/^(?:i|we|they|you|he|she|it)(?:['’](?:m|re|ve|s)|\s+(?:am|are|have|was|were))\b/i.test(own)) consequence = own[0]!.toUpperCase() + own.slice(1);
+      else purposeText = own;
+      rest = rest.slice(0, purpose.index) + goesOn + end;
     }
     // A consequence: "…, so delete that entry" — the part after "so" is the request; likewise "…, please remove it".
     const so = /,\s+(?:(?:and\s+)?so|please)\s+(?=(\w+))/i.exec(rest);
@@ -230,6 +236,9 @@ export function contextThing(sentence: string): string | undefined {
   const s = sentence.trim().replace(/[.!?]+$/, '');
   const colon = /\b(?:this|these|the following)\s*:\s*(.+)$/i.exec(s);
   if (colon) return `"${colon[1]!.replace(/^["“]|["”]$/g, '').trim()}"`;
+  // "… emailed me a tracking number: PH4417092653": a thing of a kind, given as a code after a colon — kind and code.
+  const coded = /\b(?:a|an|the|my|our|this|new)\s+((?:[a-z]+\s+){0,2}[a-z]{3,})\s*:\s*([\p{Lu}\p{N}][\p{Lu}\p{N}-]{3,})$/u.exec(s);
+  if (coded && /\d/.test(coded[2]!) && /\p{Lu}/u.test(coded[2]!) && !/\bnew\b/.test(coded[1]!)) return `${coded[1]} ${coded[2]}`;
   // "the message titled Recipe you asked for": a title runs to the end of the sentence.
   const titled = /\b(?:titled|entitled|called|named)\s+(?!it\b|them\b)([\p{Lu}\p{N}"“].*)$/u.exec(s);
   if (titled) return `"${titled[1]!.replace(/^["“]|["”]$/g, '').trim()}"`;
@@ -533,7 +542,7 @@ function resolvePronoun(text: string, thing: string, kind?: string): string {
     // nothing of its own (only the app it is done in, days and times).
     const own = s.split(/\s+/).slice(1).filter((w, i, ws) => /^[\p{Lu}]/u.test(w) && !CALENDAR_WORD.test(w.replace(/[,.;:!?]+$/, '')) && !/^(?:AM|PM|I)\b/.test(w) && !/^(?:in|on|through|using|via|with)$/i.test(ws[i - 1] ?? ''));
     if (own.length === 0) {
-      s = s.replace(new RegExp(`\\bthe\\s+(${KIND_WORDS}|bill|invoice|lesson|job|shift|stay|rental|delivery)\\b(?!\\s+(?:of|for|from|at|with)\\s)`, 'i'), (_a, k: string) => {
+      s = s.replace(new RegExp(`\\bthe\\s+(?:whole\\s+|entire\\s+)?(${KIND_WORDS}|bill|invoice|lesson|job|shift|stay|rental|delivery)\\b(?!\\s+(?:of|for|from|at|with)\\s)`, 'i'), (_a, k: string) => {
         done = true;
         return `the ${thing.replace(/^the\s+/i, '')} ${k}`;
       });
@@ -646,7 +655,13 @@ function restructure(parts: Part[]): Part[] {
       c.text = c.text.slice(0, at + bare.length) + c.text.slice(at + bare.length + m[0].length);
     }
   }
-  const rest = resolved ? context.filter((c) => /\?\s*$/.test(c.text) || namesSomething(c.text.split(bare).join(' ').replace(/\bthis\s*:\s*/i, ''))) : context;
+  // (A code given after its kind — "a tracking number: PH44170" — is said once the request carries it.)
+  const code = /^[a-z]+(?:\s+[a-z]+)*\s+([\p{Lu}\p{N}][\p{Lu}\p{N}-]{3,})$/u.exec(bare)?.[1];
+  const without = (t: string): string => {
+    const left = t.split(bare).join(' ');
+    return code ? left.split(code).join(' ') : left;
+  };
+  const rest = resolved ? context.filter((c) => /\?\s*$/.test(c.text) || namesSomething(without(c.text).replace(/\bthis\s*:\s*/i, ''))) : context;
   return kept.filter((p) => requests.includes(p) || rest.includes(p));
 }
 
@@ -666,6 +681,22 @@ function namesSomethingBut(clause: string): boolean {
  * (a brand) — then a noun after it is a thing to add. Unchanged otherwise. Generic English only.
  */
 export function terseRequest(text: string): string {
+  const t = text.trim().replace(/[.!]+$/, '');
+  const lead = /^([a-z][a-z0-9-]{2,})\s/.exec(t)?.[1];
+  if (lead && !IMPERATIVES.has(lead) && !FUNCTION_WORDS.test(lead) && !/[.!?]\s/.test(t)) {
+    const app = lead[0]!.toUpperCase() + lead.slice(1);
+    // "pharmacy Omeprazole 20 mg reminder Off": an app, a thing, its switch and the state → turn the thing's switch so.
+    const sw = /^\S+\s+([A-Z][^]*?)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)\s+(on|off|On|Off|ON|OFF)$/.exec(t);
+    if (sw) {
+      // (A unit goes with the thing's strength: "Omeprazole 20 mg".)
+      const unit = /^(\S+)\s+(.+)$/.exec(sw[2]!);
+      const [thing, what] = unit && UNIT.test(unit[1]!) ? [`${sw[1]} ${unit[1]}`, unit[2]!] : [sw[1]!, sw[2]!];
+      return `Turn the ${what} for ${thing} ${sw[3]![0]!.toUpperCase()}${sw[3]!.slice(1).toLowerCase()} in ${app}.`;
+    }
+    // "bank low balance alert $25", "settings Media volume 5": an app, a setting and its value → set it to the value.
+    const set = /^\S+\s+((?:[A-Za-z][\w-]*\s+){0,3}[a-z][\w-]*)\s+([$€£]?\d[\d.,:]*\s*(?:%|[a-z]+)?)$/.exec(t);
+    if (set && /^(?:[A-Z][\w-]*\s+)?(?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*$/.test(set[1]!)) return `Set ${/^[A-Z]/.test(set[1]!) ? '' : 'my '}${set[1]} to ${set[2]} in ${app}.`;
+  }
   const m = /^([a-z][a-z0-9-]{2,})\s+([a-z][\w-]*)(\s.*)?$/.exec(text.trim());
   if (!m || /[.!?]\s+[A-Z]/.test(text)) return text;
   const [, first, second, rest = ''] = m;
@@ -701,6 +732,13 @@ export function requestCore(instruction: string): string {
     .replace(/(^|[.!?]\s+)(?:In|On|Using|Inside|Via)\s+(?:the\s+|my\s+)?([A-Z][\w-]*)(?:\s+app)?\s*,\s+([a-z][^.!?]*)([.!?]|$)/g, (all, pre: string, app: string, rest: string, end: string) =>
       WEEKDAY.test(app) || MONTH.test(app) || /^(?:Today|Tomorrow|Tonight|Monday|Morning|Evening)$/i.test(app) ? all : `${pre}${rest[0]!.toUpperCase()}${rest.slice(1)} in ${app}${end}`,
     )
+    // "Drop my PulseFit Vinyasa Flow Express class" → "Drop my Vinyasa Flow Express class in PulseFit": a made-up
+    // compound brand (a capital inside the word) before a name of its own is the app the thing is in, not part of it.
+    .replace(/\b(my)\s+([A-Z][a-z]{2,}[A-Z][a-z]+)\s+((?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)((?:\s+[a-z]{3,})?)(?=[\s,.;!?]|$)/g, (all, det: string, brand: string, name: string, kind: string) =>
+      knowsWord(brand.toLowerCase()) ? all : `${det} ${name}${kind} in ${brand}`)
+    // (Likewise before a thing of its own kind: "set the HomeHub auto-lock to 30 minutes" → "the auto-lock in HomeHub".)
+    .replace(/\b(my|the|your|our|a|an)\s+([A-Z][a-z]{2,}[A-Z][a-z]+)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?=\s+(?:to|for)\s)/g, (all, det: string, brand: string, noun: string) =>
+      knowsWord(brand.toLowerCase()) || /^(?:app|application)$/.test(noun) ? all : `${det} ${noun} in ${brand}`)
     // "I watered Rosie yesterday. Can you note that in my plant app?" → "Log that Rosie was watered yesterday in my plant app."
     .replace(/(?<=^|[.!?]\s+)I\s+(?:just\s+)?([a-z]+ed)\s+((?:[A-Z][\w'-]*\s+){0,2}[A-Z][\w'-]*)\s*(today|yesterday|this\s+morning|last\s+night|\d+\s+days?\s+ago)?\s*[.!]\s+(?:(?:[Cc]an|[Cc]ould|[Ww]ould|[Ww]ill)\s+you\s+|[Pp]lease\s+)?(?:[Ll]og|[Rr]ecord|[Nn]ote|[Tt]rack|[Mm]ark\s+down|[Ww]rite\s+down)\s+(?:that|it|this)\b\s*([^.!?]*?)(?:\s+so\s+[^.!?]*)?(?:[.!?]+|$)/,
       (_a, done: string, thing: string, when: string | undefined, rest: string) => `Log that ${thing} was ${done}${when ? ` ${when}` : ''}${rest ? ` ${rest.trim()}` : ''}.`)
@@ -734,6 +772,8 @@ export function requestCore(instruction: string): string {
     // told to the people who expect one, is an absence to report; a reason in brackets is its reason.
     .replace(/(?<=^|[.!?]\s+)([A-Z][\w'-]*)\s+(?:won['’]t|will\s+not|can['’]t|cannot|isn['’]t\s+going\s+to)\s+(?:be\s+(?:at|in)|make\s+it\s+(?:to|in)(?:\s+to)?|come\s+(?:to|in)(?:\s+to)?|go\s+to)\s+(?:school|work|class|classes|practice|nursery|daycare|the\s+office)\s+((?:on|this|next|tomorrow|today)\b[^.(!?]*?)\s*(?:\(([^)]+)\))?\s*[.!]\s+(?:(?:[Cc]an|[Cc]ould|[Ww]ould|[Ww]ill)\s+you\s+|[Pp]lease\s+)?(?:let|tell)\s+(?:the\s+[a-z]+|them|her|him)\s+know(?:\s+(?:through|via|in|using|on)\s+(?:the\s+)?([A-Z][\w&'-]*)(?:\s+app)?)?\s*[.?!]*/,
       (_a, who: string, when: string, why: string | undefined, app: string | undefined) => `Report ${who} absent ${when.trim()}${app ? ` in ${app}` : ''}${why ? `, reason: ${why.trim()}` : ''}.`)
+    // "… and use Cash as the payment" → "… and pay with Cash": the way to pay, said as a thing to use.
+    .replace(/\b(?:use|choose|select|pick)\s+((?:[A-Z][\w'-]*\s+){0,3}?[A-Z][\w'-]*)\s+(?:as|for)\s+(?:the\s+|my\s+)?(?:payment|payment\s+method|way\s+to\s+pay)\b/g, 'pay with $1')
     // "… and confirm the payment": confirming is part of doing it, no value.
     .replace(/\s+and\s+(?:then\s+)?(?:confirm|submit|send|save)\s+(?:the\s+(?:payment|transfer|order|form|request)|it)(?=\s*[.!?]?$)/i, '');
   if (!text) return text;

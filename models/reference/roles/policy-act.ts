@@ -116,7 +116,8 @@ export function namedAppIn(text: string): string | undefined {
     // "through / via / from the Pharmacy app": the app the words "app" names.
     /\b(?:through|via|from|with)\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)\s+app\b/.exec(text)?.[1] ??
     // "Add a Jade plant called Juniper to Fernly.": what a new record is added to, at the clause's end.
-    (/^(?:add|save|register)\b/i.test(text) ? /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*[,.;!?]|\s*$)/.exec(text)?.[1] : undefined) ??
+    // ("… to Shipwise and name it X": the clause ends at the next verb.)
+    /(?:^|[.!?]\s+)(?:[Aa]dd|[Ss]ave|[Rr]egister)\b[^.!?]*?\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*[,.;!?]|\s*$|\s+(?:and|so|then)\s+[a-z])/.exec(text)?.[1] ??
     // "Delete the X recipe from Saffra.": what a thing is removed from, one capitalised word at the clause's end.
     (/^(?:please\s+)?(?:delete|remove|erase|get\s+rid\s+of|take)\b/i.test(text) ? /\bfrom\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*[,.;!?]|\s*$)/.exec(text)?.[1] : undefined) ??
     // "on Mendwick for Oven & range repair", "through Mendwick for a …": after in/on/using/through/via, a capitalised word
@@ -637,7 +638,9 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
       ...(owner ? { near: [owner] } : {}),
     },
     // (A value's field is found by the request's words, not by the words of its other values: "Pruned" is no "2 days ago".)
-    ...values.map((v): Goal => {
+    // (Not the day the thing itself is on, for an action on something already there: "Cancel my X class on Wednesday"
+    // finds Wednesday's X; nothing asks for the day again.)
+    ...values.filter((v) => !(thingDay && !CREATES.test(verb) && v === days[0])).map((v): Goal => {
       const others = new Set(values.filter((o) => o !== v).flatMap((o) => contentWords(o)));
       return { kind: 'fill', value: v, hints: [...all.filter((w) => !others.has(w)), ...contentWords(v)], text: `fill in ${v}`, avoid: [thing] };
     }),

@@ -83,7 +83,9 @@ export function launcherApps(lines: OcrLine[], screen: { height: number }, reque
   const unique = [...new Set(labels)];
   // The request's common words only: a name ("Warby Parker", "CVS Pharmacy") says who or what, not which app — unless
   // the name is the label itself, standing alone ("on Foodie", "in HomeHub").
-  const common = commonWords(text);
+  // (A verb with its person after it is what to do, not what the app is about: "Book me into …" is no library.)
+  const doing = new Set([...text.matchAll(/\b([A-Za-z]+)\s+(?:me|us)\b/g)].map((m) => m[1]!.toLowerCase()));
+  const common = commonWords(text).filter((w) => !doing.has(w));
   const words = [...contentWords(request), ...extraWords].filter((w) => common.some((c) => c === w || contentWords(c)[0] === w || stemEq(c, w)));
   // (Units of time say when, not what the app is about: "2 days ago" is no calendar's cue.)
   const topical = common.filter((w) => !/^(?:minutes?|hours?|days?|weeks?|months?|years?|ago|today|tomorrow|yesterday|tonight)$/.test(w));
@@ -99,7 +101,10 @@ export function launcherApps(lines: OcrLine[], screen: { height: number }, reque
 /** The text says the label as a name of its own, not as a word of a longer name ("CVS Pharmacy" is no Pharmacy app). */
 export function mentionsAlone(text: string, label: string): boolean {
   const esc = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  for (const m of text.matchAll(new RegExp(`\\b${esc}\\b(?!\\s+[A-Z0-9])`, 'g'))) {
+  // (A made-up compound brand — a capital inside the word, "PulseFit" — names its app even before a name of its own:
+  // "my PulseFit Vinyasa Flow class".)
+  const brand = /^[A-Z][a-z]{2,}[A-Z][a-z]+$/.test(label) && !knowsWord(label.toLowerCase());
+  for (const m of text.matchAll(new RegExp(`\\b${esc}\\b${brand ? '' : '(?!\\s+[A-Z0-9])'}`, 'g'))) {
     // The word before it, if capitalised, makes it part of a longer name — unless that word starts the sentence
     // ("Search Foodie for …", "New FreshFold address: …").
     const before = text.slice(0, m.index).trimEnd();

@@ -80,7 +80,7 @@ const MONTHS = 'January|February|March|April|May|June|July|August|September|Octo
 const AMOUNT = /(?:[$€£]\s?\d(?:[\d,]*\d)?(?:\.\d{1,2})?|\b\d(?:[\d,]*\d)?(?:\.\d{1,2})?\s?(?:dollars|euros|pounds|bucks|usd|eur|gbp)\b)/gi;
 /** A number with a unit of weight, length or volume (generic measurement abbreviations). */
 const MEASURE = /(?<![\w$€£.,-])(\d+(?:\.\d+)?)\s?(lbs?|kg|g|oz|cm|mm|ft|km|mi|ml)\b(?![\w-])/gi;
-const NUMBER = /(?<![\w$€£.,-])(?:#\s?)?(?=[A-Za-z-]*\d)(?:[A-Za-z]{1,4}-?)?\d[\d -]{2,}\d(?![\w.-])/g;
+const NUMBER = /(?<![\w$€£.,-])(?:#\s?)?(?=[A-Za-z-]*\d)(?:[A-Za-z]{1,4}-?)?\d[\d -]{2,}\d(?![\w-]|\.\w)/g;
 const DATE = new RegExp(`\\b(?:(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTHS})(?:\\s+\\d{4})?|\\d{4}-\\d{2}-\\d{2}|today|tomorrow|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\\b`, 'gi');
 const TIME = /\b\d{1,2}(?::\d{2})\s*(?:[ap]\.?m\.?)?(?!\w)|\b\d{1,2}\s*[ap]\.?m\.?(?!\w)/gi;
 /** A labelled text: "note: X", "with the note X", "memo X", "the message is X". */
@@ -93,8 +93,11 @@ const words = (t: string): string[] => (t.toLowerCase().match(/[a-z][a-z'’]*|\
 
 /** Content words just before `at` in `text` (up to `n`), nearest first, with the last function word kept. */
 function before(text: string, at: number, n = 3): string[] {
-  const ws = text.slice(0, at).split(/[.;!?]/).pop()!.toLowerCase().match(/[a-z][a-z'’-]*/g) ?? [];
-  return ws.slice(-n).reverse();
+  // (Not the app the request is done in: "a transfer in Pharmacy for X" gives X no "pharmacy" field — its words are
+  // left out of the nearest ones, not replaced by words further back.)
+  const clause = text.slice(0, at).split(/[.;!?]/).pop()!.replace(/\b(?:in|on|through|via|using)\s+(?:the\s+)?[A-Z][\w&-]*(?:\s+app)?(?=\s+(?:for|to|with)\b)/g, (m) => m.replace(/[A-Za-z]+/g, '\u0001'));
+  const ws = clause.toLowerCase().match(/[a-z\u0001][a-z'’-]*/g) ?? [];
+  return ws.slice(-n).reverse().filter((w) => w !== '\u0001');
 }
 function after(text: string, end: number, n = 2): string[] {
   const ws = text.slice(end).split(/[.;!?,]/)[0]!.toLowerCase().match(/[a-z][a-z'’-]*/g) ?? [];
@@ -214,7 +217,9 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
   }
   for (const m of [...text.matchAll(NUMBER)]) {
     const v = m[0].replace(/^#\s?/, '').trim();
-    out.push({ value: v, input: v, kind: 'number', cues: before(text, m.index!, 3) });
+    // ("the prescription number on the label is 5190736": what it is, said before "is".)
+    const near = before(text, m.index!, 3);
+    out.push({ value: v, input: v, kind: 'number', cues: near[0] === 'is' ? [...new Set([...near, ...before(text, m.index!, 8)])] : near });
     blank(m[0]);
   }
   // A count of things ("Make it 3 servings", "for 4 guests", "2 tickets"): the number, its noun the field's cue.

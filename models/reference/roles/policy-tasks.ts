@@ -381,7 +381,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     (m = /\bsend\s+(.+?)\s+a (?:text|message)(?: saying| that says)?\s*:?\s*"([^"]+)"/i.exec(text)) ??
     (m = /\bsend\s+an?\s+(?:text|message|sms)\s+to\s+(.+?)\s*(?:that says|saying|which says|:)?\s*"([^"]+)"/i.exec(text))
   ) {
-    const who = clean(m[1]!);
+    // (Not the app it goes through: "to Building Manager through Messages".)
+    const who = clean(m[1]!.replace(/\s+(?:through|via|in|on|using|with)\s+(?:the\s+|my\s+)?[A-Z][\w&-]*(?:\s+app)?$/, ''));
     return [
       { kind: 'open', target: 'Messages', text: 'open Messages' },
       tap(['Start chat', 'New message', 'New conversation', 'Compose'], 'start a new chat', { min: 0.8 }),
@@ -493,7 +494,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       tap(['Save', 'Save contact', 'Done'], 'save the contact', { min: 0.95 }),
     ];
   }
-  if ((m = /\b(?:make|mark|add|set)\s+(.+?)\s+(?:one of my |as (?:a |my )?|to (?:my )?|a |an |my )?favou?rites?\b/i.exec(text)) ?? (m = /^star\s+(?:the\s+contact\s+|my\s+contact\s+)?(.+?)[.!]?$/i.exec(text))) {
+  if ((m = /\b(?:make|mark|add|set)\s+(.+?)\s+(?:one of my |as (?:a |my )?|to (?:my )?|a |an |my )?favou?rites?\b/i.exec(text)) ?? (m = /^(?:star|favou?rite)\s+(?:the\s+contact\s+|my\s+contact\s+)?(.+?)[.!]?$/i.exec(text))) {
     // (The app the request names after the person is no part of the name: "star Ana Lind in Contacts".)
     const who = clean(m[1]!).replace(/\s+(?:in|on)\s+(?:my\s+|the\s+)?[A-Z]\w*(?:\s+app)?$/, '');
     return [
@@ -517,8 +518,10 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     let where = app;
     let noun = '';
     const withM = /^(?:my |the )?(?:whole |entire )?(?:[A-Z]\w+\s+)?(?:conversation|chat|thread|message history|messages|texts)\s+(?:(?:that\s+|which\s+)?I\s+have\s+)?(?:with\s+)?(.+?)(?:\s+(?:in|from)\s+\w+)?$/i.exec(what);
-    if (withM) {
-      what = withM[1]!;
+    // ("the Ruth Bell conversation": the person before the kind.)
+    const beforeM = withM ? undefined : /^(?:my |the )?(?:whole |entire )?([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+(?:conversation|chat|thread)$/.exec(what);
+    if (withM ?? beforeM) {
+      what = (withM ?? beforeM)![1]!;
       where = 'Messages';
       noun = 'conversation';
     }

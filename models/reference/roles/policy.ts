@@ -606,7 +606,10 @@ function wordButtons(lines: OcrLine[], words: string[], screen: { width: number;
     // A button may carry the amount it acts on when it starts with the word ("Pay $38.75"); a field label ends in a
     // preposition ("Pay from").
     const lead = wanted.has(ws[0] ?? '') && /^[a-z]/i.test(l.text.trim());
-    return ws.length > 0 && ws.length <= 3 && !FRAGMENT.test(l.text.trim()) && (!/\d/.test(l.text) || lead) && !/\?\s*$/.test(l.text) && !/\s(?:from|to|for|with|at|on|by|via|into)$/i.test(l.text.trim()) && !isHeader(l, screen) && ws.some((w) => wanted.has(w));
+    // (A "+" button says "add" with its own word for the thing, of the request's stem: "+ Track a package" for adding a
+    // tracking number.)
+    const plus = /^\+\s*[A-Za-z]/.test(l.text.trim()) && wanted.has('add') && ws.some((w) => w.length >= 4 && [...wanted].some((x) => x !== 'add' && x.length >= 4 && (stemEq(w, x) || x.startsWith(w))));
+    return ws.length > 0 && ws.length <= 3 && !FRAGMENT.test(l.text.trim()) && (!/\d/.test(l.text) || lead) && !/\?\s*$/.test(l.text) && !/\s(?:from|to|for|with|at|on|by|via|into)$/i.test(l.text.trim()) && !isHeader(l, screen) && (plus || ws.some((w) => wanted.has(w)));
   });
 }
 
@@ -957,7 +960,12 @@ function planStep(input: DecideInput): Decision {
     if (via && sub.via < 1 && sub.scrolls === 0) {
       // (A request for something new is not among the user's own things: no "My …" section for it.)
       // (Nor the thing just opened, shown on its own page: "Pastry breakfast" is no section for the action on it.)
-      const v = viaLine(lines.filter((l) => !(notMine && MINE.test(l.text.trim())) && !itself(l)), via, screen);
+      // (The user's own thing, when no section says its kind: their own list of things — "My classes" for "my X booking".)
+      const ownList = (): OcrLine | undefined =>
+        !notMine && /\bmy\b/i.test(input.instruction) && goal.kind === 'tap' && goal.entity
+          ? lines.find((l) => /^my\s+[a-z]+s$/i.test(l.text.trim()) && !isHeader(l, screen) && !itself(l) && !tabRow(lines, screen).includes(l))
+          : undefined;
+      const v = viaLine(lines.filter((l) => !(notMine && MINE.test(l.text.trim())) && !itself(l)), via, screen) ?? ownList();
       if (v) {
         return clickOn(v, `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not on this screen, but "${v.text}" is the section that should hold it; opening it.`, `Opened "${v.text}" to look for ${what}. ${tag(`via ${sub.via + 1}`)}`);
       }
@@ -1287,6 +1295,12 @@ function planStep(input: DecideInput): Decision {
             `Tapped "${button.text}" first, to choose "${goal.targets[0]}" there. [action first ${gi + 2}] ${tag('action first')}`,
           );
         }
+      }
+      // A dialog that asks about the request's own verb ("Cancel this booking?" — "Cancel" / "Yes, cancel"): its bare
+      // "Cancel" backs out; the affirmative button confirms.
+      if (goal.repeatLast && cands.length > 0 && /^(?:cancel|no|not now|keep(?: \w+){0,2}|go back|never ?mind|dismiss)$/i.test(cands[0]!.line.text.trim())) {
+        const aff = affirmative(lines);
+        if (aff && aff.yes !== cands[0]!.line) cands.unshift({ line: aff.yes, score: cands[0]!.score });
       }
       const best = cands[0];
       if (best && best.score < 0.95 && temperature > 0) cands.push({ line: best.line, score: 0.5, scroll: true });
