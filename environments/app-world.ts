@@ -29,6 +29,7 @@ import { shopApp } from './apps/shop/index.js';
 import { smartHomeApp } from './apps/smarthome/index.js';
 import { splitsApp } from './apps/splits/index.js';
 import { transitApp } from './apps/transit/index.js';
+import { tunesApp } from './apps/tunes/index.js';
 import { utilityApp } from './apps/utility/index.js';
 import { vetApp } from './apps/vet/index.js';
 
@@ -66,6 +67,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   jobsApp as AppModule,
   repairsApp as AppModule,
   carshareApp as AppModule,
+  tunesApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
