@@ -352,3 +352,22 @@ describe('a result reported after a context sentence, in other words (reported-r
     expect(offeredAction('Report Ava absent on Wednesday', ['Who is off?', 'Ava Reyes', 'Report'])).toBe('Report');
   });
 });
+
+describe('a chooser the last step opened, left on the final screen', () => {
+  it('is no completed request, whatever status its rows show ("Added" beside another board)', async () => {
+    const steps = [
+      { summary: 'Opened "Cookly"; the screen now shows "Recipes".', actionText: '{"action":"open","text":"Cookly"}' },
+      { summary: 'Tapped "Lemon Tart"; the screen now shows "Ana Ruiz".', actionText: '{"action":"click","coordinate":[80,167]}' },
+      { summary: 'Tapped "Add to board"; the screen now shows "+ New board".', actionText: '{"action":"click","coordinate":[200,600]}' },
+      { summary: 'Terminated with success.', actionText: '{"action":"terminate","status":"success"}' },
+    ];
+    const chooser = await textVerdict('Add Lemon Tart by Ana Ruiz to my Weekend Bakes board in Cookly.', steps, [
+      'Home | Cookly',
+      'Recipes | Lemon Tart | Ana Ruiz',
+      'Lemon Tart | Ana Ruiz | Add to board',
+      '9:41 | Add to board | Lemon Tart | Ana Ruiz | + New board | YOUR BOARDS | Party Food | Added | Weekend Bakes | 4 recipes',
+    ]);
+    expect(chooser.correct).toBe(false);
+    expect(chooser.reason).toMatch(/chooser/);
+  });
+});

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { requestCore, terseRequest } from '../../models/reference/roles/intent.js';
 import { formValues } from '../../models/reference/roles/policy-form.js';
 import { launcherApps, mentionsAlone } from '../../models/reference/roles/policy-explore.js';
-import { decide, planTask } from '../../models/reference/roles/policy.js';
+import { searchBox } from '../../models/reference/roles/policy-screen.js';
+import { decide, planTask, twoActions } from '../../models/reference/roles/policy.js';
 import { mulberry32 } from '../../models/reference/server.js';
 import type { OcrLine } from '../../models/reference/types.js';
 
@@ -105,5 +106,52 @@ describe('form values said in passing', () => {
     const history = ['Opened the GymNova app. [goal 1/6 done]', 'Tapped "Power Yoga". [goal 4/6 done]', 'Tapped "Cancel booking". [goal 5/6 done]'];
     const d = decide({ instruction, guidance: [], history, lines, screen, temperature: 0, random: mulberry32(1) });
     expect(d.conclusion).toContain('Yes, cancel');
+  });
+});
+
+/**
+ * Read off the twenty-third blind app's first contact (a media app), written here on invented apps — a recipe app
+ * "Cookly" with boards, a podcast app "Castwell" — none a built-in app's.
+ */
+describe('items put into the user\'s named collections, and two actions in one request', () => {
+  it('"Add X by Y to my Z board" opens X (told apart by Y), its "Add to board", then Z', () => {
+    const texts = planTask('Add Lemon Tart by Ana Ruiz to my Weekend Bakes board on Cookly.', []).goals.map((g) => g.text);
+    expect(texts).toEqual(['open Cookly', 'search for Lemon Tart', 'open Lemon Tart', 'tap Add to board', 'fill in Weekend Bakes', 'confirm']);
+    const open = planTask('Add Lemon Tart by Ana Ruiz to my Weekend Bakes board on Cookly.', []).goals[2];
+    expect(open).toMatchObject({ near: ['Ana Ruiz'] });
+    // (Said in context: "I tried X by Y … Save it to my Z board".)
+    const ctx = planTask('I tried Lemon Tart by Ana Ruiz at a friend\'s place. Save it to my Weekend Bakes board in Cookly.', []).goals;
+    expect(ctx.find((g) => g.kind === 'tap' && g.entity)).toMatchObject({ targets: ['Lemon Tart'], near: ['Ana Ruiz'] });
+    // (A wishlist keeps its own reader.)
+    expect(planTask('Save the Trail Runner Sneakers to my ShopMart wishlist.', []).goals.map((g) => g.text)).toContain('save it to the wishlist');
+  });
+  it('"Create a new board called Z and put X in it" adds X to a new board named Z', () => {
+    expect(requestCore('Create a new Cookly board called Party Food and put Lemon Tart in it.')).toBe('Add Lemon Tart to a new board called Party Food in Cookly.');
+    const texts = planTask('Create a new Cookly board called Party Food and put Lemon Tart in it.', []).goals.map((g) => g.text);
+    expect(texts).toEqual(expect.arrayContaining(['tap Add to board', 'tap New board', 'fill in Party Food', 'create the board']));
+  });
+  it('two actions joined by "and" are planned one after the other, the second in the first one\'s app', () => {
+    expect(twoActions('Follow the Night Owls podcast on Castwell and download its episode "Pilot".')).toEqual(['Follow the Night Owls podcast on Castwell', 'Download the episode "Pilot" in Castwell.']);
+    // (A value said as an action is no second action.)
+    expect(twoActions('Add tracking code QX77120 to Shipwise and name it Winter boots.')).toBeUndefined();
+    expect(twoActions('Get 2 Pad Thai from Thai Orchid and pay with Cash.')).toBeUndefined();
+    const texts = planTask('Follow the Night Owls podcast on Castwell and download its episode "Pilot".', []).goals.map((g) => g.text);
+    expect(texts.filter((t) => t.startsWith('open Castwell'))).toHaveLength(1);
+    expect(texts).toEqual(expect.arrayContaining(['open Night Owls', 'tap Follow', 'open Pilot']));
+    // Who made the thing tells it apart; it is no value to choose.
+    const play = planTask('Play Harbor Lights by The Tide Band on Castwell.', []).goals;
+    expect(play.find((g) => g.kind === 'tap' && g.entity)).toMatchObject({ near: ['The Tide Band'] });
+    expect(play.some((g) => g.kind === 'fill')).toBe(false);
+  });
+});
+
+describe('an app whose search is a tab of its own', () => {
+  it('the tab bar is no search field; the search tab is opened, and a long placeholder beside "Search" is the field', () => {
+    const home = [line('Castwell', 16, 46, 100, 21), line('Good morning', 16, 100, 160, 20), line('Home', 48, 888, 42, 18), line('Search', 183, 890, 47, 15), line('Library', 304, 888, 78, 18)];
+    expect(searchBox(home, screen)).toBeUndefined();
+    const d = decide({ instruction: 'Play Harbor Lights by The Tide Band on Castwell.', guidance: [], history: ['Opened the Castwell app. [goal 1/6 done]'], lines: home, screen, temperature: 0, random: mulberry32(1) });
+    expect(d.conclusion).toContain('"Search" tab');
+    const page = [line('Search', 65, 47, 73, 21), line('What do you want to listen to?', 29, 115, 227, 17), line('Search', 325, 115, 57, 18), ...home.slice(2)];
+    expect(searchBox(page, screen)?.text).toBe('What do you want to listen to?');
   });
 });

@@ -556,7 +556,9 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
   const kept = [...rest.matchAll(/\b(?:keep(?:ing)?|hold(?:ing)?|need(?:ing)?|hav(?:e|ing))\s+(?:it|them|the\s+[a-z]+)\s+(?:for\s+)?(\d+\s*(?:minutes?|hours?|days?|weeks?))\b/gi)].map((m) => m[1]!).filter((d) => d !== duration);
   // (A start time to choose — "from 10:00 AM" — is a value too, not for a record of something done.)
   const clock = RECORD_VERB.test(verb) ? [] : [...rest.replace(TIME_RANGE, ' ').matchAll(/\b(?:from|at|starting|for)\s+(\d{1,2}(?::\d{2})?\s?(?:AM|PM|am|pm))\b/g)].map((m) => m[1]!);
-  const values = [...entities.slice(1).filter((e) => !containers.includes(e)).map(phrase), ...windows, ...clock, ...(duration && !ago ? [duration] : []), ...(!done && !ago ? kept : []), ...(ago ? [ago] : []), ...(method && !STOP.has(method) ? [method] : [])];
+  // (Who made the thing, said right after it — "Slow Dance by Hazel & the Harbor" — tells it apart; no value to choose.)
+  const maker = entities.slice(1).find((e) => new RegExp(`${esc(thing)}\\s+by\\s+${esc(e)}\\b`).test(rest));
+  const values = [...entities.slice(1).filter((e) => !containers.includes(e) && e !== maker).map(phrase), ...windows, ...clock, ...(duration && !ago ? [duration] : []), ...(!done && !ago ? kept : []), ...(ago ? [ago] : []), ...(method && !STOP.has(method) ? [method] : [])];
   // Every length of time the request gives ("Pay for 30 minutes of parking in …"), wherever it stands.
   const durations = [...text.matchAll(/\b(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month))\b/gi)].map((m) => m[1]!.replace(/^an?\s+/i, '1 '));
   // (A span of times — "8–10 AM" — is one window to choose, as written; its ends are no times of their own.)
@@ -618,11 +620,13 @@ export function understandAction(request: string, opts: { stepVerbs?: boolean } 
     // Not on screen: a tab or section named by the kind of thing the request calls it ("my X card" → Cards).
     // (A container the request names, whole as written — "Flat 4B" — is the first place to look; a person the request
     // acts with — "settle up with Sam" — may be chosen after the action's button, on the page it opens.)
-    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, entry: actWords, ...(new RegExp(`\\bwith\\s+${esc(thing)}\\b`).test(rest) ? { counterpart: true } : {}), ...(kinds.length || owner || containers.length ? { via: [...containerNames, ...kinds, ...(owner ? contentWords(owner) : []), ...containerNames.flatMap((c) => contentWords(c))] } : {}), ...(days.length && !done && thingDay ? { near: dayLabels(days[0]!) } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
+    { kind: 'tap', targets: [thing], text: `open ${thing}`, entity: true, min: 0.75, entry: actWords, ...(new RegExp(`\\bwith\\s+${esc(thing)}\\b`).test(rest) ? { counterpart: true } : {}), ...(kinds.length || owner || containers.length ? { via: [...containerNames, ...kinds, ...(owner ? contentWords(owner) : []), ...containerNames.flatMap((c) => contentWords(c))] } : {}), ...(days.length && !done && thingDay ? { near: dayLabels(days[0]!) } : maker ? { near: [maker] } : {}), ...(CREATES.test(verb) ? { notMine: true } : {}) },
     {
       kind: 'tap',
       targets: actionTargets,
       ...(CREATES.test(verb) ? { notMine: true } : {}),
+      // (Playing a thing is often done by opening it: its page shows it playing, no "Play" button left to tap.)
+      ...(/^(?:play|listen)$/.test(act) ? { optional: true } : {}),
       text: `tap ${actionTargets[0]}`,
       min: 0.8,
       // (Never a value's own word: "15 minutes" is an option, not a section.)

@@ -394,10 +394,11 @@ export function searchButtonOf(input: OcrLine, lines: readonly OcrLine[]): OcrLi
  * "Search" button at the right end of its row ("Job title or company   Search") — the common phone convention.
  */
 export function searchBox(lines: readonly OcrLine[], screen: { height: number }): OcrLine | undefined {
-  const body = lines.filter((l) => !isHeader(l, screen));
+  // (Not the app's tab bar at the foot of the screen: "Home" beside a "Search" tab is no search field.)
+  const body = lines.filter((l) => !isHeader(l, screen) && l.box.y < screen.height * 0.88);
   return (
     body.find((l) => /^search\b/i.test(l.text.trim()) && normText(l.text).length > 'search'.length) ??
-    body.find((l) => !SEARCH_BUTTON.test(l.text.trim()) && !/\d/.test(l.text) && l.text.trim().split(/\s+/).length <= 6 && searchButtonOf(l, body) !== undefined)
+    body.find((l) => !SEARCH_BUTTON.test(l.text.trim()) && !/\d/.test(l.text) && l.text.trim().split(/\s+/).length <= 8 && searchButtonOf(l, body) !== undefined)
   );
 }
 
@@ -511,7 +512,8 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
       if (g.unlessVisible && !history.some((c) => c.includes(`Typed "${g.value}"`)) && lines.some((l) => !header.includes(l) && matchScore(l.text, g.unlessVisible!) >= 0.95)) return true;
       // Typed and still to be submitted: the field's placeholder is gone (it shows the text), yet the goal is not done.
       if (g.submit && history.some((c) => c.includes(`Typed "${g.value}"`))) return false;
-      if (g.optional && !g.words && g.field && !lines.some((l) => normText(l.text).startsWith(normText(g.field!)) && normText(l.text).length > normText(g.field!).length) && !(g.field === 'search' && searchBox(lines, screen))) return true;
+      // (An app whose search is a tab of its own — "Home | Search | Library" — searches there, once.)
+      if (g.optional && !g.words && g.field && !lines.some((l) => normText(l.text).startsWith(normText(g.field!)) && normText(l.text).length > normText(g.field!).length) && !(g.field === 'search' && searchBox(lines, screen)) && !(g.field === 'search' && !history.some((c) => c.includes('search tab')) && tabRow(lines, screen).some((l) => /^search$/i.test(l.text.trim())))) return true;
       if (g.optional && g.words && !lines.some((l) => g.words!.some((w) => normText(l.text) === normText(w)))) return true;
       return !g.submit && lines.some((l) => matchScore(l.text, g.value) >= 0.9);
   }

@@ -8,11 +8,12 @@ import { noteSource, understandAppTask, type Goal } from './policy-tasks.js';
 import { instructionEntities, isDateEntity, namesTheApp, requestCore } from './intent.js';
 import { fieldStep, submitButton, understandForm } from './policy-form.js';
 import { understandDayChoice, understandEdit, understandTimeWindow } from './policy-edit.js';
-import { contentWords, dayLabels, foldContext, foldSharedCost, foldSharedEvent, foldStatement, mergeDetails, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
+import { appGoal, namedAppIn, contentWords, dayLabels, foldContext, foldSharedCost, foldSharedEvent, foldStatement, mergeDetails, plainImperative, understandSettings, understandAction, understandFeature } from './policy-act.js';
 import { exploreStep, labelParts, launcherApps, readExplore, stemEq, type ExploreCue } from './policy-explore.js';
 import { detectStarRows, detectSwitches, detectSymbols, findSteppers, type StarRow, type Stepper, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
 import { wordSimilarity } from '../word-vectors.js';
+import { IMPERATIVES } from './text-match.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { implausibleField, searchStep, searching } from './policy-search.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
@@ -355,6 +356,26 @@ export interface DecideInput {
 /** Values noted in earlier conclusions ("[noted code=482913]"): the policy's only memory across apps. */
 
 /** The goal list for an instruction: guidance steps, else an everyday app task, else a food order, else explicit steps. */
+/**
+ * A request of two actions joined by "and" ("Follow X on App and download its episode Y"), each with a verb of its own
+ * and a thing of its own: the two requests, the second told the first one's app and thing for its "it"/"its". Not a
+ * value said as an action ("… and name it X", "… and pay with Cash", "… and leave it at the door").
+ */
+export function twoActions(request: string): [string, string] | undefined {
+  if (/[.!?;]\s+[A-Za-z]/.test(request.trim().replace(/[.!?]+$/, ''))) return undefined;
+  const m = /^([A-Z][a-z]+\s.+?),?\s+and\s+(?:then\s+)?([a-z]+)(\s.+)$/.exec(request.trim());
+  if (!m || !isVerb(m[2]!) || (!IMPERATIVES.has(m[2]!) && !/^(?:follow|download|subscribe|like|rate|play|queue)$/.test(m[2]!))) return undefined;
+  if (/^(?:name|label|call|title|pay|ship|deliver|leave|keep|confirm|submit|save|send|use|choose|select|pick|make|tell|let|say|write|mark|put|set)$/.test(m[2]!) && !/^set\s+(?:a|the)\s+[a-z]/.test(`${m[2]}${m[3]}`)) return undefined;
+  if (!/\b[A-Z][a-z]+|["“]/.test(m[1]!.slice(1)) || !/\b[A-Z]|["“]|\d/.test(m[3]!)) return undefined;
+  const app = /\b(?:on|in|using|through)\s+([A-Z][\w&-]*)\s*$/.exec(m[1]!)?.[1] ?? /\b(?:on|in|using|through)\s+([A-Z][\w&-]*)\b/.exec(m[1]!)?.[1];
+  const thing = /^[A-Za-z]+\s+(?:the\s+|my\s+)?((?:[A-Z][\w'’&-]*\s+)*[A-Z][\w'’&-]*)/.exec(m[1]!)?.[1];
+  let second = `${m[2]![0]!.toUpperCase()}${m[2]!.slice(1)}${m[3]!}`.replace(/[.!]+$/, '');
+  // ("its episode X": the episode X, found on the page the first action left open.)
+  if (thing) second = second.replace(/\bits\s+/, 'the ');
+  if (app && !second.includes(app)) second = `${second} in ${app}`;
+  return [m[1]!.replace(/[.!]+$/, ''), `${second}.`];
+}
+
 export function planTask(raw: string, guidance: string[], contextRead = false): { goals: Goal[]; spec?: TaskSpec; app: boolean; result?: RegExp } {
   // Guidance hook (issue 18): guidance is read as text by policy-guidance.ts; only imperative lines become goals.
   const guided = guidanceGoals(guidance, parseGoals);
@@ -364,6 +385,14 @@ export function planTask(raw: string, guidance: string[], contextRead = false): 
   // A statement of what the speaker did, then a request about it (policy-act.ts): the request with the statement's names.
   // A request with its options in sentences of their own ("It's the Medium size. Use Ground shipping."): one request.
   const instruction = foldSharedEvent(core) ?? foldSharedCost(core) ?? foldStatement(core) ?? mergeDetails(core) ?? core;
+  // Two actions on two things, one after the other ("Follow the X podcast on App and download its episode Y", "Play X
+  // and set the sleep timer to 45 minutes"): each planned alone, the second in the first one's app and on its thing.
+  const both = contextRead ? undefined : twoActions(instruction);
+  if (both) {
+    const first = planTask(both[0], guidance, true);
+    const second = planTask(both[1], guidance, true);
+    if (first.app && second.app && first.goals.length > 1 && second.goals.length > 1) return { goals: [...first.goals, ...second.goals.filter((g) => g.kind !== 'open')], app: true };
+  }
   // Context first, then the request ("Greenleaf Pharmacy is out of my way now. Please submit a transfer …"): when the
   // reading takes the context's first word for the verb, or finds no task, the request with the context's values as
   // details is read instead.
@@ -424,6 +453,41 @@ export function planTask(raw: string, guidance: string[], contextRead = false): 
   if (namedNew && namedNew.length > 1 && !/^(?:carts?|baskets?|bags?|orders?|favou?rites|wishlists?|contacts|notes|events|alarms)$/i.test(namedNew)) {
     const record = understandForm(instruction, { numberAfterVerb: true, kind: namedNew.toLowerCase().replace(/(?<=(?:ss|x|ch|sh))es$|s$/, '') });
     if (record) return { goals: record.goals, app: true, result: record.result };
+  }
+  // "Add X (by Y) to my Z playlist", "Put X on my Z list": an item the app already has, put into a collection of the
+  // user's with a name of its own — the item (told apart by who made it), its "Add to …" button, then the collection.
+  // (Not a cart, a wishlist or favourites: those have readers of their own; nor a collection named by the app's name.)
+  const into = /(?:^|[.!?]\s+)(?:[Aa]dd|[Pp]ut|[Ss]ave|[Pp]in)\s+(?:the\s+)?([A-Z\d"“][^.!?]*?)(?:\s+by\s+([A-Z][^.!?]*?))?\s+(?:to|on|in|into|onto)\s+(?:my|our|the)\s+((?:[A-Z][\w'&-]*\s+)*[A-Z][\w'&-]*)\s+([a-z]{3,})(?:\s+(?:on|in|using)\s+(?:the\s+)?([A-Z][\w&-]*)(?:\s+app)?)?\s*[.!]?$/.exec(instruction);
+  if (into && !/^(?:carts?|baskets?|bags?|orders?|favou?rites|wishlists?|calendar|contacts)$/.test(into[4]!) && !/[a-z][A-Z]/.test(into[3]!)) {
+    const [, rawItem, said, coll, kind, app] = into;
+    const item = rawItem!.replace(/^["“]|["”]$/g, '');
+    // (Who made it may be said where the item was first named: "I heard X by Y … Save it to …".)
+    const by = said ?? new RegExp(`${item.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+by\\s+((?:[A-Z][\\w'’&-]*|&|and|the)(?:\\s+(?:[A-Z][\\w'’&-]*|&|and|the))*)`).exec(instruction)?.[1];
+    const goals: Goal[] = [
+      appGoal(app ?? namedAppIn(instruction), { words: contentWords(`${item} ${coll} ${kind}`), verbs: ['add', 'put', 'save'], names: [item, ...(by ? [by] : []), coll!], request: instruction }),
+      { kind: 'type', field: 'search', value: item, submit: true, text: `search for ${item}`, optional: true, unlessVisible: item },
+      { kind: 'tap', targets: [item], text: `open ${item}`, entity: true, min: 0.75, ...(by ? { near: [by] } : {}) },
+      { kind: 'tap', targets: [`Add to ${kind}`, `Save to ${kind}`, `Add to a ${kind}`, 'Add to'], text: `tap Add to ${kind}`, min: 0.8, notTitle: true, words: ['add', 'save', kind!], values: [coll!] },
+      { kind: 'fill', value: coll!, hints: [kind!, ...contentWords(coll!)], text: `fill in ${coll}`, avoid: [item] },
+      { kind: 'tap', targets: ['Done', 'Save', 'OK', 'Confirm', 'Add'], text: 'confirm', min: 0.8, optional: true, notTitle: true, lowest: true, repeatLast: true },
+    ];
+    return { goals, app: true };
+  }
+  // "Add X (by Y) to a new playlist called Z": the item's "Add to …" chooser, its "New …" entry, the name, then create.
+  const fresh = /(?:^|[.!?]\s+)[Aa]dd\s+(?:the\s+)?([A-Z\d"“][^.!?]*?)(?:\s+by\s+([A-Z][^.!?]*?))?\s+to\s+a\s+new\s+([a-z]{3,})\s+called\s+([^.!?]+?)(?:\s+in\s+([A-Z][\w&-]*))?\s*[.!]?$/.exec(instruction);
+  if (fresh) {
+    const [, rawItem, by, kind, name, app] = fresh;
+    const item = rawItem!.replace(/^["“]|["”]$/g, '');
+    const goals: Goal[] = [
+      appGoal(app ?? namedAppIn(instruction), { words: contentWords(`${item} ${kind}`), verbs: ['add', 'create'], names: [item, ...(by ? [by] : []), name!], request: instruction }),
+      { kind: 'type', field: 'search', value: item, submit: true, text: `search for ${item}`, optional: true, unlessVisible: item },
+      { kind: 'tap', targets: [item], text: `open ${item}`, entity: true, min: 0.75, ...(by ? { near: [by] } : {}) },
+      { kind: 'tap', targets: [`Add to ${kind}`, `Save to ${kind}`, `Add to a ${kind}`, 'Add to'], text: `tap Add to ${kind}`, min: 0.8, notTitle: true, words: ['add', 'save', kind!] },
+      { kind: 'tap', targets: [`New ${kind}`, `+ New ${kind}`, `Create ${kind}`, `Create a ${kind}`, `New`], text: `tap New ${kind}`, min: 0.8, notTitle: true, words: ['new', 'create'] },
+      { kind: 'fill', value: name!, hints: ['name', 'title', kind!], text: `fill in ${name}` },
+      { kind: 'tap', targets: ['Create', 'Save', 'Done', 'OK', `Create ${kind}`], text: `create the ${kind}`, min: 0.8, notTitle: true, lowest: true, repeatLast: true },
+    ];
+    return { goals, app: true };
   }
   const appGoals = understandAppTask(instruction);
   if (appGoals) return { goals: appGoals, app: true };
@@ -1407,7 +1471,13 @@ function planStep(input: DecideInput): Decision {
       // A search bar whose placeholder names what it finds ("Job title or company") beside its "Search" button.
       const bar = field === 'search' && !goal.words ? searchBox(lines, screen) : undefined;
       if (bar && !fieldCands.some((c) => c.line === bar)) fieldCands.push({ line: bar, score: 0.95 });
-      const chosen = pick(fieldCands.filter((c) => !(field === 'search' && /^(?:search|go|find)$/i.test(c.line.text.trim()) && bar)), temperature, random);
+      // (A bare "Search" in the app's tab bar is no field: it opens the page that has one — once.)
+      const searchTab = field === 'search' ? tabRow(lines, screen).find((l) => /^search$/i.test(l.text.trim())) : undefined;
+      const tabTried = sub.tabs.includes('search tab');
+      const chosen = pick(fieldCands.filter((c) => !(field === 'search' && /^(?:search|go|find)$/i.test(c.line.text.trim()) && (bar || c.line === searchTab))), temperature, random);
+      if (!chosen && searchTab && !tabTried) {
+        return clickOn(searchTab, `Step ${gi + 1} of ${n} ("${goal.text}"): no search field here, but the app's "${searchTab.text}" tab has one; opening it.`, `Opened the "${searchTab.text}" tab to search. ${tag('tab search tab')}`);
+      }
       if (!chosen) return notFound(`the ${field} field`);
       return clickOn(
         chosen.line,

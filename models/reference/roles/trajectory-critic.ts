@@ -216,6 +216,11 @@ interface Completion {
  * reported-result.ts). The app's own words for the result count whatever intent the request's verb was read as.
  */
 function completionOf(ev: TrajectoryEvidence, entities: readonly string[], intentText: string): Completion {
+  // The last step opened a chooser titled with the control's own label ("Add to playlist" over the playlists): the
+  // choice it asks for was never made, whatever status its rows show ("Added" beside another list).
+  const last = [...ev.summaries.map(summaryAction)].reverse().find((a) => a !== undefined);
+  const chooser = last && last.verb === 'Tapped' && last.changed && tokens(last.object).length >= 2 && IMPERATIVES.has(tokens(last.object)[0]!) && ev.finalLines.slice(0, 4).some((l) => tokens(l).join(' ') === tokens(last.object).join(' '));
+  if (chooser) return { complete: false, reason: `the final screen is the chooser ${quote(last.object)} the last step opened: nothing was chosen in it` };
   const c = intentCompletion(ev, entities, intentText);
   if (c.complete || settingRequest(ev.instruction)) return c;
   const kind = INTENTS.find((i) => i.when.test(intentText))?.kind;
