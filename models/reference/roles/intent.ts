@@ -772,13 +772,6 @@ export function requestCore(instruction: string): string {
     // told to the people who expect one, is an absence to report; a reason in brackets is its reason.
     .replace(/(?<=^|[.!?]\s+)([A-Z][\w'-]*)\s+(?:won['’]t|will\s+not|can['’]t|cannot|isn['’]t\s+going\s+to)\s+(?:be\s+(?:at|in)|make\s+it\s+(?:to|in)(?:\s+to)?|come\s+(?:to|in)(?:\s+to)?|go\s+to)\s+(?:school|work|class|classes|practice|nursery|daycare|the\s+office)\s+((?:on|this|next|tomorrow|today)\b[^.(!?]*?)\s*(?:\(([^)]+)\))?\s*[.!]\s+(?:(?:[Cc]an|[Cc]ould|[Ww]ould|[Ww]ill)\s+you\s+|[Pp]lease\s+)?(?:let|tell)\s+(?:the\s+[a-z]+|them|her|him)\s+know(?:\s+(?:through|via|in|using|on)\s+(?:the\s+)?([A-Z][\w&'-]*)(?:\s+app)?)?\s*[.?!]*/,
       (_a, who: string, when: string, why: string | undefined, app: string | undefined) => `Report ${who} absent ${when.trim()}${app ? ` in ${app}` : ''}${why ? `, reason: ${why.trim()}` : ''}.`)
-    // "Create a new playlist called Y and put X in it", "Start a list named Y with X on it" → "Add X to a new playlist
-    // called Y": a new collection made for an item goes through the item's "Add to …" chooser, which offers a new one.
-    .replace(/(?<=^|[.!?]\s+)(?:[Cc]reate|[Ss]tart|[Mm]ake|[Ss]et\s+up)\s+(?:a|an)\s+(?:new\s+)?(?:([A-Z][\w&-]*)\s+)?([a-z]{3,})\s+(?:called|named|titled)\s+((?:[A-Z\d][\w'’&-]*\s+)*?[A-Z\d][\w'’&-]*)(?:\s+(?:in|on)\s+([A-Z][\w&-]*))?\s+(?:and\s+(?:put|add|save)\s+|with\s+)((?:[A-Z\d"“][^.!?]*?))(?:\s+(?:in|on|to|into)\s+it)?\s*([.!]|$)/,
-      (all, app1: string | undefined, kind: string, name: string, app2: string | undefined, item: string, end: string) => {
-        const app = app1 ?? app2;
-        return /^(?:account|profile|reminder|alarm|event|note)$/.test(kind) ? all : `Add ${item} to a new ${kind} called ${name}${app ? ` in ${app}` : ''}${end || '.'}`;
-      })
     // "… and use Cash as the payment" → "… and pay with Cash": the way to pay, said as a thing to use.
     .replace(/\b(?:use|choose|select|pick)\s+((?:[A-Z][\w'-]*\s+){0,3}?[A-Z][\w'-]*)\s+(?:as|for)\s+(?:the\s+|my\s+)?(?:payment|payment\s+method|way\s+to\s+pay)\b/g, 'pay with $1')
     // "… and confirm the payment": confirming is part of doing it, no value.
@@ -807,7 +800,22 @@ export function requestCore(instruction: string): string {
   // A sentence that was framed as a request ("Please fix it.") is kept even when it names nothing.
   const keep = (s: { text: string; framed: boolean }): boolean => s.framed || namesSomething(s.text);
   const kept = parts.some(keep) ? parts.filter(keep) : parts;
-  return kept.map((s) => s.text).join(' ').trim();
+  return newCollectionFor(kept.map((s) => s.text).join(' ').trim());
+}
+
+/**
+ * "Create a new playlist called Y and put X in it", "Start a list named Y with X on it" → "Add X to a new playlist
+ * called Y": a new collection made for an item goes through the item's "Add to …" chooser, which offers a new one.
+ * (Read once the courtesy frames are gone: "Please create …", "Could you start …?".)
+ */
+function newCollectionFor(text: string): string {
+  return text.replace(
+    /(?<=^|[.!?]\s+)(?:[Cc]reate|[Ss]tart|[Mm]ake|[Ss]et\s+up)\s+(?:a|an)\s+(?:new\s+)?(?:([A-Z][\w&-]*)\s+)?([a-z]{3,})\s+(?:called|named|titled)\s+((?:[A-Z\d][\w'’&-]*\s+)*?[A-Z\d][\w'’&-]*)(?:\s+(?:in|on)\s+([A-Z][\w&-]*))?\s+(?:and\s+(?:put|add|save)\s+|with\s+)((?:[A-Z\d"“][^.!?]*?))(?:\s+(?:in|on|to|into)\s+it)?\s*([.!?]|$)/,
+    (all, app1: string | undefined, kind: string, name: string, app2: string | undefined, item: string) => {
+      const app = app1 ?? app2;
+      return /^(?:account|profile|reminder|alarm|event|note)$/.test(kind) ? all : `Add ${item} to a new ${kind} called ${name}${app ? ` in ${app}` : ''}.`;
+    },
+  );
 }
 
 /** Function words that end an entity read from free text ("Off in Settings" → "Off"). */
