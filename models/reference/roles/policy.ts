@@ -376,6 +376,20 @@ export function twoActions(request: string): [string, string] | undefined {
   return [m[1]!.replace(/[.!]+$/, ''), `${second}.`];
 }
 
+/**
+ * The way to an item's "Add to <collection>" chooser: the app, the item searched for and opened (told apart by who
+ * made it), then its "Add to …" button (choosing the request's values on the way, when given).
+ */
+function addToCollection(instruction: string, o: { item: string; by?: string; kind: string; app?: string; words: string; verbs: string[]; names: string[]; values?: string[] }): Goal[] {
+  const { item, by, kind } = o;
+  return [
+    appGoal(o.app ?? namedAppIn(instruction), { words: contentWords(o.words), verbs: o.verbs, names: [item, ...(by ? [by] : []), ...o.names], request: instruction }),
+    { kind: 'type', field: 'search', value: item, submit: true, text: `search for ${item}`, optional: true, unlessVisible: item },
+    { kind: 'tap', targets: [item], text: `open ${item}`, entity: true, min: 0.75, ...(by ? { near: [by] } : {}) },
+    { kind: 'tap', targets: [`Add to ${kind}`, `Save to ${kind}`, `Add to a ${kind}`, 'Add to'], text: `tap Add to ${kind}`, min: 0.8, notTitle: true, words: ['add', 'save', kind], ...(o.values ? { values: o.values } : {}) },
+  ];
+}
+
 export function planTask(raw: string, guidance: string[], contextRead = false): { goals: Goal[]; spec?: TaskSpec; app: boolean; result?: RegExp } {
   // Guidance hook (issue 18): guidance is read as text by policy-guidance.ts; only imperative lines become goals.
   const guided = guidanceGoals(guidance, parseGoals);
@@ -464,10 +478,7 @@ export function planTask(raw: string, guidance: string[], contextRead = false): 
     // (Who made it may be said where the item was first named: "I heard X by Y … Save it to …".)
     const by = said ?? new RegExp(`${item.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+by\\s+((?:[A-Z][\\w'’&-]*|&|and|the)(?:\\s+(?:[A-Z][\\w'’&-]*|&|and|the))*)`).exec(instruction)?.[1];
     const goals: Goal[] = [
-      appGoal(app ?? namedAppIn(instruction), { words: contentWords(`${item} ${coll} ${kind}`), verbs: ['add', 'put', 'save'], names: [item, ...(by ? [by] : []), coll!], request: instruction }),
-      { kind: 'type', field: 'search', value: item, submit: true, text: `search for ${item}`, optional: true, unlessVisible: item },
-      { kind: 'tap', targets: [item], text: `open ${item}`, entity: true, min: 0.75, ...(by ? { near: [by] } : {}) },
-      { kind: 'tap', targets: [`Add to ${kind}`, `Save to ${kind}`, `Add to a ${kind}`, 'Add to'], text: `tap Add to ${kind}`, min: 0.8, notTitle: true, words: ['add', 'save', kind!], values: [coll!] },
+      ...addToCollection(instruction, { item, by, kind: kind!, app, words: `${item} ${coll} ${kind}`, verbs: ['add', 'put', 'save'], names: [coll!], values: [coll!] }),
       { kind: 'fill', value: coll!, hints: [kind!, ...contentWords(coll!)], text: `fill in ${coll}`, avoid: [item] },
       { kind: 'tap', targets: ['Done', 'Save', 'OK', 'Confirm', 'Add'], text: 'confirm', min: 0.8, optional: true, notTitle: true, lowest: true, repeatLast: true },
     ];
@@ -479,10 +490,7 @@ export function planTask(raw: string, guidance: string[], contextRead = false): 
     const [, rawItem, by, kind, name, app] = fresh;
     const item = rawItem!.replace(/^["“]|["”]$/g, '');
     const goals: Goal[] = [
-      appGoal(app ?? namedAppIn(instruction), { words: contentWords(`${item} ${kind}`), verbs: ['add', 'create'], names: [item, ...(by ? [by] : []), name!], request: instruction }),
-      { kind: 'type', field: 'search', value: item, submit: true, text: `search for ${item}`, optional: true, unlessVisible: item },
-      { kind: 'tap', targets: [item], text: `open ${item}`, entity: true, min: 0.75, ...(by ? { near: [by] } : {}) },
-      { kind: 'tap', targets: [`Add to ${kind}`, `Save to ${kind}`, `Add to a ${kind}`, 'Add to'], text: `tap Add to ${kind}`, min: 0.8, notTitle: true, words: ['add', 'save', kind!] },
+      ...addToCollection(instruction, { item, by, kind: kind!, app, words: `${item} ${kind}`, verbs: ['add', 'create'], names: [name!] }),
       { kind: 'tap', targets: [`New ${kind}`, `+ New ${kind}`, `Create ${kind}`, `Create a ${kind}`, `New`], text: `tap New ${kind}`, min: 0.8, notTitle: true, words: ['new', 'create'] },
       { kind: 'fill', value: name!, hints: ['name', 'title', kind!], text: `fill in ${name}` },
       { kind: 'tap', targets: ['Create', 'Save', 'Done', 'OK', `Create ${kind}`], text: `create the ${kind}`, min: 0.8, notTitle: true, lowest: true, repeatLast: true },
