@@ -7,14 +7,15 @@
  *
  *   npx tsx bench/app-finding.ts [--sets v6,v7-fitness,v8-parcels] [--count 600] [--seed 3] [--verbose]
  *
- * Prints, per app and overall, the mean rank of the right app and how often it is first and in the first three, for
+ * Prints, per app and overall, the mean rank of the right app and how often it is first, in the first three and within
+ * the peek budget (the looks the policy takes before it settles for an app that fitted at all), for
  * both arms from one run (spelling only: a label part that is a request word; spelling + word knowledge).
  */
 import { parseArgs } from 'node:util';
 import { BUILT_IN_APPS, DECORATIVE_APPS, loadDags } from '../environments/app-world.js';
 import { contentWords } from '../models/reference/roles/policy-act.js';
 import { knownOffTopic } from '../models/reference/roles/policy-tasks.js';
-import { labelFit, launcherApps } from '../models/reference/roles/policy-explore.js';
+import { labelFit, launcherApps, PEEK_BUDGET } from '../models/reference/roles/policy-explore.js';
 import type { OcrLine } from '../models/reference/types.js';
 import { generateQueries } from '../query-gen/sample.js';
 import { loadParaphrases, paraphrase } from './corpus.js';
@@ -63,9 +64,9 @@ async function main(): Promise<void> {
   }
   const mean = (xs: number[]): string => (xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)).toFixed(2);
   console.log(`app finding: ${[...ranks.knowledge.values()].flat().length} requests (templates + ${values.sets}) of ${ranks.knowledge.size} apps the policy must look for; ${labels.length} launcher labels\n`);
-  console.log(`${'app'.padEnd(12)} ${'n'.padStart(4)}   spelling: mean rank  first  top-3   knowledge: mean rank  first  top-3`);
+  console.log(`${'app'.padEnd(12)} ${'n'.padStart(4)}   spelling: mean rank  first  top-3  top-${PEEK_BUDGET}   knowledge: mean rank  first  top-3  top-${PEEK_BUDGET}`);
   const row = (name: string, s: number[], k: number[]): string =>
-    `${name.padEnd(12)} ${String(s.length).padStart(4)}   ${mean(s).padStart(19)}  ${String(s.filter((p) => p === 1).length).padStart(5)}  ${String(s.filter((p) => p <= 3).length).padStart(5)}   ${mean(k).padStart(20)}  ${String(k.filter((p) => p === 1).length).padStart(5)}  ${String(k.filter((p) => p <= 3).length).padStart(5)}`;
+    `${name.padEnd(12)} ${String(s.length).padStart(4)}   ${mean(s).padStart(19)}  ${String(s.filter((p) => p === 1).length).padStart(5)}  ${String(s.filter((p) => p <= 3).length).padStart(5)}  ${String(s.filter((p) => p <= PEEK_BUDGET).length).padStart(5)}   ${mean(k).padStart(20)}  ${String(k.filter((p) => p === 1).length).padStart(5)}  ${String(k.filter((p) => p <= 3).length).padStart(5)}  ${String(k.filter((p) => p <= PEEK_BUDGET).length).padStart(5)}`;
   for (const app of [...ranks.knowledge.keys()].sort()) console.log(row(app, ranks.spelling.get(app)!, ranks.knowledge.get(app)!));
   const all = (arm: keyof typeof arms): number[] => [...ranks[arm].values()].flat();
   console.log(row('ALL', all('spelling'), all('knowledge')));

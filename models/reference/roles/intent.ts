@@ -17,6 +17,7 @@
  */
 
 import { isVerb, knowsWord, verbOfGerund } from '../wordnet.js';
+import { everydayShorthand } from './shorthand.js';
 import { IMPERATIVES, tokens } from './text-match.js';
 
 /** Leading courtesy/indirect frames, longest first (each is removed repeatedly: "Kindly, please …"). */
@@ -395,6 +396,37 @@ function plainRequest(text: string): { text: string; changed: boolean } {
     });
   // "… for me from the Library app": the beneficiary says nothing about the request.
   s = s.replace(/\s+for\s+me\b(?=\s+(?:from|through|via)\b)/i, '');
+  // Everyday verbs of deleting ("scrap / trash / ditch X (off my calendar)") → "Delete X (from my calendar)"; "swap X to V" is
+  // a change; "adjust / bring X to V", "adjust X so it's at V" set it.
+  s = s.replace(/^(?:scrap|trash|ditch|bin|nuke|axe|toss|junk|dump)\s+/i, 'Delete ');
+  s = s.replace(/^(delete|remove)\s+(.+?)\s+off\s+(?=(?:my|the|our)\s)/i, '$1 $2 from ');
+  s = s.replace(/^swap\s+(?=.*\bto\s+\S)/i, 'Change ');
+  s = s.replace(/^(?:adjust|bring|turn|put)\s+((?:the\s+|my\s+)?[A-Za-z][^,;]*?)\s+(?:so\s+(?:that\s+)?(?:it['’]s|it\s+is|they['’]re|they\s+are)\s+(?:at|on)|(?:up\s+|down\s+)?to)\s+(\d[\d.,:]*\s*(?:%|[a-z]+)?)([.!?]*)$/i, 'Set $1 to $2$3');
+  // A verbless setting with a number: "Media volume to 2" → "Set Media volume to 2".
+  if (!IMPERATIVES.has((s.split(/\s+/)[0] ?? '').toLowerCase()) && !isVerb((s.split(/\s+/)[0] ?? '').toLowerCase())) {
+    s = s.replace(/^((?:[A-Z][\w-]*\s+)?(?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*)\s+to\s+(\d[\d.,:]*)([.!?]*)$/, 'Set $1 to $2$3');
+  }
+  // "Put the X alarm On" → "Turn the X alarm On".
+  s = s.replace(/^put\s+((?:the|my)\s+[^,;]+?\s+(?:on|off))([.!?]*)$/i, 'Turn $1$2');
+  // "Give me more time on X by renewing it" → "Renew X": the verb of "by …ing it" is the request, its object the thing named.
+  s = s.replace(/^[^.!?]*?\b((?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)\s+by\s+([a-z]+ing)\s+(?:it|them)\b(.*)$/, (all, thing: string, g: string, rest: string) => {
+    const base = verbOfGerund(g);
+    return base && !/^(?:I|My)$/.test(thing) ? `${cap1(base)} ${thing}${rest}` : all;
+  });
+  // "Put a hold on X" → "Place a hold on X"; "book X in on Monday" → "book X on Monday".
+  s = s.replace(/^put\s+(?:a\s+)?hold\s+on\s+/i, 'Place a hold on ');
+  s = s.replace(/^(book|sign|check)\s+((?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)\s+in\s+(?=(?:on|for|at|this|next)\b)/i, '$1 $2 ');
+  // "… in my Clock settings" → "… in Clock": an app's own settings are in the app.
+  s = s.replace(/\bin\s+(?:my\s+|the\s+)?(?!Settings\b|Phone\b)([A-Z][\w-]*)(?:\s+app)?\s+settings\b/g, 'in $1');
+  // "change Anna Lee number to …" → "change Anna Lee's number to …": a name right before a record's field owns it.
+  s = s.replace(/\bthe\s+((?:phone\s+|mobile\s+|cell\s+)?(?:number|email|e-mail|address))\s+(?:for|of)\s+((?:[A-Z][a-z-]*\s+){0,2}[A-Z][a-z-]*)\b(?!['’])/, "$2's $1");
+  s = s.replace(/^(change|update|edit|fix|set|correct)\s+((?:[A-Z][a-z-]*\s+){0,2}[A-Z][a-z-]*)\s+((?:phone\s+|mobile\s+|cell\s+)?(?:number|email|e-mail|address))\b/i, "$1 $2's $3");
+  // "Update X's number in my Contacts to V" → "Update X's number to V in Contacts": the user's app, said inside the
+  // change of a person's field, goes after it.
+  s = s.replace(/^(change|update|set|edit|fix|correct|swap|move)\s+([^,;]+?['’]s\s+[^,;]+?)\s+in\s+my\s+([A-Z][\w-]*)(?:\s+app)?\s+to\s+([^.!?]+?)([.!?]*)$/i, '$1 $2 to $4 in $3$5');
+  // "Shoot a message to X that reads "…"" → "Message X: "…""; "Text X in App and say "…"" → "Message X: "…" in App".
+  s = s.replace(/^(?:shoot|drop|fire\s+off|send|ping|write)\s+(?:a|an)\s+(?:(?:quick|short|brief)\s+)?(?:text(?:\s+message)?|message|line|dm)\s+(?:over\s+)?to\s+(.+?)\s+(?:that|which)\s+(?:reads|says)\s*:?\s*(?=\u0001)/i, 'Message $1: ');
+  s = s.replace(/^(?:text|message)\s+(.+?)\s+((?:in|on|via|using)\s+(?:the\s+)?[A-Z][\w-]*(?:\s+app)?)\s+and\s+(?:say|tell\s+(?:him|her|them))\s*:?\s*(\u0001\d+\u0001)([.!?]*)$/i, 'Message $1: $3 $2$4');
   // "Get rid of X" → "Remove X"; "take X off my list" → "Remove X from my list".
   s = s.replace(/^get\s+rid\s+of\s+/i, 'Remove ');
   s = s.replace(/^take\s+(.+?)\s+off\s+(?=(?:my|the|our)\s)/i, 'Remove $1 from ');
@@ -403,13 +435,13 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   // "Pull up / bring up X" → "Show X" (a page to view).
   s = s.replace(/^(?:pull|bring)\s+up\s+/i, 'Show ').replace(/^(?:pull|bring)\s+(.+?)\s+up\b/i, 'Show $1');
   // "in zone 3318", "at gate 12": a numbered place or thing is a name ("Zone 3318"), not a count of a unit.
-  s = s.replace(/\b(in|at|for|on|from|of|to|into)\s+([a-z]{3,})\s+(\d{2,}[A-Z]?)\b(?!\s*(?:%|[ap]\.?m\b|:\d))/g, (all, prep: string, noun: string, num: string) =>
-    NOT_NUMBERED.test(noun) ? all : `${prep} ${noun[0]!.toUpperCase()}${noun.slice(1)} ${num}`,
+  s = s.replace(/\b(in|at|for|on|from|of|to|into)\s+(the\s+)?([a-z]{3,})\s+(\d{2,}[A-Z]?)\b(?!\s*(?:%|[ap]\.?m\b|:\d))/g, (all, prep: string, the: string | undefined, noun: string, num: string) =>
+    NOT_NUMBERED.test(noun) ? all : `${prep} ${the ?? ''}${noun[0]!.toUpperCase()}${noun.slice(1)} ${num}`,
   );
   // "Add 30 minutes to my parking in Zone 12" / "Extend the meter in Zone 12 by 30 minutes" → "Extend Zone 12 by 30 minutes":
   // time added to a named thing extends it.
   const DURATION = String.raw`\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|an?\s+(?:hour|day|week|month)|half\s+an\s+hour`;
-  s = s.replace(new RegExp(String.raw`^(?:[Aa]dd|[Pp]ut)\s+(?:another\s+|an?\s+extra\s+)?(${DURATION})\s+(?:more\s+)?(?:to|onto|on)\s+(?:the\s+|my\s+)?(?:[a-z]+\s+){0,2}?(?:(?:in|at|for|of)\s+)?((?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z\d][\w-]*)*)([.!?]*)$`), 'Extend $2 by $1$3');
+  s = s.replace(new RegExp(String.raw`^(?:[Aa]dd|[Pp]ut|[Bb]uy|[Gg]et|[Pp]ay\s+for)\s+(?:another\s+|an?\s+extra\s+)?(${DURATION})\s+(?:more\s+)?(?:to|onto|on|for)\s+(?:the\s+|my\s+)?(?:[a-z]+\s+){0,2}?(?:(?:in|at|for|of)\s+)?((?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z\d][\w-]*)*)(?:\s+(?:session|parking|meter|booking|spot|stay|rental))?([.!?]*)$`), 'Extend $2 by $1$3');
   // ("Add 1 hour to my Subaru Outback trip in Wheelnook" → "Extend my Subaru Outback trip by 1 hour in Wheelnook": the named
   // thing with its kind after it.)
   s = s.replace(new RegExp(String.raw`^(?:[Aa]dd|[Pp]ut)\s+(?:another\s+|an?\s+extra\s+)?(${DURATION})\s+(?:more\s+)?(?:to|onto|on)\s+(the|my)\s+((?:[A-Z][\w'’.&-]*\s+)*?[A-Z\d][\w'’&-]*)\s+([a-z]{3,})((?:\s+(?:in|on|using|through|via)\s+(?:the\s+)?[A-Z][\w&-]*(?:\s+app)?)?)([.!?]*)$`), 'Extend $2 $3 $4 by $1$5$6');
@@ -719,7 +751,7 @@ export function terseRequest(text: string): string {
  * closing sentences dropped. An instruction that is all request comes back unchanged (apart from frames).
  */
 export function requestCore(instruction: string): string {
-  const text = terseRequest(instruction.replace(/\s+/g, ' ').trim())
+  const text = terseRequest(everydayShorthand(instruction.replace(/\s+/g, ' ').trim()))
     // "…, so get X to come out for Y. Use Z to book them for Friday …" → "Book X on Z for Y for Friday …": having someone
     // come to do a job is booking them for it; the next sentence's booking of "them" is that one.
     .replace(/(?<=^|[.!?]\s+)(?:[^.!?]*?,\s*(?:so|and)\s+)?(?:[Gg]et|[Hh]ave|[Aa]sk)\s+((?:[A-Z][\w'’&.-]*\s+)*?[A-Z][\w'’&-]*)\s+(?:to\s+)?(?:come|stop|swing|pop)\s+(?:out|over|by|round|around)\s+(?:for|to\s+(?:do|fix|handle|look\s+at))\s+([^.!?]+?)\s*[.!]\s+(?:(?:[Uu]se|[Tt]hrough|[Vv]ia)\s+(?:the\s+)?([A-Z][\w&-]*)(?:\s+app)?\s+to\s+)?([Bb]ook|[Ss]chedule|[Rr]eserve)\s+(?:them|him|her|it)\b/,
@@ -729,7 +761,7 @@ export function requestCore(instruction: string): string {
     .replace(/[.?!]?\s+(?:please\s+)?[Ww]rite\s+(.+?)\s+(?:in|into)\s+the\s+(note|memo|reference|message|comment|description)\s+(?:field|box|line)\b/, ' with the $2 $1')
     // "In HomeHub, add …" → "Add … in HomeHub": the app a sentence opens with says where its request is done.
     // (Not a date: "On Friday, …".)
-    .replace(/(^|[.!?]\s+)(?:In|On|Using|Inside|Via)\s+(?:the\s+|my\s+)?([A-Z][\w-]*)(?:\s+app)?\s*,\s+([a-z][^.!?]*)([.!?]|$)/g, (all, pre: string, app: string, rest: string, end: string) =>
+    .replace(/(^|[.!?]\s+)(?:(?:Over\s+)?[Ii]n|(?:Over\s+)?[Oo]n|Using|Inside|Via)\s+(?:the\s+|my\s+)?([A-Z][\w-]*)(?:\s+app)?\s*,\s+([a-z][^.!?]*)([.!?]|$)/g, (all, pre: string, app: string, rest: string, end: string) =>
       WEEKDAY.test(app) || MONTH.test(app) || /^(?:Today|Tomorrow|Tonight|Monday|Morning|Evening)$/i.test(app) ? all : `${pre}${rest[0]!.toUpperCase()}${rest.slice(1)} in ${app}${end}`,
     )
     // "Drop my PulseFit Vinyasa Flow Express class" → "Drop my Vinyasa Flow Express class in PulseFit": a made-up

@@ -110,7 +110,7 @@ export function contentWords(text: string): string[] {
  */
 export function namedAppIn(text: string): string | undefined {
   return (
-    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;:!?]|\s*$|\s+(?:to|and|so|then)\s+[a-z]|\s+(?:using|with|via|through)\s+(?:my|the|a|an|your|our)\b|\s+(?:before|after|when|while|because|since|until|once)\s+[a-z]|\s+(?:at|for)\s+\d|\s+(?:on|for|this|next)\s+(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|today|tomorrow|tonight)\b)/.exec(text)?.[1] ??
+    /(?<!\b[a-z]+ed\s|\b(?:located|based|born|made|built|kept)\s)\b(?:in|on|using|inside)\s+(?:the\s+|my\s+)?(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight)\b)([A-Z][\w&'-]*)(?=\s+app\b|\s*[,.;:!?]|\s*$|\s+(?:to|and|so|then)\s+(?!(?:the|a|an|of)\s+[A-Z])[a-z]|\s+(?:using|with|via|through)\s+(?:my|the|a|an|your|our)\b|\s+(?:before|after|when|while|because|since|until|once)\s+[a-z]|\s+(?:at|for)\s+\d|\s+(?:on|for|this|next)\s+(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|today|tomorrow|tonight)\b)/.exec(text)?.[1] ??
     // "Add my new pet Rocky to PawPoint: …" — the app a record is added to, right before the colon that lists its values.
     /\bto\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*:)/.exec(text)?.[1] ??
     // "through / via / from the Pharmacy app": the app the words "app" names.
@@ -122,7 +122,7 @@ export function namedAppIn(text: string): string | undefined {
     (/^(?:please\s+)?(?:delete|remove|erase|get\s+rid\s+of|take)\b/i.test(text) ? /\bfrom\s+(?:the\s+|my\s+)?([A-Z][\w&'-]*)(?=\s*[,.;!?]|\s*$)/.exec(text)?.[1] : undefined) ??
     // "on Mendwick for Oven & range repair", "through Mendwick for a …": after in/on/using/through/via, a capitalised word
     // no dictionary knows (no month, place or word of English) is an app's name, whatever follows it.
-    [...text.matchAll(/\b(?:in|on|using|inside|through|via)\s+(?:the\s+|my\s+)?([A-Z][a-z]{3,})\b(?!\s+[A-Z0-9&])(?!['’]s\b)/g)].map((m) => m[1]!).find((w) => !knowsWord(w)) ??
+    [...text.matchAll(/\b(?:in|on|using|inside|through|via)\s+(?:the\s+|my\s+)?([A-Z][a-z]{3,})\b(?!\s+[A-Z0-9&])(?!\s+(?:and|of|or)\s+(?:the|a|an)\s+[A-Z])(?!['’]s\b)/g)].map((m) => m[1]!).find((w) => !knowsWord(w)) ??
     // A brand-like word of its own, capitals inside ("my FreshFold order", "get PawPoint to …"): an app's name. (Checked
     // against the launcher later: a name no icon carries is looked for inside the apps instead.)
     /(?<![A-Z][\w'&-]*\s)\b([A-Z][a-z]+[A-Z][a-z]+)\b(?!['’]s\b|\s+[A-Z0-9])/.exec(text)?.[1] ??

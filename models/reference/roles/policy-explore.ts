@@ -244,6 +244,9 @@ export const decisive = (score: number, matched: string[]): boolean =>
  */
 export const PEEK_BUDGET = 8;
 
+/** A first screen that fits well without settling it: a word of the request and more (more lines about it, the verb). */
+export const GOOD_FIT = 1.25;
+
 export type ExploreStep =
   | { kind: 'peek'; app: string; note: string; apps?: string[] }
   | { kind: 'stay'; app: string; note: string }
@@ -278,6 +281,12 @@ export function exploreStep(state: ExploreState, lines: OcrLine[], screen: { hei
     const kind = /\b(?:my|the|a|your|our)\s+([a-z]{3,})\s+app\b/.exec(cue.text ?? cue.request)?.[1];
     const expected = !!kind && state.peeking === apps[0] && labelFit(state.peeking, [kind]) + knowledgeFit(state.peeking, [kind]) > 0;
     if (expected && fit.score >= 1 && fit.matched.some((m) => !m.startsWith('('))) return { kind: 'stay', app: state.peeking, note: `${note} [chose ${state.peeking}]` };
+    // Half the looks taken and this first screen shows a word of the request on several lines, where none before showed
+    // as much: each further look costs a step the task needs, so the good fit is taken now.
+    const others = [...seen].filter(([a]) => a !== state.peeking).map(([, v]) => v);
+    if (seen.size >= PEEK_BUDGET / 2 && fit.score >= GOOD_FIT && fit.matched.some((m) => !m.startsWith('(') && !m.startsWith('"')) && others.every((v) => v < fit.score / 2)) {
+      return { kind: 'stay', app: state.peeking, note: `${note} [chose ${state.peeking}]` };
+    }
   }
   const others = apps.filter((a) => !knownOffTopic(a, cue.request));
   const best = (among: string[]): string | undefined => {
