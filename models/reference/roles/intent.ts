@@ -427,6 +427,21 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   // "Shoot a message to X that reads "…"" → "Message X: "…""; "Text X in App and say "…"" → "Message X: "…" in App".
   s = s.replace(/^(?:shoot|drop|fire\s+off|send|ping|write)\s+(?:a|an)\s+(?:(?:quick|short|brief)\s+)?(?:text(?:\s+message)?|message|line|dm)\s+(?:over\s+)?to\s+(.+?)\s+(?:that|which)\s+(?:reads|says)\s*:?\s*(?=\u0001)/i, 'Message $1: ');
   s = s.replace(/^(?:text|message)\s+(.+?)\s+((?:in|on|via|using)\s+(?:the\s+)?[A-Z][\w-]*(?:\s+app)?)\s+and\s+(?:say|tell\s+(?:him|her|them))\s*:?\s*(\u0001\d+\u0001)([.!?]*)$/i, 'Message $1: $3 $2$4');
+  // Phrasal verbs of everyday English: "take out" a book is borrowing it, "call off" cancels, "sign me up for" and
+  // "reserve me a spot in" book.
+  s = s.replace(/^take\s+out\s+/i, 'Borrow ').replace(/^call\s+off\s+/i, 'Cancel ');
+  s = s.replace(/^sign\s+(?:me|us|him|her|them)\s+up\s+(?:for|to)\s+/i, 'Book ');
+  s = s.replace(/^(?:reserve|book|get|save|hold)\s+(?:me|us)\s+(?:a\s+)?(?:spot|place|seat|space)\s+(?:in|at|for|on)\s+/i, 'Book ');
+  // "2 X from Y into cart" → "Add 2 X from Y to the cart".
+  s = s.replace(/^(\d+)\s+(.+?)\s+(?:into|in|to|in\s+the|into\s+the|into\s+my)\s+(?:the\s+|my\s+)?cart\b/i, 'Add $1 $2 to the cart');
+  // "email X re Subject: "…"" → "Email X with the subject Subject saying "…"": "re" names the subject.
+  s = s.replace(/^(e-?mail|mail)\s+(\S+@\S+)\s+re:?\s+([^:\u0001]+?)\s*:\s*(?=\u0001)/i, 'Email $2 with the subject $3 saying ');
+  // "Update my X preferences so the A is V and the B is W" → "Set my X A to V and the B to W": the state wished for
+  // is the values to set.
+  s = s.replace(/^(?:update|change|set|adjust|edit|fix)\s+(?:my|the)\s+(?:([A-Z][\w-]*)\s+)?(?:[a-z]+\s+)?(?:preferences|settings|options|profile)\s+so\s+(?:that\s+)?(?:the\s+|my\s+)?([^,;]+?)\s+(?:is|are)\s+([^,;]+?)(?:,?\s+and\s+(?:the\s+|my\s+)?([^,;]+?)\s+(?:is|are)\s+([^,;]+?))?([.!?]*)$/i,
+    (_a, app: string | undefined, a: string, v: string, b: string | undefined, w: string | undefined, end: string) => `Set my ${app ? `${app} ` : ''}${a} to ${v}${b ? ` and the ${b} to ${w}` : ''}${end}`);
+  // "…, lasting 3 hours" → "… for 3 hours".
+  s = s.replace(/,?\s+(?:lasting|that\s+lasts|to\s+last|running)\s+(?=(?:\d|an?\s+(?:hour|day|week)|half\s+an?\s+hour))/i, ' for ');
   // "Get rid of X" → "Remove X"; "take X off my list" → "Remove X from my list".
   s = s.replace(/^get\s+rid\s+of\s+/i, 'Remove ');
   s = s.replace(/^take\s+(.+?)\s+off\s+(?=(?:my|the|our)\s)/i, 'Remove $1 from ');
@@ -475,7 +490,7 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   s = s.replace(/^(new\s+(?:note|memo))\s*[,:–-]\s*([^:,]{1,40}?)\s*:\s*(?!\u0001)(.+?)[.!]?$/i, '$1 titled $2 that says "$3"');
   // A verbless setting with its value: "Auto lock after 30 seconds" → "Set auto lock to 30 seconds".
   if (!IMPERATIVES.has((s.split(/\s+/)[0] ?? '').toLowerCase())) {
-    s = s.replace(/^((?:[\w-]+\s+){0,3}[\w-]+)\s+(?:after|to|at)\s+(\d+\s*(?:seconds?|secs?|minutes?|mins?|hours?|%|percent))([.!?]*)$/i, 'Set $1 to $2$3');
+    s = s.replace(/^((?:[\w-]+\s+){0,3}[\w-]+)\s+(?:after|to|at)\s+(\d+\s*(?:seconds?|secs?|minutes?|mins?|hours?|%|percent)|[$€£]\s?\d[\d,]*(?:\.\d{1,2})?)([.!?]*)$/i, 'Set $1 to $2$3');
   }
   // "Write down / jot down "X"" (no note named) → "Create a note that says "X"".
   if (!/\bnote\b/i.test(s)) s = s.replace(/^(?:write|jot|note)\s+down\s+(?=\u0001)/i, 'Create a note that says ');

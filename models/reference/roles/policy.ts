@@ -1104,7 +1104,9 @@ function planStep(input: DecideInput): Decision {
     const body = lines.filter((l) => !isHeader(l, screen) && !row.includes(l));
     const shortPage = body.length > 0 && Math.max(...body.map((l) => l.box.y + l.box.h)) < screen.height * 0.8;
     // (A scroll that left the screen as it was reached the page's end: no more scrolling here.)
-    const stuck = sub.scrolls > 0 && sub.scrollSig === screenSig(lines, screen);
+    // (Unless "Load more" was tapped since: what it loaded may sit below the fold of a screen that looks the same.)
+    const loadedMore = /: more \d+\]/.test(history[history.length - 1] ?? '');
+    const stuck = sub.scrolls > 0 && sub.scrollSig === screenSig(lines, screen) && !loadedMore;
     const scrolled = sub.scrolls >= (sub.tabs.length ? 1 : 2) || shortPage || stuck;
     // (An action's button is not in a content list: the app's catch-all tab is looked into before scrolling one.)
     if (tab && (fitting || scrolled || sub.backs > 0 || (action && ACTION_TABS.test(tab.text.trim())))) {
@@ -1128,7 +1130,7 @@ function planStep(input: DecideInput): Decision {
       };
     }
     if (sub.backs >= 2) return fail(`Step ${gi + 1} of ${n}: ${what} is nowhere to be found, even after going back twice.`, `Gave up: could not find ${what}.`);
-    if (sub.scrolls < 3 && !stuck) {
+    if (sub.scrolls < 3 + sub.more && !stuck) {
       const x = Math.round(screen.width / 2);
       return {
         thought: `Step ${gi + 1} of ${n} ("${goal.text}"): I cannot see ${what} on this screen (${seen}). Scrolling down to look for it.`,

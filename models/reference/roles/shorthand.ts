@@ -52,6 +52,9 @@ export function everydayShorthand(text: string): string {
   // "X on July 26 18:00, add to calendar" → "Add X on July 26 18:00 to calendar": a thing, then the verb and where it goes.
   const after = /^((?:the\s+|my\s+)?[^,;.!?]*?[A-Z][^;.!?]*?),\s+(?:please\s+|just\s+)?([a-z]+)\s+((?:to|on|in|into|onto|from|off)\s+(?:my\s+|the\s+)?[A-Za-z][\w-]*(?:\s+app)?)\s*([.!]*)$/.exec(s.trim());
   if (after && requestVerb(after[2]!) && !requestVerb(after[1]!.split(/\s+/)[0]!)) return `${cap(after[2]!)} ${after[1]} ${after[3]}${after[4] || ''}`;
+  // "low balance warning at $100" → "Set the low balance warning to $100": a verbless setting with an amount.
+  const amount = /^((?:[a-z][\w-]*\s+){0,4}[a-z][\w-]*)\s+(?:at|to|of)\s+([$€£]\s?\d[\d,]*(?:\.\d{1,2})?)\s*([.!]*)$/.exec(s.trim());
+  if (amount && !requestVerb(amount[1]!.split(/\s+/)[0]!)) return `Set the ${amount[1]} to ${amount[2]}${amount[3] || ''}`;
   // "4 adult tickets for X, …": a count of tickets or seats is a purchase.
   s = s.replace(/^(\d+)\s+((?:[a-z]+\s+)?(?:tickets?|seats?))\s+(for|to)\s+/i, 'Buy $1 $2 $3 ');
   return s;
