@@ -759,7 +759,9 @@ export function decide(input: DecideInput): Decision {
   const planKind = TAG.exec(d.conclusion)?.[4] ?? '';
   const lookingAway = LOOKING.test(planKind);
   const madeUp = lookingAway && guessedTarget(d.conclusion, input.instruction);
-  const stuck = lookingSteps(history) >= SEARCH_AFTER;
+  // (Opening the request's own thing again where the plan now looks — a loan on "My loans" after its catalog page had no
+  // "Renew" — is the way on, not more looking: the plan keeps the step.)
+  const stuck = !/^thing\b/.test(planKind) && lookingSteps(history) >= SEARCH_AFTER;
   const must = gaveUp || lost || madeUp || unanswered || wrongWay || stuck;
   if (!must && !lookingAway) return d;
   const s = searchStep(input, app);

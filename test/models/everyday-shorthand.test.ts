@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { requestCore } from '../../models/reference/roles/intent.js';
+import { namedAppIn } from '../../models/reference/roles/policy-act.js';
+import { screenFit, exploreStep, GOOD_FIT, PEEK_BUDGET } from '../../models/reference/roles/policy-explore.js';
+import { decide, planTask } from '../../models/reference/roles/policy.js';
+import { mulberry32 } from '../../models/reference/server.js';
+import { everydayShorthand } from '../../models/reference/roles/shorthand.js';
+import type { OcrLine } from '../../models/reference/types.js';
+
+/**
+ * Everyday shorthand and phrasal verbs read off the v24 wording (issue 17, session of 2026-12-03), written here on
+ * invented apps and data — a book app "Booknest", a cinema "Cinelux", a gym "Sweatly" — none a built-in app's names,
+ * labels or data.
+ */
+const line = (text: string, x: number, y: number, w = 160, h = 20): OcrLine => ({ text, box: { x, y, w, h }, confidence: 0.99 });
+const goalTexts = (instruction: string): string[] => planTask(instruction, []).goals.map((g) => ('text' in g ? String(g.text) : g.kind));
+
+describe('chat shorthand and the verb said last', () => {
+  it('"w/", "tix", "prefs" and a "pls" inside the request are read as words', () => {
+    expect(everydayShorthand('delete chat w/ Priya Nair')).toBe('delete chat with Priya Nair');
+    expect(everydayShorthand('Cinelux prefs: seats Aisle')).toBe('Cinelux preferences: seats Aisle');
+    expect(everydayShorthand('more Zyrtec 10 mg for Biscuit pls, 30-day supply')).toBe('more Zyrtec 10 mg for Biscuit, 30-day supply');
+    expect(goalTexts('delete chat w/ Priya Nair').join(' | ')).toContain('press and hold Priya Nair');
+  });
+  it('a thing and then its verb is the verb on the thing ("Side Gate unlock pls")', () => {
+    expect(requestCore('Side Gate unlock pls')).toBe('Unlock the Side Gate');
+    // (A name whose last word is no verb stays as it is.)
+    expect(everydayShorthand('Grocery run note')).toBe('Grocery run note');
+  });
+  it('"X on May 3 14:00, add to calendar": the verb after the comma acts on what came before it', () => {
+    expect(requestCore('Team Offsite on May 3 14:00, add to calendar')).toBe('Add Team Offsite on May 3 14:00 to calendar');
+  });
+  it('a count of tickets with no verb is a purchase', () => {
+    expect(requestCore('3 adult tix for Moon River, Friday, May 2 6:00 PM')).toMatch(/^Buy 3 adult tickets for Moon River/);
+  });
+  it('a verbless setting at an amount sets it ("low balance warning at $75")', () => {
+    expect(requestCore('low balance warning at $75')).toBe('Set the low balance warning to $75');
+  });
+});
+
+describe('what else to leave alone adds no step, and keeps the kind it names', () => {
+  it('"…; keep the other locks locked" and "the X only" are dropped', () => {
+    expect(requestCore('A courier is coming. Please unlock the Side Gate only; keep the other locks locked.')).toBe('Unlock the Side Gate.');
+    expect(requestCore('Put the Yoga alarm On and leave the rest of my alarms the way they are.')).toBe('Turn the Yoga alarm On.');
+  });
+  it('"Get rid of X, only that one, and keep the other notes": the kind the clause named stays with the thing', () => {
+    expect(requestCore('That one is stale. Get rid of Grocery run, only that one, and keep the other notes.')).toBe('Remove the Grocery run note.');
+  });
+});
+
+describe('phrasal verbs and everyday synonyms', () => {
+  it('scrap / trash / ditch delete; "off my calendar" is from it', () => {
+    expect(goalTexts('scrap Dentist Checkup off my calendar')).toContain('press and hold Dentist Checkup');
+    expect(goalTexts('ditch Mira Holt from my contacts').join(' | ')).toMatch(/Mira Holt.*Delete contact/);
+  });
+  it('take out borrows, call off cancels, "sign me up for" and "reserve me a spot in" book', () => {
+    expect(requestCore('Could you take out Dune for me in Booknest?')).toBe('Borrow Dune for me in Booknest.');
+    expect(requestCore("Call off Rex's grooming on Friday, May 9.")).toBe("Cancel Rex's grooming on Friday, May 9.");
+    expect(requestCore('Sign me up for the Rowing 20 class on Tuesday.')).toBe('Book the Rowing 20 class on Tuesday.');
+    expect(requestCore('Over in Sweatly, could you reserve me a spot in Barre this Friday?')).toBe('Book Barre this Friday in Sweatly.');
+  });
+  it('"Give me more time on X by renewing it" renews X', () => {
+    expect(requestCore('I am not done yet. Give me more time on Dune by renewing it in Booknest.')).toBe('Renew Dune in Booknest.');
+  });
+  it('"put a hold on X … so I can collect it at Y": a hold for pickup at Y; a title "X and the Y" names no app', () => {
+    const core = requestCore('Could you put a hold on Anna and the King in Booknest so I can collect it at Elm Branch?');
+    expect(core).toBe('Place a hold on Anna and the King in Booknest for pickup at Elm Branch.');
+    expect(namedAppIn(core)).toBe('Booknest');
+  });
+  it('a message that "reads" a quote, "say" after the app, and "re" for a subject', () => {
+    expect(requestCore('I am driving. Shoot a message to Omar that reads "On my way".')).toBe('Message Omar: "On my way".');
+    expect(requestCore('Could you text Omar in Chatter and say "On my way"?')).toBe('Message Omar: "On my way" in Chatter.');
+    expect(requestCore('email li.wei@example.com re Budget draft: "See attached"')).toBe('Email li.wei@example.com with the subject Budget draft saying "See attached"');
+  });
+  it("a name's number (with or without 's, 'the number for X', 'in my App') is that person's record", () => {
+    expect(requestCore('change Mira Holt number to 555-301-2200')).toBe("change Mira Holt's number to 555-301-2200");
+    expect(requestCore('Over in Contacts, could you swap the phone number for Mira Holt to 555-301-2200?')).toBe("Change Mira Holt's phone number to 555-301-2200 in Contacts.");
+    expect(requestCore('Can you update the phone number for Mira Holt in my Contacts to 555-301-2200?')).toBe("Update Mira Holt's phone number to 555-301-2200 in Contacts.");
+  });
+  it('"update my X preferences so the A is V and the B is W" sets both; "lasting D" is "for D"', () => {
+    expect(requestCore('Would you update my Cinelux preferences so the seat preference is Aisle and the reminder is 2 hours before?')).toBe(
+      'Set my Cinelux seat preference to Aisle and the reminder to 2 hours before.',
+    );
+    expect(requestCore('Could you start a session in bay 12 for my Vespa, lasting 2 hours?')).toContain('for my Vespa for 2 hours');
+  });
+});
+
+describe('looking inside apps for one that fits', () => {
+  const cue = { words: ['rowing', 'class', 'tuesday'], verbs: ['book'], names: [], request: 'Book the rowing class on Tuesday' };
+  it('a first screen that shows a word of the request on several lines, after half the looks, is taken at once', () => {
+    const gym = [line('Find a class', 20, 120), line('My classes', 20, 200), line('Class credits: 4', 20, 260), line('Classes this week', 20, 320)];
+    expect(screenFit(gym, cue).score).toBeGreaterThanOrEqual(GOOD_FIT);
+    const seen = new Map([
+      ['Alpha', 0],
+      ['Beta', 0],
+      ['Gamma', 0],
+    ]);
+    expect(seen.size + 1).toBeGreaterThanOrEqual(PEEK_BUDGET / 2);
+    const step = exploreStep({ apps: ['Alpha', 'Beta', 'Gamma', 'Sweatly', 'Delta'], seen, peeking: 'Sweatly' }, gym, { height: 915 }, cue, false);
+    expect(step).toMatchObject({ kind: 'stay', app: 'Sweatly' });
+    // (Before half the looks, the same fit does not end the looking.)
+    const early = exploreStep({ apps: ['Sweatly', 'Alpha', 'Beta', 'Gamma', 'Delta'], seen: new Map(), peeking: 'Sweatly' }, gym, { height: 915 }, cue, false);
+    expect(early.kind).toBe('peek');
+  });
+});
+
+describe('the plan keeps its way on when it reaches the thing again', () => {
+  it('on the user\'s own list, after the catalog page had no "Renew", the thing is opened there (no hand-over to the search)', () => {
+    const screen = { width: 412, height: 915 };
+    const request = 'Renew Dune in Booknest.';
+    const goals = planTask(request, []).goals.map((g) => ('text' in g ? String(g.text) : g.kind));
+    const n = goals.length;
+    const at = (text: string): number => goals.findIndex((g) => g.includes(text)) + 1;
+    const history = [
+      `Opened the Booknest app. [goal 1/${n} done]`,
+      ...(at('search for') > 0 ? [`Tapped "Search" to search for "Dune". [goal ${at('search for')}/${n} done]`] : []),
+      `Tapped "Dune". [goal ${at('open Dune')}/${n} done]`,
+      `Swiped up to look for "Renew". [goal ${at('Renew')}/${n}: scroll 1 #aaa]`,
+      `Pressed Back after not finding "Renew". [goal ${at('Renew')}/${n}: back 1]`,
+      `Opened the "My loans" tab to look for "Renew". [goal ${at('Renew')}/${n}: tab My loans]`,
+    ];
+    const lines = [
+      line('9:41', 12, 6, 36, 18),
+      line('My loans', 14, 47, 93, 21),
+      line('Catalog', 36, 99, 67, 21),
+      line('My loans', 167, 99, 78, 21),
+      line('Holds', 317, 98, 53, 22),
+      line('CHECKED OUT (3)', 15, 157, 139, 17),
+      line('Dune', 15, 191, 68, 18),
+      line('Due Jun 4', 319, 201, 79, 18),
+      line('Frank Herbert', 15, 215, 110, 17),
+      line('Middlemarch', 15, 254, 114, 21),
+      line('Due Jun 6', 319, 265, 79, 19),
+    ];
+    const d = decide({ instruction: request, guidance: [], history, lines, screen, temperature: 0, random: mulberry32(1) });
+    expect(d.action).toEqual({ action: 'click', coordinate: [49, 200] });
+    expect(d.conclusion).toContain('thing');
+  });
+});
