@@ -7,6 +7,7 @@ import { carshareApp } from './apps/carshare/index.js';
 import { cinemaApp } from './apps/cinema/index.js';
 import { clockApp } from './apps/clock/index.js';
 import { contactsApp } from './apps/contacts/index.js';
+import { driveApp } from './apps/drive/index.js';
 import { fitnessApp } from './apps/fitness/index.js';
 import { flightsApp } from './apps/flights/index.js';
 import { foodApp } from './apps/food/index.js';
@@ -68,6 +69,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   repairsApp as AppModule,
   carshareApp as AppModule,
   tunesApp as AppModule,
+  driveApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */
