@@ -13,7 +13,7 @@ import type { OcrLine } from '../../models/reference/types.js';
  * labels or data.
  */
 const line = (text: string, x: number, y: number, w = 160, h = 20): OcrLine => ({ text, box: { x, y, w, h }, confidence: 0.99 });
-const goalTexts = (instruction: string): string[] => planTask(instruction, []).goals.map((g) => ('text' in g ? String(g.text) : g.kind));
+const goalTexts = (instruction: string): string[] => planTask(instruction, []).goals.map((g) => g.text);
 
 describe('chat shorthand and the verb said last', () => {
   it('"w/", "tix", "prefs" and a "pls" inside the request are read as words', () => {
@@ -108,7 +108,7 @@ describe('the plan keeps its way on when it reaches the thing again', () => {
   it('on the user\'s own list, after the catalog page had no "Renew", the thing is opened there (no hand-over to the search)', () => {
     const screen = { width: 412, height: 915 };
     const request = 'Renew Dune in Booknest.';
-    const goals = planTask(request, []).goals.map((g) => ('text' in g ? String(g.text) : g.kind));
+    const goals = planTask(request, []).goals.map((g) => g.text);
     const n = goals.length;
     const at = (text: string): number => goals.findIndex((g) => g.includes(text)) + 1;
     const history = [

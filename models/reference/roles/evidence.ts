@@ -15,6 +15,23 @@ import { SYNONYMS } from './policy-act.js';
  *   highlight, a colour, a moved layout).
  */
 
+/**
+ * A result message on the final screen that names, in quotes, a thing the request did not ask for — `Created "Untitled
+ * folder"` for "Make a new folder named Old Projects" — while the thing the request names by "called/named/titled" is
+ * not on that screen: the thing made or changed is another one. The quoted name and the line are returned.
+ */
+export function resultNamesOther(instruction: string, entities: readonly string[], finalLines: readonly string[]): { line: string; quoted: string; entity: string } | undefined {
+  const named = /\b(?:called|named|titled)\s+["“]?([^"”.,;!?]+?)["”]?(?=\s+(?:in|on|inside|to|under|at|for|with|and)\b|[.,;!?]|$)/i.exec(instruction)?.[1]?.trim();
+  if (!named || finalLines.some((l) => containsPhrase(l, named))) return undefined;
+  for (const line of finalLines) {
+    const m = /\b(?:created|saved|added|renamed|made|moved|shared|uploaded)\b[^"“'‘]*["“'‘]([^"”'’]{2,60})["”'’]/i.exec(line);
+    if (!m) continue;
+    const quoted = m[1]!.trim();
+    if (!entities.some((e) => containsPhrase(quoted, e) || containsPhrase(e, quoted)) && !containsPhrase(instruction, quoted)) return { line: line.trim(), quoted, entity: named };
+  }
+  return undefined;
+}
+
 /** Whether `window` is `entity` cut short (a truncated list line: "Call with Gra…" for "Call with Grandma"). */
 function truncated(window: string, entity: string): boolean {
   const w = tokens(window).join(' ');

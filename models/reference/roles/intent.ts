@@ -246,6 +246,9 @@ export function contextThing(sentence: string): string | undefined {
   // "There's a verification code from X in my mail": the thing is what there is.
   const there = /^there(?:'s|’s| is| are)\s+(?:a|an|the|some)\s+(.+?)(?:\s+(?:in|on|at|inside)\s+(?:my|the|your)\s+\w+)?$/i.exec(s);
   if (there) return `the ${there[1]}`;
+  // "X needs to see my file Lease Agreement.pdf": a thing named right after its kind — the thing, not who needs it.
+  const after = /\b(?:the|my|our)\s+(?:file|document|doc|photo|picture|video|folder|album|spreadsheet|presentation)\s+([\p{Lu}\p{N}][^,;:"“”]*?)$/u.exec(s);
+  if (after && after[1]!.split(/\s+/).length <= 6) return after[1];
   // "I don't need the Work late shift alarm any more": the name between "the/my" and a kind word, whole.
   const kinded = new RegExp(`\\b(?:the|my)\\s+([\\p{Lu}\\p{N}][^,;:"“”.]*?)\\s+(?:${CONTEXT_KINDS})\\b`, 'u').exec(s);
   if (kinded && kinded[1]!.split(/\s+/).length <= 5) return kinded[1];
@@ -442,6 +445,13 @@ function plainRequest(text: string): { text: string; changed: boolean } {
     (_a, app: string | undefined, a: string, v: string, b: string | undefined, w: string | undefined, end: string) => `Set my ${app ? `${app} ` : ''}${a} to ${v}${b ? ` and the ${b} to ${w}` : ''}${end}`);
   // "…, lasting 3 hours" → "… for 3 hours".
   s = s.replace(/,?\s+(?:lasting|that\s+lasts|to\s+last|running)\s+(?=(?:\d|an?\s+(?:hour|day|week)|half\s+an?\s+hour))/i, ' for ');
+  // "Give X Editor access to Y" → "Share Y with X as Editor": access given to a person is sharing with them.
+  s = s.replace(/^(?:[Gg]ive|[Gg]rant)\s+((?:[A-Z][\w'’-]*\s+){0,3}[A-Z][\w'’-]*)\s+([A-Z][a-z]+(?:[\s-][a-z]+)?)\s+(?:access|rights|permissions?)\s+(?:to|on|for)\s+(.+?)([.!?]*)$/, 'Share $3 with $1 as $2$4');
+  // "Put X in the Y folder" → "Move X to the Y folder"; "Set X to be available offline" → "Make X available offline".
+  s = s.replace(/^put\s+(.+?)\s+(?:in|into)\s+((?:the|my)\s+[^,;.!?]+?\s+(?:folder|directory))\b/i, 'Move $1 to $2');
+  s = s.replace(/^set\s+(.+?)\s+to\s+be\s+(?=(?:available|visible|private|public|shared|hidden)\b)/i, 'Make $1 ');
+  // "Share X with them and make them Editor" → "Share X with them as Editor".
+  s = s.replace(/^(share\s+.+?\s+with\s+.+?)\s+and\s+make\s+(?:them|him|her)\s+(?:an?\s+)?([A-Z][a-z]+)\b/i, '$1 as $2');
   // "Get rid of X" → "Remove X"; "take X off my list" → "Remove X from my list".
   s = s.replace(/^get\s+rid\s+of\s+/i, 'Remove ');
   s = s.replace(/^take\s+(.+?)\s+off\s+(?=(?:my|the|our)\s)/i, 'Remove $1 from ');
@@ -928,6 +938,9 @@ function streetAhead(words: readonly string[], from: number): boolean {
 /** A span of clock times: "8–10 AM", "10 AM–12 PM", "2-4pm", "9:30–11:00 AM". */
 export const TIME_RANGE = /\b\d{1,2}(?::\d{2})?\s?(?:AM|PM|am|pm)?\s?[–—-]\s?\d{1,2}(?::\d{2})?\s?(?:AM|PM|am|pm)\b/g;
 
+/** A file's name: capitalised words or numbers (a spaced dash between them), the last ending in a file extension. */
+const FILE_NAME = /(?:[A-Z0-9][\w'’&()-]*\s+(?:[-–]\s+)?){0,6}[\w'’&()-]*\.(?:pdf|docx?|xlsx?|pptx?|jpe?g|png|gif|heic|webp|txt|csv|zip|mp3|m4a|wav|mp4|mov|key|pages|numbers|md|json|odt|ods|rtf|epub)\b/g;
+
 export function instructionEntities(instruction: string): string[] {
   const out: string[] = [];
   const add = (s: string): void => {
@@ -964,6 +977,15 @@ export function instructionEntities(instruction: string): string[] {
   for (const m of rest.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g)) {
     add(m[0]);
     rest = rest.replace(m[0], ' , ');
+  }
+  // A file's name with its extension ("Budget 2025.xlsx", "Scan 2025-05-14.pdf", "Resume - Jordan Avery.pdf"): one name,
+  // its numbers and dashes included (a verb that starts the sentence is no part of it).
+  for (const m of rest.matchAll(FILE_NAME)) {
+    const words = m[0].trim().split(/\s+/);
+    while (words.length > 1 && (IMPERATIVES.has(words[0]!.toLowerCase()) || /^(?:give|keep|let|have|please|download|upload|star|pin|send|open|then|and|file|document)$/i.test(words[0]!))) words.shift();
+    const name = words.join(' ');
+    add(name);
+    rest = rest.replace(name, ' , ');
   }
   const words = rest.split(/\s+/).filter(Boolean);
   let run: string[] = [];

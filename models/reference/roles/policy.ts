@@ -390,6 +390,30 @@ function addToCollection(instruction: string, o: { item: string; by?: string; ki
   ];
 }
 
+const cap1 = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);
+
+/**
+ * A new thing made with its name only ("Create a folder called N inside my P folder in App", "Make a new album named N",
+ * "Add a new folder N to the P folder"): its kind, its name, the thing of the same kind it goes in, and the app. Kinds
+ * with readers of their own (notes, events, alarms, contacts, reminders, lists of items) are left to them.
+ */
+export function newNamed(instruction: string): { kind: string; name: string; parent?: string; app?: string } | undefined {
+  const m =
+    /(?:^|[.!?]\s+)(?:[Cc]reate|[Mm]ake|[Aa]dd|[Ss]tart|[Ss]et\s+up)\s+(?:a|an)\s+(?:new\s+)?([a-z]{3,})\s+(?:(?:called|named|titled)\s+)?((?:[A-Z\d"“][\w'’&.-]*)(?:\s+(?:[A-Z\d][\w'’&.-]*|of|and|the|&))*)(?:\s+(?:inside|in|within|under|to|into)\s+(?:(?:my|the|our)\s+)?((?:[A-Z\d][\w'’&.-]*)(?:\s+(?:[A-Z\d][\w'’&.-]*|of|and|&))*)(?:\s+([a-z]{3,}))?)?(?:\s+(?:in|on|using)\s+(?:the\s+)?([A-Z][\w&-]*)(?:\s+app)?)?\s*[.!]?$/.exec(
+      instruction,
+    );
+  if (!m) return undefined;
+  const [, kind, rawName, said, parentKind, appSaid] = m;
+  // (One place only, with no kind after it, is the app: "Create a folder called Pets in Nimbrel".)
+  const place = said?.replace(/\.+$/, '');
+  const [parent, app] = place && !parentKind && !appSaid ? [undefined, place] : [place, appSaid];
+  if (/^(?:notes?|events?|alarms?|contacts?|reminders?|appointments?|messages?|emails?|items?|orders?|accounts?|profiles?|plants?|pets?|vehicles?|cars?|addresses|address|cards?|codes?|payments?)$/.test(kind!)) return undefined;
+  // (The parent is a thing of the same kind: "inside my Family folder".)
+  if (parent && parentKind && parentKind !== kind) return undefined;
+  const name = rawName!.replace(/^["“]|["”]$/g, '').replace(/\.+$/, '');
+  return { kind: kind!, name, ...(parent ? { parent } : {}), ...(app ? { app } : {}) };
+}
+
 export function planTask(raw: string, guidance: string[], contextRead = false): { goals: Goal[]; spec?: TaskSpec; app: boolean; result?: RegExp } {
   // Guidance hook (issue 18): guidance is read as text by policy-guidance.ts; only imperative lines become goals.
   const guided = guidanceGoals(guidance, parseGoals);
@@ -494,6 +518,26 @@ export function planTask(raw: string, guidance: string[], contextRead = false): 
       { kind: 'tap', targets: [`New ${kind}`, `+ New ${kind}`, `Create ${kind}`, `Create a ${kind}`, `New`], text: `tap New ${kind}`, min: 0.8, notTitle: true, words: ['new', 'create'] },
       { kind: 'fill', value: name!, hints: ['name', 'title', kind!], text: `fill in ${name}` },
       { kind: 'tap', targets: ['Create', 'Save', 'Done', 'OK', `Create ${kind}`], text: `create the ${kind}`, min: 0.8, notTitle: true, lowest: true, repeatLast: true },
+    ];
+    return { goals, app: true };
+  }
+  // "Create a folder called N (inside my P folder) (in App)", "Add a new folder N to the P folder": a new thing of a kind
+  // made with a name only — its parent opened first when one is named, then the kind's "New …" (or "+"), the name, and
+  // create.
+  const made = newNamed(instruction);
+  if (made) {
+    const { kind, name, parent, app } = made;
+    const goals: Goal[] = [
+      appGoal(app ?? namedAppIn(instruction), { words: contentWords(`${kind} ${parent ?? ''}`), verbs: ['create', 'new', 'add'], names: [name, ...(parent ? [parent] : [])], request: instruction }),
+      ...(parent
+        ? ([
+            { kind: 'type', field: 'search', value: parent, submit: true, text: `search for ${parent}`, optional: true, unlessVisible: parent },
+            { kind: 'tap', targets: [parent], text: `open ${parent}`, entity: true, min: 0.8 },
+          ] satisfies Goal[])
+        : []),
+      { kind: 'tap', targets: [`New ${kind}`, `+ New ${kind}`, `Create ${kind}`, `Create a ${kind}`, `Add ${kind}`, `+ ${cap1(kind)}`, 'New', '+ New', 'Create', '+'], text: `tap New ${kind}`, min: 0.8, notTitle: true, words: ['new', 'create', kind] },
+      { kind: 'fill', value: name, hints: ['name', 'title', kind], text: `fill in ${name}` },
+      { kind: 'tap', targets: ['Create', 'Save', 'Done', 'OK', `Create ${kind}`, 'Add'], text: `create the ${kind}`, min: 0.8, notTitle: true, lowest: true, repeatLast: true },
     ];
     return { goals, app: true };
   }

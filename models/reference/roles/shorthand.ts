@@ -44,6 +44,8 @@ export function everydayShorthand(text: string): string {
   });
   if (kindOf) s = s.replace(/\b(delete|remove|get\s+rid\s+of|trash|erase|archive|cancel)\s+(?:the\s+)?([A-Z][^.!?;,]*?)(?=[.!?]*$)/i, `$1 the $2 ${kindOf}`);
   s = s.replace(/(?<=\b[A-Z][\w'’-]*)\s+only(?=\s*[;,.!?]|\s*$)/g, '');
+  // "Keep a copy of X on my phone (so I can open it offline)" → "Make X available offline": a copy kept on the device.
+  s = s.replace(/\b[Kk]eep\s+(?:a\s+)?(?:local\s+)?cop(?:y|ies)\s+of\s+(.+?)\s+on\s+(?:my|this|the)\s+(?:phone|device)\b[^.!?]*/g, 'Make $1 available offline');
   // "… so I can collect it at X" → "… for pickup at X": where a thing is to be picked up, said as a purpose.
   s = s.replace(/\s+so\s+(?:that\s+)?I\s+can\s+(?:collect|pick(?:\s+up)?|get|grab)\s+(?:it|them)(?:\s+up)?\s+(?:at|from)\s+/gi, ' for pickup at ');
   // The verb said last: "Back Door unlock pls" → "Unlock Back Door".

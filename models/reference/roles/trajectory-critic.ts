@@ -5,7 +5,7 @@ import type { ChatMessage } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
-import { formRejected, namedItemsMissingFromResult, nearDuplicateOnResult, offeredAction, openConfirmation, quantityMismatch, screenChange, unitPriceForCount, unsubmittedForm } from './evidence.js';
+import { formRejected, namedItemsMissingFromResult, nearDuplicateOnResult, offeredAction, openConfirmation, quantityMismatch, resultNamesOther, screenChange, unitPriceForCount, unsubmittedForm } from './evidence.js';
 import { reportedResult } from './reported-result.js';
 import { containsPhrase, contentTokens, DATED_EARLIER, IMPERATIVES, tokens } from './text-match.js';
 import { desktopCompletion, isDesktopSteps } from './desktop-evidence.js';
@@ -506,6 +506,12 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
         completion = false;
         reasons.push(`the result screen shows ${quote(nd.seen)} where ${quote(nd.entity)} was asked (a near-duplicate, not the item)`);
       }
+    }
+    // A result message naming another thing ("Created "Untitled folder"" for a folder named Old Projects): that one was made.
+    const other = kind !== 'removal' && kind !== 'toggle' ? resultNamesOther(ev.instruction, entities, ev.finalLines) : undefined;
+    if (other) {
+      completion = false;
+      reasons.push(`the result message ${quote(other.line)} names ${quote(other.quoted)}, not ${quote(other.entity)}`);
     }
     // The count asked for must be the count the result lists ("1 x Falafel Wrap" for "Order 3 Falafel Wrap").
     const qm = kind !== 'removal' && kind !== 'toggle' ? quantityMismatch(ev.instruction, ev.finalLines) : undefined;
