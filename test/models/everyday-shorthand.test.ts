@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { requestCore } from '../../models/reference/roles/intent.js';
+import { fieldScore, formValues } from '../../models/reference/roles/policy-form.js';
 import { namedAppIn } from '../../models/reference/roles/policy-act.js';
 import { screenFit, exploreStep, GOOD_FIT, PEEK_BUDGET } from '../../models/reference/roles/policy-explore.js';
 import { decide, planTask } from '../../models/reference/roles/policy.js';
@@ -135,5 +136,27 @@ describe('the plan keeps its way on when it reaches the thing again', () => {
     const d = decide({ instruction: request, guidance: [], history, lines, screen, temperature: 0, random: mulberry32(1) });
     expect(d.action).toEqual({ action: 'click', coordinate: [49, 200] });
     expect(d.conclusion).toContain('thing');
+  });
+});
+
+describe('files, folders and people (read off a file app after its first contact)', () => {
+  it('a file name with its extension is one name; a folder made inside another opens it, then New, the kind, the name', () => {
+    expect(goalTexts('Please move the file Tax Return 2024.pdf to Archive in Cloudly.').join(' | ')).toContain('open Tax Return 2024.pdf');
+    expect(goalTexts('Create a folder called Receipts inside my Home folder in Cloudly.')).toEqual([
+      'open Cloudly',
+      'search for Home',
+      'open Home',
+      'tap New folder',
+      'choose Folder',
+      'fill in Receipts',
+      'create the folder',
+    ]);
+  });
+  it('"give X Editor access to Y" shares Y with X; a name shared "with" goes to a field about people', () => {
+    expect(requestCore('Give Nadia Park Editor access to Plan.docx in Cloudly.')).toBe('Share Plan.docx in Cloudly with Nadia Park as Editor.');
+    const people = { label: line('Add people', 25, 176, 90, 22), input: line('Add people or groups', 42, 226, 174, 22), words: ['add', 'people', 'or', 'group'] };
+    const [v] = formValues('then Plan.docx with Nadia Park').filter((x) => x.value === 'Nadia Park');
+    expect(v).toBeDefined();
+    expect(fieldScore(v!, people)).toBeGreaterThan(0);
   });
 });

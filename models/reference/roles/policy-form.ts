@@ -56,7 +56,8 @@ const CUE_WORDS: Record<string, string[]> = {
   from: ['from', 'current', 'previous', 'old', 'source', 'origin', 'existing'],
   for: ['for', 'note', 'memo', 'reason', 'purpose', 'what'],
   at: ['at', 'location', 'place', 'store', 'branch', 'where'],
-  with: ['with'],
+  // (A name one shares or meets "with" is a person: "Add people", "Invite", "Recipient".)
+  with: ['with', 'people', 'person', 'recipient', 'member', 'invite', 'who'],
   by: ['by'],
   // A name the request gives ("a Jade plant called Kiwi") goes where the form asks for one.
   called: ['name', 'nickname', 'title', 'label'],

@@ -536,6 +536,8 @@ export function planTask(raw: string, guidance: string[], contextRead = false): 
           ] satisfies Goal[])
         : []),
       { kind: 'tap', targets: [`New ${kind}`, `+ New ${kind}`, `Create ${kind}`, `Create a ${kind}`, `Add ${kind}`, `+ ${cap1(kind)}`, 'New', '+ New', 'Create', '+'], text: `tap New ${kind}`, min: 0.8, notTitle: true, words: ['new', 'create', kind] },
+      // (A generic "+ New" opens a list of the kinds it makes — "Folder", "Upload", "Document": the request's kind.)
+      { kind: 'tap', targets: [cap1(kind), `New ${kind}`, `Create ${kind}`], text: `choose ${cap1(kind)}`, min: 0.9, optional: true, notTitle: true },
       { kind: 'fill', value: name, hints: ['name', 'title', kind], text: `fill in ${name}` },
       { kind: 'tap', targets: ['Create', 'Save', 'Done', 'OK', `Create ${kind}`, 'Add'], text: `create the ${kind}`, min: 0.8, notTitle: true, lowest: true, repeatLast: true },
     ];
