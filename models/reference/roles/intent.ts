@@ -404,7 +404,7 @@ function plainRequest(text: string): { text: string; changed: boolean } {
   s = s.replace(/^(?:scrap|trash|ditch|bin|nuke|axe|toss|junk|dump)\s+/i, 'Delete ');
   s = s.replace(/^(delete|remove)\s+(.+?)\s+off\s+(?=(?:my|the|our)\s)/i, '$1 $2 from ');
   s = s.replace(/^swap\s+(?=.*\bto\s+\S)/i, 'Change ');
-  s = s.replace(/^(?:adjust|bring|turn|put)\s+((?:the\s+|my\s+)?[A-Za-z][^,;]*?)\s+(?:so\s+(?:that\s+)?(?:it['’]s|it\s+is|they['’]re|they\s+are)\s+(?:at|on)|(?:up\s+|down\s+)?to)\s+(\d[\d.,:]*\s*(?:%|[a-z]+)?)([.!?]*)$/i, 'Set $1 to $2$3');
+  s = s.replace(/^(?:adjust|bring)\s+((?:the\s+|my\s+)?[A-Za-z][^,;]*?)\s+(?:so\s+(?:that\s+)?(?:it['’]s|it\s+is|they['’]re|they\s+are)\s+(?:at|on)|(?:up\s+|down\s+)?to)\s+(\d[\d.,:]*\s*(?:%|[a-z]+)?)([.!?]*)$/i, 'Set $1 to $2$3');
   // A verbless setting with a number: "Media volume to 2" → "Set Media volume to 2".
   if (!IMPERATIVES.has((s.split(/\s+/)[0] ?? '').toLowerCase()) && !isVerb((s.split(/\s+/)[0] ?? '').toLowerCase())) {
     s = s.replace(/^((?:[A-Z][\w-]*\s+)?(?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*)\s+to\s+(\d[\d.,:]*)([.!?]*)$/, 'Set $1 to $2$3');
