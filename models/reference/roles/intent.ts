@@ -18,7 +18,7 @@
 
 import { isVerb, knowsWord, verbOfGerund } from '../wordnet.js';
 import { everydayShorthand } from './shorthand.js';
-import { IMPERATIVES, tokens } from './text-match.js';
+import { cap1, IMPERATIVES, tokens } from './text-match.js';
 
 /** Leading courtesy/indirect frames, longest first (each is removed repeatedly: "Kindly, please …"). */
 const LEAD_FRAMES: readonly RegExp[] = [
@@ -126,7 +126,6 @@ function shield(text: string): { text: string; back: (s: string) => string } {
   return { text: t, back: (s) => s.replace(/\u0001(\d+)\u0001/g, (_a, i: string) => quotes[Number(i)]!) };
 }
 
-const cap1 = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);
 
 /** Words that open a subordinate clause's subject ("so I …", "so it …"). */
 /** Words before a number that count or measure (units, times, amounts), not a numbered thing's kind. */

@@ -283,8 +283,8 @@ export function exploreStep(state: ExploreState, lines: OcrLine[], screen: { hei
     if (expected && fit.score >= 1 && fit.matched.some((m) => !m.startsWith('('))) return { kind: 'stay', app: state.peeking, note: `${note} [chose ${state.peeking}]` };
     // Half the looks taken and this first screen shows a word of the request on several lines, where none before showed
     // as much: each further look costs a step the task needs, so the good fit is taken now.
-    const others = [...seen].filter(([a]) => a !== state.peeking).map(([, v]) => v);
-    if (seen.size >= PEEK_BUDGET / 2 && fit.score >= GOOD_FIT && fit.matched.some((m) => !m.startsWith('(') && !m.startsWith('"')) && others.every((v) => v < fit.score / 2)) {
+    const earlier = [...seen].filter(([a]) => a !== state.peeking).map(([, v]) => v);
+    if (seen.size >= PEEK_BUDGET / 2 && fit.score >= GOOD_FIT && fit.matched.some((m) => !m.startsWith('(') && !m.startsWith('"')) && earlier.every((v) => v < fit.score / 2)) {
       return { kind: 'stay', app: state.peeking, note: `${note} [chose ${state.peeking}]` };
     }
   }

@@ -13,7 +13,7 @@ import { exploreStep, labelParts, launcherApps, readExplore, stemEq, type Explor
 import { detectStarRows, detectSwitches, detectSymbols, findSteppers, type StarRow, type Stepper, type SwitchBox } from './policy-vision.js';
 import { SYMBOL_TAP, guidanceGoals } from './policy-guidance.js';
 import { wordSimilarity } from '../word-vectors.js';
-import { IMPERATIVES } from './text-match.js';
+import { cap1, IMPERATIVES } from './text-match.js';
 import { recallNotDone } from './policy-memory-use.js';
 import { implausibleField, searchStep, searching } from './policy-search.js';
 import { ADD_BUTTONS, SUCCESS, parseGoals, planGoals, readNotes, understandTask, type TaskSpec } from './policy-intent.js';
@@ -389,8 +389,6 @@ function addToCollection(instruction: string, o: { item: string; by?: string; ki
     { kind: 'tap', targets: [`Add to ${kind}`, `Save to ${kind}`, `Add to a ${kind}`, 'Add to'], text: `tap Add to ${kind}`, min: 0.8, notTitle: true, words: ['add', 'save', kind], ...(o.values ? { values: o.values } : {}) },
   ];
 }
-
-const cap1 = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);
 
 /**
  * A new thing made with its name only ("Create a folder called N inside my P folder in App", "Make a new album named N",

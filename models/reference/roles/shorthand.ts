@@ -6,12 +6,10 @@
  * task family's words.
  */
 import { isVerb } from '../wordnet.js';
-import { IMPERATIVES } from './text-match.js';
+import { cap1, IMPERATIVES } from './text-match.js';
 
 /** A verb that can start a request (an imperative the readers know, or any English verb that is not a noun first). */
 const requestVerb = (w: string): boolean => IMPERATIVES.has(w.toLowerCase()) || /^(?:unlock|lock|renew|refill|cancel|book|reserve|archive|delete|remove|star|pin|mute|track|pay|freeze|unfreeze|extend)$/i.test(w);
-
-const cap = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
 
 /** Words that say the rest of a sentence is about what else to leave alone ("the other locks", "anything similar"). */
 const OTHERS = String.raw`(?:other|others|rest|else|else['’]s|similar|similar-looking|anything|anyone|everyone|already|existing|remaining|every|all)`;
@@ -50,10 +48,10 @@ export function everydayShorthand(text: string): string {
   s = s.replace(/\s+so\s+(?:that\s+)?I\s+can\s+(?:collect|pick(?:\s+up)?|get|grab)\s+(?:it|them)(?:\s+up)?\s+(?:at|from)\s+/gi, ' for pickup at ');
   // The verb said last: "Back Door unlock pls" → "Unlock Back Door".
   const last = /^((?:the\s+|my\s+)?[A-Z][\w'’&-]*(?:\s+[A-Z0-9][\w'’&-]*)*)\s+([a-z]+)(?:\s+(?:pls|plz|please|now|asap))?\s*([.!]*)$/.exec(s.trim());
-  if (last && requestVerb(last[2]!) && isVerb(last[2]!)) return `${cap(last[2]!)} ${/^(?:the|my)\s/i.test(last[1]!) ? '' : 'the '}${last[1]}${last[3] || ''}`;
+  if (last && requestVerb(last[2]!) && isVerb(last[2]!)) return `${cap1(last[2]!)} ${/^(?:the|my)\s/i.test(last[1]!) ? '' : 'the '}${last[1]}${last[3] || ''}`;
   // "X on July 26 18:00, add to calendar" → "Add X on July 26 18:00 to calendar": a thing, then the verb and where it goes.
   const after = /^((?:the\s+|my\s+)?[^,;.!?]*?[A-Z][^;.!?]*?),\s+(?:please\s+|just\s+)?([a-z]+)\s+((?:to|on|in|into|onto|from|off)\s+(?:my\s+|the\s+)?[A-Za-z][\w-]*(?:\s+app)?)\s*([.!]*)$/.exec(s.trim());
-  if (after && requestVerb(after[2]!) && !requestVerb(after[1]!.split(/\s+/)[0]!)) return `${cap(after[2]!)} ${after[1]} ${after[3]}${after[4] || ''}`;
+  if (after && requestVerb(after[2]!) && !requestVerb(after[1]!.split(/\s+/)[0]!)) return `${cap1(after[2]!)} ${after[1]} ${after[3]}${after[4] || ''}`;
   // "low balance warning at $100" → "Set the low balance warning to $100": a verbless setting with an amount.
   const amount = /^((?:[a-z][\w-]*\s+){0,4}[a-z][\w-]*)\s+(?:at|to|of)\s+([$€£]\s?\d[\d,]*(?:\.\d{1,2})?)\s*([.!]*)$/.exec(s.trim());
   if (amount && !requestVerb(amount[1]!.split(/\s+/)[0]!)) return `Set the ${amount[1]} to ${amount[2]}${amount[3] || ''}`;

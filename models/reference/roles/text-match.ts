@@ -9,6 +9,9 @@ export const STOPWORDS = new Set(
   'a an the to of in on at for from and or with by my me i you your it its this that is are be as into onto then please all'.split(' '),
 );
 /** Sentence-initial words that are verbs or courtesy words, never names. */
+/** The text with its first letter in upper case ("book" → "Book"). */
+export const cap1 = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);
+
 export const IMPERATIVES = new Set(
   ('open order add go find show set turn search book send call buy play create delete remove check tap select navigate ' +
     'change enable disable mark save share write type enter schedule put make reserve get look view start stop update ' +
