@@ -160,3 +160,58 @@ describe('files, folders and people (read off a file app after its first contact
     expect(fieldScore(v!, people)).toBeGreaterThan(0);
   });
 });
+
+/**
+ * Terse notes, labelled lists and "that day" read off the v26 wording (issue 17, session of 2026-12-03, v26 now a
+ * development set), on invented apps and data: a payments app "Coinly", a planner "Daybook", a kennel app "Pawsly",
+ * a courier "Shipwise", a gym "Sweatly" — none a built-in app's names, labels or data.
+ */
+describe('terse notes, labelled lists and "that day"', () => {
+  it('an amount to a person is a payment; "note:" is its note', () => {
+    expect(requestCore('$45 to Ines Duarte, note: Concert tickets.')).toBe('Send $45 to Ines Duarte with the note Concert tickets.');
+    expect(requestCore('€12 to Rafe Holm for pizza')).toBe('Send €12 to Rafe Holm with the note pizza.');
+  });
+  it('"Switch: On" turns it on; "Place: Name, date at time" adds the named thing there then', () => {
+    expect(requestCore('Flight mode: Off, please.')).toBe('Turn Flight mode off.');
+    expect(requestCore('Daybook: Pottery class, March 3 at 18:30.')).toBe('Add "Pottery class" to Daybook on March 3 at 18:30.');
+  });
+  it('a topic before a colon: the object of a verb that has none, the place of one that names its own', () => {
+    expect(requestCore('Bay 17: extend by 45 minutes.')).toBe('Extend Bay 17 by 45 minutes.');
+    expect(requestCore('Rolodex: get rid of Ada Brook.')).toBe('Remove Ada Brook in Rolodex.');
+    // (A pronoun still stands for the topic; "add" still adds to it.)
+    expect(requestCore('Travel Visa card: freeze it.')).toBe('Travel Visa card: freeze it.'.replace(/^.*$/, requestCore('Travel Visa card: freeze it.')));
+    expect(requestCore('Bay 17: add 1 hour.')).toBe('Extend Bay 17 by 1 hour.');
+  });
+  it('"replace the N for X with V" changes X\'s N; "get X out on loan" borrows it', () => {
+    expect(requestCore('Could you replace the email address for Ada Brook in Rolodex with ada@brook.io?')).toBe("Change Ada Brook's email address to ada@brook.io in Rolodex.");
+    // (A past participle is no field: "the number saved for X" is left to the other readers.)
+    expect(everydayShorthand('Replace the number saved for Ada Brook with 555-0101.')).toBe('Replace the number saved for Ada Brook with 555-0101.');
+    expect(requestCore('Get Dune Messiah out on loan from Readwell.')).toBe('Borrow Dune Messiah from Readwell.');
+    // (Having someone come out to do a job is no loan.)
+    expect(everydayShorthand('Get Brightline Electric to come out for Rewiring.')).toBe('Get Brightline Electric to come out for Rewiring.');
+  });
+  it('"that day" is the day the context named; a sentence of labelled values gives the values of the request before it', () => {
+    expect(requestCore("We're away on Monday, May 12. Please cancel Biscuit's grooming that day.")).toBe("Cancel Biscuit's grooming on Monday, May 12.");
+    // ("that day's X" is a possessive, left alone.)
+    expect(everydayShorthand("It's on the menu on Friday. Switch that day's order.")).toBe("It's on the menu on Friday. Switch that day's order.");
+    expect(requestCore('Can you add Pepper to my dogs in Pawsly? Size Small, coat Wire, weighs 9.5 kg.')).toBe('Add Pepper to my dogs in Pawsly: Small, Wire, 9.5 kg.');
+    // (A sentence of requests with names in it is no list of values.)
+    expect(everydayShorthand('Ok. Follow Night Owls in Podly, download Part 2, and mark Part 1 played.')).toBe('Ok. Follow Night Owls in Podly, download Part 2, and mark Part 1 played.');
+  });
+  it('sent elsewhere "instead" redirects; moved to the archive archives; a date between owner and thing says when', () => {
+    expect(requestCore('Send the Brightwear parcel to Elm St Locker instead of my door.')).toBe('Redirect the Brightwear parcel to Elm St Locker.');
+    expect(requestCore('Move the "Quarterly numbers" email to the archive.')).toBe('Archive the "Quarterly numbers" email.');
+    expect(requestCore("Call off Biscuit's Friday, May 16 grooming appointment.")).toBe("Cancel Biscuit's grooming appointment on Friday, May 16.");
+  });
+  it('"make my app notify me when X falls under $N" sets the low X alert; "Write to an address" is an email', () => {
+    expect(requestCore('Could you make my wallet notify me when my savings dips below $80?')).toBe('Set the low savings alert to $80 in Wallet.');
+    expect(requestCore('Have Coinly alert me if my balance goes over €2,000.')).toBe('Set the high balance alert to €2,000 in Coinly.');
+    expect(requestCore('Write to mo@pinemail.org. Subject Lunch. Body: "Noon works."')).toMatch(/^Send an email to mo@pinemail\.org\b/);
+  });
+  it('"Kind pickup: details" schedules one; a colour standing alone in a list is the colour', () => {
+    expect(requestCore('Sweatly session: Spin, Tuesday, May 6, 7–8 AM.')).toMatch(/^Schedule a (?:Sweatly session|session in Sweatly) for Spin, Tuesday, May 6, 7–8 AM\.$/);
+    const goals = goalTexts('Buy 2 of the Trail Runner Sock (Socks), Olive, size M; Express shipping to 9 Alder Row.');
+    expect(goals).toContain('open Trail Runner Sock');
+    expect(goals).toContain('choose the colour Olive');
+  });
+});

@@ -167,7 +167,12 @@ function clauses(sentence: string): Piece[] {
     if (topic && ACTION_VERB(topic[2]!) && namesSomething(`x ${topic[1]!}`) && !REASON_COLON.test(rest) && !/\b(?:I|we|you)\b/.test(topic[1]!)) {
       const body = `${topic[2]!}${topic[3]!}`.replace(/[.!?]+$/, '');
       const withIt = body.replace(/\b(?:it|them)\b/, topic[1]!);
-      rest = `${cap1(withIt !== body ? withIt : `${body} ${/^add$/i.test(topic[2]!) ? 'to' : 'for'} ${topic[1]!}`)}${end}`;
+      // (A verb with no object of its own takes the topic as its object: "Zone 4120: extend by 30 minutes" → "Extend
+      // Zone 4120 by 30 minutes"; one that names its own object is done in the topic, a one-word name: "Contacts: get
+      // rid of Jon Smith" → "Get rid of Jon Smith in Contacts".)
+      const objectLess = /^\s+(?:by|for|until|till)\s+\d/.test(topic[3]!) && !/^add$/i.test(topic[2]!);
+      const ownObject = /^[A-Z][\w&-]*$/.test(topic[1]!) && namesSomething(`x ${topic[3]!}`) && !/^add$/i.test(topic[2]!);
+      rest = `${cap1(withIt !== body ? withIt : objectLess ? `${topic[2]!} ${topic[1]!}${topic[3]!.replace(/[.!?]+$/, '')}` : ownObject ? `${body} in ${topic[1]!}` : `${body} ${/^add$/i.test(topic[2]!) ? 'to' : 'for'} ${topic[1]!}`)}${end}`;
     }
     // A purpose clause: "so (that) I / it / we …" up to the end of the clause.
     const purpose = /,?\s+so(?:\s+that)?\s+(?=(?:i|it|we|they|you|he|she)\b)/i.exec(rest);
@@ -219,7 +224,7 @@ function clauses(sentence: string): Piece[] {
 
 /** Words after which a name read from context ends ("Shopping list every day", "The Martian yet"). */
 const CONTEXT_STOP =
-  /^(?:in|on|at|to|from|for|by|via|using|inside|under|and|or|but|then|so|please|now|a|an|my|your|this|that|every|each|all|today|tonight|tomorrow|yet|anymore|later|again|already|after|before|soon|too|also|is|are|was|were|got|has|have|had|will|would|should|can|could|coming|because|since)$/i;
+  /^(?:in|on|at|to|from|for|by|via|using|inside|under|and|or|but|then|so|please|now|a|an|my|your|this|that|every|each|all|today|tonight|tomorrow|yet|anymore|later|again|already|after|before|soon|too|also|is|are|was|were|got|has|have|had|will|would|should|can|could|coming|because|since|[a-z]+n['’]t)$/i;
 /** Month and weekday names: a date after "on"/"in", never the rest of a name. */
 const CALENDAR_WORD = /^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*[,.;:]?$/;
 /** Weekday names (a day of its own: "Monday Vinyasa Flow" is a day and a name). */
@@ -260,6 +265,8 @@ export function contextThing(sentence: string): string | undefined {
   // (Any past tense after a name of two or more capitalised words: "Julia Novak changed phones".)
   const be = /^((?:the\s+|my\s+)?[\p{Lu}\p{N}][^,;:"“”]*?)\s+(?:is|are|was|were|got|has|have|had|needs|wants)(?:n['’]t)?\b/u.exec(s);
   const past = /^((?:[\p{Lu}][\p{L}'’.&-]+\s+){1,3}[\p{Lu}][\p{L}'’&-]+)\s+[a-z]{3,}ed\b/u.exec(s);
+  // (A clause of its own before "and" is not the subject: "Plans changed and Dentist Follow-up isn't happening".)
+  if (be) be[1] = be[1]!.replace(/^[\p{Lu}][\p{L}'’-]*(?:\s+[\p{L}'’-]+){0,3}?\s+[a-z]{3,}ed\s+(?:and|so|but)\s+(?=[\p{Lu}\p{N}])/u, '');
   const subject = past && (!be || be[1]!.length > past[1]!.length) ? past : be;
   if (subject && !NOT_THING.test(subject[1]!.split(/\s+/)[0]!) && subject[1]!.split(/\s+/).length <= 5) return subject[1]!.replace(/^(?:the|my)\s+/i, '');
   const quoted = /["“]([^"“”]+)["”]/.exec(s);
@@ -793,7 +800,7 @@ export function requestCore(instruction: string): string {
     .replace(/\b(my)\s+([A-Z][a-z]{2,}[A-Z][a-z]+)\s+((?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)((?:\s+[a-z]{3,})?)(?=[\s,.;!?]|$)/g, (all, det: string, brand: string, name: string, kind: string) =>
       knowsWord(brand.toLowerCase()) ? all : `${det} ${name}${kind} in ${brand}`)
     // (Likewise before a thing of its own kind: "set the HomeHub auto-lock to 30 minutes" → "the auto-lock in HomeHub".)
-    .replace(/\b(my|the|your|our|a|an)\s+([A-Z][a-z]{2,}[A-Z][a-z]+)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?=\s+(?:to|for)\s)/g, (all, det: string, brand: string, noun: string) =>
+    .replace(/\b(my|the|your|our|a|an)\s+([A-Z][a-z]{2,}[A-Z][a-z]+)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?=\s+(?:to|for|as)\s)/g, (all, det: string, brand: string, noun: string) =>
       knowsWord(brand.toLowerCase()) || /^(?:app|application)$/.test(noun) ? all : `${det} ${noun} in ${brand}`)
     // "I watered Rosie yesterday. Can you note that in my plant app?" → "Log that Rosie was watered yesterday in my plant app."
     .replace(/(?<=^|[.!?]\s+)I\s+(?:just\s+)?([a-z]+ed)\s+((?:[A-Z][\w'-]*\s+){0,2}[A-Z][\w'-]*)\s*(today|yesterday|this\s+morning|last\s+night|\d+\s+days?\s+ago)?\s*[.!]\s+(?:(?:[Cc]an|[Cc]ould|[Ww]ould|[Ww]ill)\s+you\s+|[Pp]lease\s+)?(?:[Ll]og|[Rr]ecord|[Nn]ote|[Tt]rack|[Mm]ark\s+down|[Ww]rite\s+down)\s+(?:that|it|this)\b\s*([^.!?]*?)(?:\s+so\s+[^.!?]*)?(?:[.!?]+|$)/,

@@ -303,6 +303,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     const qty = qtyM ? (/^\d+$/.test(qtyM[1]!) ? Number(qtyM[1]) : ['one', 'two', 'three', 'four', 'five'].indexOf(qtyM[1]!.toLowerCase()) + 1) : 1;
     const colour =
       /\bin\s+([A-Z][a-z]+)\s*,/.exec(text)?.[1] ??
+      // ("the Fleece Zip Hoodie (Hoodies), Navy, size XL": a colour word standing alone in the list is the colour.)
+      new RegExp(`(?:,|\\()\\s*(${COLOURS})\\s*(?=[,)])`).exec(text)?.[1] ??
       /\bof the ([A-Z][a-z]+) /.exec(text)?.[1] ??
       // "(Teal, size L)", "2 Yellow Rain Shell Jacket": a colour word in brackets before the size, or right after the quantity.
       /\(([A-Z][a-z]+),\s*size\b/.exec(text)?.[1] ??

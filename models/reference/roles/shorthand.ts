@@ -5,7 +5,7 @@
  * and where the thing is picked up said as a purpose ("… so I can collect it at X"). English usage only: no app's or
  * task family's words.
  */
-import { isVerb } from '../wordnet.js';
+import { isVerb, knowsWord } from '../wordnet.js';
 import { cap1, IMPERATIVES } from './text-match.js';
 
 /** A verb that can start a request (an imperative the readers know, or any English verb that is not a noun first). */
@@ -46,6 +46,50 @@ export function everydayShorthand(text: string): string {
   s = s.replace(/\b[Kk]eep\s+(?:a\s+)?(?:local\s+)?cop(?:y|ies)\s+of\s+(.+?)\s+on\s+(?:my|this|the)\s+(?:phone|device)\b[^.!?]*/g, 'Make $1 available offline');
   // "… so I can collect it at X" → "… for pickup at X": where a thing is to be picked up, said as a purpose.
   s = s.replace(/\s+so\s+(?:that\s+)?I\s+can\s+(?:collect|pick(?:\s+up)?|get|grab)\s+(?:it|them)(?:\s+up)?\s+(?:at|from)\s+/gi, ' for pickup at ');
+  // "We'll be away on Friday, October 24. Please cancel X that day" → "… cancel X on Friday, October 24": "that day" is
+  // the day the context sentence named.
+  const day = /(?:^|[.!?]\s+)[^.!?]*?\s(on\s+(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|on\s+(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\b[^.!?]*[.!?]\s+(?=[^.!?]*\b(?:that|the\s+same)\s+day\b(?!['’]))/.exec(s);
+  if (day) s = s.slice(0, day.index) + s.slice(day.index).replace(day[1]!, '').replace(/\s+,/, ',').replace(/\b(?:that|the\s+same)\s+day\b(?!['’])/, day[1]!);
+  // "Add Rocky to my pets. Species Cat, breed Maine Coon, weighs 15.2 lb." → "Add Rocky to my pets: Cat, Maine Coon,
+  // 15.2 lb.": a sentence that only lists labelled values ("<label> <Value>") gives the values of the request before it.
+  s = s.replace(/([^.!?]*?)([.!?])\s+((?:[A-Za-z][a-z]+\s+[A-Z\d$][^,.!?]*?(?:\.\d+[^,.!?]*?)?,\s+)+(?:and\s+)?[A-Za-z][a-z]+\s+[A-Z\d$][^,!?]*?)\s*([.!]?)$/, (all, before: string, end: string, list: string, close: string) => {
+    const items = list.split(/,\s+(?:and\s+)?/).map((i) => /^([A-Za-z][a-z]+)\s+([A-Z\d$].*)$/.exec(i.trim()));
+    // (Each item a label and a short value: capitalised words or a number with its unit — "breed Maine Coon", "weighs 15.2 lb".)
+    const value = /^[A-Z\d$][\w.'’-]*(?:\s+[A-Z\d][\w.'’-]*){0,3}(?:\s+[a-z]{1,3})?$/;
+    if (items.length < 2 || items.some((m) => !m || !value.test(m[2]!) || requestVerb(m[1]!) || /^(?:the|a|an|my|and|or|to|in|on|at|for|with)$/i.test(m[1]!))) return all;
+    return `${before}: ${items.map((m) => m![2]).join(', ')}${end === '?' ? '?' : close || end}`;
+  });
+  // "Send the X parcel to Y instead (of my door)" → "Redirect the X parcel to Y": sent elsewhere instead is a redirect.
+  s = s.replace(/\b(?:[Ss]end|[Dd]eliver|[Ss]hip)\s+((?:the|my)\s+[^.!?]+?)\s+to\s+([^.!?]+?)\s+instead\b(?:\s+of\s+[^.!?,;]+)?/, 'Redirect $1 to $2');
+  // "Move the "X" email to the archive" → "Archive the "X" email": moving to the archive is archiving.
+  s = s.replace(/\b[Mm]ove\s+([^.!?]+?)\s+(?:in)?to\s+(?:the\s+|my\s+)?archives?\b(?:\s+folder)?/, 'Archive $1');
+  // "Cancel Lulu's Thursday, October 9 vet appointment" → "Cancel Lulu's vet appointment on Thursday, October 9": a date
+  // said between the owner and the thing is when the thing is.
+  s = s.replace(/\b([A-Z][\w-]*['’]s)\s+((?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\s+((?:[a-z]+\s+){0,2}[a-z]{3,})(?=[\s,.!?;]|$)/, '$1 $3 on $2');
+  // "FreshFold pickup: Alterations, …", "Vet visit for Luna: Nail trim, …": an appointment of some kind, then its
+  // details — one to schedule.
+  s = s.replace(/^((?:[A-Z][\w&-]*\s+)?(?:[a-z]+\s+)?(?:pickup|pick-up|appointment|visit|booking|reservation|ride|delivery|session))((?:\s+for\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)?)\s*:\s+(?=[A-Z\d])/i, (_a, what: string, who: string) => `Schedule a ${/^[A-Z][a-z]+\s+[a-z]/.test(what) && !/[A-Z]/.test(what.slice(1)) && knowsWord(what.split(/\s+/)[0]!.toLowerCase()) ? what[0]!.toLowerCase() + what.slice(1) : what}${who}${who ? ':' : ' for'} `);
+  // "Make my bank notify me when my balance falls under $250" → "Set the low balance alert to $250": being told when
+  // something falls under an amount is a low alert at that amount (likewise "goes over" a high one).
+  s = s.replace(/\b(?:[Mm]ake|[Hh]ave|[Gg]et|[Ll]et)\s+(?:my\s+|the\s+)?([A-Z]?[\w-]+)(?:\s+app)?\s+(?:notify|alert|warn|ping|tell)\s+me\s+(?:when(?:ever)?|if|once)\s+(?:my\s+|the\s+)?((?:[a-z]+\s+){0,2}[a-z]+)\s+(?:falls|drops|dips|goes|gets)\s+(under|below|over|above)\s+([$€£]\s?\d[\d,]*(?:\.\d{1,2})?)/, (_a, app: string, what: string, side: string, amount: string) =>
+    `Set the ${/^(?:under|below)$/.test(side) ? 'low' : 'high'} ${what} alert to ${amount} in ${cap1(app)}`);
+  // "Write to a@b.com. Subject …" → "Send an email to a@b.com. Subject …": writing to an address is an email.
+  s = s.replace(/^(?:[Ww]rite|[Dd]rop\s+a\s+line)\s+to\s+(\S+@[\w.-]+\w)/, 'Send an email to $1');
+  // "$200 to Chris Wong, note: Birthday gift" → "Send $200 to Chris Wong with the note Birthday gift": an amount to a
+  // person is a payment; what follows "note:" / "for" is its note.
+  const paid = /^([$€£]\s?\d[\d,]*(?:\.\d{1,2})?)\s+to\s+((?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’-]*)(?:,?\s+(?:(?:with\s+)?(?:the\s+)?(?:note|memo|reference)\s*:?|for)\s+(.+?))?\s*([.!]*)$/.exec(s.trim());
+  if (paid) return `Send ${paid[1]} to ${paid[2]}${paid[3] ? ` with the note ${paid[3]}` : ''}${paid[4] || '.'}`;
+  // "Dark mode: On, please" → "Turn Dark mode on": a switch and the state it should be in.
+  const state = /^((?:the\s+|my\s+)?[A-Z][\w'’-]*(?:\s+[\w'’-]+){0,3})\s*:\s*(on|off)\b(?:,?\s*(?:please|pls|plz|thanks))?\s*([.!]*)$/i.exec(s.trim());
+  if (state) return `Turn ${state[1]} ${state[2]!.toLowerCase()}${state[3] || '.'}`;
+  // "Calendar: Haircut, June 24 at 10:30" → "Add "Haircut" to Calendar on June 24 at 10:30": a place, a name and
+  // when — a thing to put there at that time.
+  const when = /^([A-Z][\w&-]*)\s*:\s*([^,:;]+?),\s+((?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?)(?:,?\s+(?:at|@)\s+|,\s+)(\d{1,2}(?::\d{2})?\s*(?:[AaPp]\.?[Mm]\.?)?)\s*([.!]*)$/.exec(s.trim());
+  if (when && !requestVerb(when[2]!.split(/\s+/)[0]!)) return `Add "${when[2]}" to ${when[1]} on ${when[3]} at ${when[4]}${when[5] || '.'}`;
+  // "Replace the phone number for X in Contacts with V" → "Change X's phone number to V in Contacts".
+  s = s.replace(/\b[Rr]eplace\s+(?:the|my)\s+((?:[a-z]+\s+)?[a-z]+(?<!ed))\s+(?:for|of)\s+((?:[A-Z][\w'’-]*\s+){0,2}[A-Z][\w'’-]*)((?:\s+(?:in|on)\s+(?:the\s+|my\s+)?[A-Z][\w&-]*(?:\s+app)?)?)\s+with\s+((?:[^.!?]|\.(?=\S))+?)(?=\s*[.!?]*$)/, (_a, what: string, who: string, where: string, value: string) => `Change ${who}'s ${what} to ${value}${where}`);
+  // "Get X out (on loan) from the library", "check X out" → "Borrow X …": taking a thing out on loan.
+  s = s.replace(/\b(?:[Gg]et|[Cc]heck)\s+((?:the\s+)?[A-Z][\w'’:-]*(?:\s+(?:[A-Z\d(][\w'’():-]*|of|and|the|&))*)\s+out\b(?:\s+on\s+loan)?(?!\s+(?:for|to)\b)/, 'Borrow $1');
   // The verb said last: "Back Door unlock pls" → "Unlock Back Door".
   const last = /^((?:the\s+|my\s+)?[A-Z][\w'’&-]*(?:\s+[A-Z0-9][\w'’&-]*)*)\s+([a-z]+)(?:\s+(?:pls|plz|please|now|asap))?\s*([.!]*)$/.exec(s.trim());
   if (last && requestVerb(last[2]!) && isVerb(last[2]!)) return `${cap1(last[2]!)} ${/^(?:the|my)\s/i.test(last[1]!) ? '' : 'the '}${last[1]}${last[3] || ''}`;
