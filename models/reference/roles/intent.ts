@@ -171,7 +171,8 @@ function clauses(sentence: string): Piece[] {
       // Zone 4120 by 30 minutes"; one that names its own object is done in the topic, a one-word name: "Contacts: get
       // rid of Jon Smith" → "Get rid of Jon Smith in Contacts".)
       const objectLess = /^\s+(?:by|for|until|till)\s+\d/.test(topic[3]!) && !/^add$/i.test(topic[2]!);
-      const ownObject = /^[A-Z][\w&-]*$/.test(topic[1]!) && namesSomething(`x ${topic[3]!}`) && !/^add$/i.test(topic[2]!);
+      // (Not a possessive object: "Choir: cancel Maya's booking" is Maya's booking of the Choir.)
+      const ownObject = /^[A-Z][\w&-]*$/.test(topic[1]!) && namesSomething(`x ${topic[3]!}`) && !/['’]s\b/.test(topic[3]!) && !/^add$/i.test(topic[2]!);
       rest = `${cap1(withIt !== body ? withIt : objectLess ? `${topic[2]!} ${topic[1]!}${topic[3]!.replace(/[.!?]+$/, '')}` : ownObject ? `${body} in ${topic[1]!}` : `${body} ${/^add$/i.test(topic[2]!) ? 'to' : 'for'} ${topic[1]!}`)}${end}`;
     }
     // A purpose clause: "so (that) I / it / we …" up to the end of the clause.

@@ -771,6 +771,9 @@ export function revealOutcome(instruction: string, history: readonly string[], l
 }
 
 /** Steps the planner may spend looking for one goal's target (scrolls, tabs, Backs, sections) before the search takes over. */
+/** A range a row states as its hint ("0 to 10", "1–5"): never an option to choose. */
+const RANGE_HINT = /^\d+(?:[.,]\d+)?\s*(?:to|–|—|-)\s*\d+(?:[.,]\d+)?(?:\s*%)?$/i;
+
 export const SEARCH_AFTER = 3;
 const LOOKING = /^(?:scroll|back|tab|via|up|reopen|more|thing|page|top)\b/;
 /** A search step this sure (a line that says one of the request's names, a value's option or field) overrides a plan that is about to look elsewhere. */
@@ -1764,10 +1767,15 @@ function planStep(input: DecideInput): Decision {
     }
     case 'choose': {
       if (sub.opened) {
-        const opts = [...candidates(lines, [goal.value], 0.95), ...tokenCandidates(lines, [goal.value])].filter((c) => !isHeader(c.line, screen)).sort((a, b) => b.score - a.score);
+        // (A range a row states — "0 to 10" under "Media volume" — is a hint, never an option: its end is no value.)
+        const ranges = lines.filter((l) => RANGE_HINT.test(l.text.trim()));
+        const inRange = (c: OcrLine): boolean => ranges.some((r) => { const x = c.box.x + c.box.w / 2, y = c.box.y + c.box.h / 2; return x >= r.box.x && x <= r.box.x + r.box.w && y >= r.box.y && y <= r.box.y + r.box.h; });
+        const opts = [...candidates(lines, [goal.value], 0.95), ...tokenCandidates(lines, [goal.value])].filter((c) => !isHeader(c.line, screen) && !inRange(c.line)).sort((a, b) => b.score - a.score);
         const opt = pick(opts, temperature, random);
         if (opt) return clickOn(opt.line, `Step ${gi + 1} of ${n} ("${goal.text}"): the options are open; choosing "${opt.line.text}".`, `Chose "${opt.line.text}" for ${goal.setting}. ${tag('done')}`);
-        if (sub.scrolls < 2) return notFound(`the option "${goal.value}"`);
+        // (What opened was the setting's own row with a stepper: no list of options, the stepper below sets it.)
+        const own = rowCandidates(lines, goal.setting, screen)[0];
+        if (sub.scrolls < 2 && !(own && stepperOf(own.line, lines))) return notFound(`the option "${goal.value}"`);
       }
       const row = pick(rowCandidates(lines, goal.setting, screen), temperature, random);
       if (!row) return notFound(`the "${goal.setting}" setting`);

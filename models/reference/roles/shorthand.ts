@@ -11,6 +11,9 @@ import { cap1, IMPERATIVES } from './text-match.js';
 /** A verb that can start a request (an imperative the readers know, or any English verb that is not a noun first). */
 const requestVerb = (w: string): boolean => IMPERATIVES.has(w.toLowerCase()) || /^(?:unlock|lock|renew|refill|cancel|book|reserve|archive|delete|remove|star|pin|mute|track|pay|freeze|unfreeze|extend)$/i.test(w);
 
+/** A date as people write it: "Saturday, June 7", "June 7", "Monday". */
+const DATE = String.raw`(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day`;
+
 /** Words that say the rest of a sentence is about what else to leave alone ("the other locks", "anything similar"). */
 const OTHERS = String.raw`(?:other|others|rest|else|else['’]s|similar|similar-looking|anything|anyone|everyone|already|existing|remaining|every|all)`;
 
@@ -50,13 +53,39 @@ export function everydayShorthand(text: string): string {
   // the day the context sentence named.
   const day = /(?:^|[.!?]\s+)[^.!?]*?\s(on\s+(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|on\s+(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\b[^.!?]*[.!?]\s+(?=[^.!?]*\b(?:that|the\s+same)\s+day\b(?!['’]))/.exec(s);
   if (day) s = s.slice(0, day.index) + s.slice(day.index).replace(day[1]!, '').replace(/\s+,/, ',').replace(/\b(?:that|the\s+same)\s+day\b(?!['’])/, day[1]!);
+  // "Something came up on Saturday, June 7, so I won't see Midnight Harbor. Cancel that ReelPass booking …" → "… Cancel
+  // my Midnight Harbor booking in ReelPass for Saturday, June 7 …": the booking one no longer goes to is the one of the
+  // thing (and the day) the context named.
+  const wont = new RegExp(String.raw`(^|[.!?]\s+)([^.!?]*?)(?:,\s*(?:so|and)\s+)?\b(?:I|we)\s+(?:won['’]t|can['’]t|cannot|will\s+not|am\s+not\s+going\s+to|are\s+not\s+going\s+to)\s+(?:be\s+able\s+to\s+)?(?:see|watch|attend|make\s+it\s+to|go\s+to|catch|use)\s+((?:the\s+)?[A-Z][\w'’:-]*(?:\s+(?:[A-Z\d][\w'’:-]*|of|and|the|&))*)([^.!?]*)([.!?])\s+(?=[^.!?]*\b(?:that|this|the)\s+(?:[A-Z][\w&-]*\s+)?(?:booking|reservation|tickets?|appointment|order|class|session|visit)\b)`).exec(s);
+  if (wont) {
+    const before = wont[2]!;
+    const date = new RegExp(String.raw`\bon\s+(${DATE})`).exec(before + wont[4]!)?.[1];
+    const context = before.replace(new RegExp(String.raw`,?\s*\bon\s+(?:${DATE})`), '').trim();
+    const rest = s.slice(wont.index + wont[0].length).replace(/\b(?:that|this|the)\s+(?:([A-Z][\w&-]*)\s+)?(booking|reservation|tickets?|appointment|order|class|session|visit)\b/, (_a, brand: string | undefined, kind: string) =>
+      `my ${wont[3]} ${kind}${brand ? ` in ${brand}` : ''}${date ? ` for ${date}` : ''}`);
+    s = `${s.slice(0, wont.index)}${wont[1]}${context ? `${context}${wont[5]} ` : ''}${rest}`;
+  }
+  // "… and get the money back with Wallet credit" → "… and take the money back as Wallet credit": how a refund comes.
+  s = s.replace(/\b(?:get|have|receive)\s+(?:the\s+|my\s+)?(money|refund|payment)\s+(?:back\s+)?(?:with|as|in|via|through|on|to)\s+(?=(?:my\s+|the\s+)?[A-Z])/, 'take the $1 back as ');
+  // "We want to catch X on Thursday, June 5. Please buy 4 tickets for the 7:15 PM show" → "… buy 4 tickets for X on
+  // Thursday, June 5 at 7:15 PM": a showing named by its time is one of the thing (and day) the context named.
+  const show = new RegExp(String.raw`(^|[.!?]\s+)([^.!?]*?\b(?:catch|see|watch|go\s+to|attend)\s+((?:the\s+)?[A-Z][\w'’:-]*(?:\s+(?:[A-Z\d][\w'’:-]*|of|and|the|&))*)(?:\s+on\s+(${DATE}))?)([.!?])\s+([^.!?]*?)\bfor\s+the\s+(\d{1,2}(?::\d{2})?\s*(?:[AaPp]\.?[Mm]\.?)?)\s+(?:show|showing|screening|performance|session|class)\b`).exec(s);
+  // (The context sentence, all said again in the request, goes.)
+  if (show) s = `${s.slice(0, show.index)}${show[1]}${show[6]}for ${show[3]}${show[4] ? ` on ${show[4]}` : ''} at ${show[7]}${s.slice(show.index + show[0].length)}`;
+  // "Check my Dinner plans note for the delivery address and have X from Y sent there" → "Order X from Y, delivered to
+  // the address in my Dinner plans note": sent "there" is to the address read.
+  s = s.replace(/\b(?:[Cc]heck|[Ll]ook\s+(?:at|in)|[Rr]ead|[Oo]pen)\s+(?:my\s+|the\s+)?([A-Z][^.!?]*?)\s+note\s+for\s+the\s+(?:delivery\s+)?address\s+and\s+(?:have|get|order|send)\s+([^.!?]+?)\s+(?:sent|delivered|brought|shipped)\s+there\b/, 'Order $2, delivered to the address in my $1 note,');
+  // "I want to get a workout in on Monday. Please book me X" → "… book me X on Monday": the day the speaker's wish named
+  // is the day of a request that names none.
+  const wish = new RegExp(String.raw`^((?:I|We)\s+(?:want|need|would\s+like|['’]d\s+like|plan|hope)\s+to\s+[^.!?A-Z]*?)\s+on\s+(${DATE})([.!])\s+([^.!?]+?)([.!?]?)$`).exec(s.trim());
+  if (wish && !new RegExp(DATE).test(wish[4]!) && /^(?:(?:[Pp]lease|[Cc]an\s+you|[Cc]ould\s+you)\s+)?[a-z]+\b/i.test(wish[4]!)) s = `${wish[1]}${wish[3]} ${wish[4]} on ${wish[2]}${wish[5] || '.'}`;
   // "Add Rocky to my pets. Species Cat, breed Maine Coon, weighs 15.2 lb." → "Add Rocky to my pets: Cat, Maine Coon,
   // 15.2 lb.": a sentence that only lists labelled values ("<label> <Value>") gives the values of the request before it.
   s = s.replace(/([^.!?]*?)([.!?])\s+((?:[A-Za-z][a-z]+\s+[A-Z\d$][^,.!?]*?(?:\.\d+[^,.!?]*?)?,\s+)+(?:and\s+)?[A-Za-z][a-z]+\s+[A-Z\d$][^,!?]*?)\s*([.!]?)$/, (all, before: string, end: string, list: string, close: string) => {
     const items = list.split(/,\s+(?:and\s+)?/).map((i) => /^([A-Za-z][a-z]+)\s+([A-Z\d$].*)$/.exec(i.trim()));
     // (Each item a label and a short value: capitalised words or a number with its unit — "breed Maine Coon", "weighs 15.2 lb".)
     const value = /^[A-Z\d$][\w.'’-]*(?:\s+[A-Z\d][\w.'’-]*){0,3}(?:\s+[a-z]{1,3})?$/;
-    if (items.length < 2 || items.some((m) => !m || !value.test(m[2]!) || requestVerb(m[1]!) || /^(?:the|a|an|my|and|or|to|in|on|at|for|with)$/i.test(m[1]!))) return all;
+    if (items.length < 2 || items.some((m) => !m || !knowsWord(m[1]!.toLowerCase()) || !value.test(m[2]!) || requestVerb(m[1]!) || /^(?:the|a|an|my|and|or|to|in|on|at|for|with)$/i.test(m[1]!))) return all;
     return `${before}: ${items.map((m) => m![2]).join(', ')}${end === '?' ? '?' : close || end}`;
   });
   // "Send the X parcel to Y instead (of my door)" → "Redirect the X parcel to Y": sent elsewhere instead is a redirect.
@@ -65,10 +94,11 @@ export function everydayShorthand(text: string): string {
   s = s.replace(/\b[Mm]ove\s+([^.!?]+?)\s+(?:in)?to\s+(?:the\s+|my\s+)?archives?\b(?:\s+folder)?/, 'Archive $1');
   // "Cancel Lulu's Thursday, October 9 vet appointment" → "Cancel Lulu's vet appointment on Thursday, October 9": a date
   // said between the owner and the thing is when the thing is.
-  s = s.replace(/\b([A-Z][\w-]*['’]s)\s+((?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\s+((?:[a-z]+\s+){0,2}[a-z]{3,})(?=[\s,.!?;]|$)/, '$1 $3 on $2');
+  // (A weekday alone stays: "Leo's Wednesday school dinner" is a thing of that weekday.)
+  s = s.replace(/\b([A-Z][\w-]*['’]s)\s+((?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?)\s+((?:[a-z]+\s+){0,2}[a-z]{3,})(?=[\s,.!?;]|$)/, '$1 $3 on $2');
   // "FreshFold pickup: Alterations, …", "Vet visit for Luna: Nail trim, …": an appointment of some kind, then its
   // details — one to schedule.
-  s = s.replace(/^((?:[A-Z][\w&-]*\s+)?(?:[a-z]+\s+)?(?:pickup|pick-up|appointment|visit|booking|reservation|ride|delivery|session))((?:\s+for\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)?)\s*:\s+(?=[A-Z\d])/i, (_a, what: string, who: string) => `Schedule a ${/^[A-Z][a-z]+\s+[a-z]/.test(what) && !/[A-Z]/.test(what.slice(1)) && knowsWord(what.split(/\s+/)[0]!.toLowerCase()) ? what[0]!.toLowerCase() + what.slice(1) : what}${who}${who ? ':' : ' for'} `);
+  s = s.replace(/^((?:[A-Z][\w&-]*\s+)?(?:[a-z]+\s+)?(?:pickup|pick-up|appointment|visit|booking|reservation|ride|delivery|session))((?:\s+for\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)?)\s*:\s+(?=[A-Z\d])/, (_a, what: string, who: string) => `Schedule a ${/^[A-Z][a-z]+\s+[a-z]/.test(what) && !/[A-Z]/.test(what.slice(1)) && knowsWord(what.split(/\s+/)[0]!.toLowerCase()) ? what[0]!.toLowerCase() + what.slice(1) : what}${who}${who ? ':' : ' for'} `);
   // "Make my bank notify me when my balance falls under $250" → "Set the low balance alert to $250": being told when
   // something falls under an amount is a low alert at that amount (likewise "goes over" a high one).
   s = s.replace(/\b(?:[Mm]ake|[Hh]ave|[Gg]et|[Ll]et)\s+(?:my\s+|the\s+)?([A-Z]?[\w-]+)(?:\s+app)?\s+(?:notify|alert|warn|ping|tell)\s+me\s+(?:when(?:ever)?|if|once)\s+(?:my\s+|the\s+)?((?:[a-z]+\s+){0,2}[a-z]+)\s+(?:falls|drops|dips|goes|gets)\s+(under|below|over|above)\s+([$€£]\s?\d[\d,]*(?:\.\d{1,2})?)/, (_a, app: string, what: string, side: string, amount: string) =>
@@ -89,7 +119,7 @@ export function everydayShorthand(text: string): string {
   // "Replace the phone number for X in Contacts with V" → "Change X's phone number to V in Contacts".
   s = s.replace(/\b[Rr]eplace\s+(?:the|my)\s+((?:[a-z]+\s+)?[a-z]+(?<!ed))\s+(?:for|of)\s+((?:[A-Z][\w'’-]*\s+){0,2}[A-Z][\w'’-]*)((?:\s+(?:in|on)\s+(?:the\s+|my\s+)?[A-Z][\w&-]*(?:\s+app)?)?)\s+with\s+((?:[^.!?]|\.(?=\S))+?)(?=\s*[.!?]*$)/, (_a, what: string, who: string, where: string, value: string) => `Change ${who}'s ${what} to ${value}${where}`);
   // "Get X out (on loan) from the library", "check X out" → "Borrow X …": taking a thing out on loan.
-  s = s.replace(/\b(?:[Gg]et|[Cc]heck)\s+((?:the\s+)?[A-Z][\w'’:-]*(?:\s+(?:[A-Z\d(][\w'’():-]*|of|and|the|&))*)\s+out\b(?:\s+on\s+loan)?(?!\s+(?:for|to)\b)/, 'Borrow $1');
+  s = s.replace(/\b(?:[Gg]et|[Cc]heck)\s+((?:the\s+)?[A-Z][\w'’:-]*(?:\s+(?:[A-Z\d(][\w'’():-]*|of|and|the|&))*)\s+out\b(?:\s+on\s+loan)?(?!\s+(?:for|to|of)\b)/, 'Borrow $1');
   // The verb said last: "Back Door unlock pls" → "Unlock Back Door".
   const last = /^((?:the\s+|my\s+)?[A-Z][\w'’&-]*(?:\s+[A-Z0-9][\w'’&-]*)*)\s+([a-z]+)(?:\s+(?:pls|plz|please|now|asap))?\s*([.!]*)$/.exec(s.trim());
   if (last && requestVerb(last[2]!) && isVerb(last[2]!)) return `${cap1(last[2]!)} ${/^(?:the|my)\s/i.test(last[1]!) ? '' : 'the '}${last[1]}${last[3] || ''}`;
