@@ -234,6 +234,36 @@ describe('terse notes, labelled lists and "that day"', () => {
   });
 });
 
+/**
+ * Read off v28 after its frozen measurement (issue 17, 2026-12-03; v28 is now a development set), on invented apps and
+ * names: a planner "Daybook", a gym "Sweatly", a food app "Dishly", a clock "Tickwise", a phone book "Rolodex".
+ */
+describe('paying back, entries, equations and a weekday at the end', () => {
+  it('"pay X back $N" sends it; "the contact entry for X" is X; "Shoot X a quick "…" message" messages X', () => {
+    expect(requestCore('Could you pay Ines Duarte back $35 and put Pizza in the note field?')).toBe('Send $35 to Ines Duarte with the note Pizza.');
+    expect(requestCore('Would you delete the contact entry for Ada Brook for me?')).toBe('Delete the contact Ada Brook.');
+    // (A new entry for someone is left alone.)
+    expect(everydayShorthand('Can you add a grooming entry for Biscuit?')).toBe('Can you add a grooming entry for Biscuit?');
+    expect(requestCore('Shoot Rafe Holm a quick "Running late" message.')).toBe('Message Rafe Holm: "Running late".');
+  });
+  it('"Setting = value" sets it; "Search App: X" searches X there; "X number now N" changes it', () => {
+    expect(requestCore('Bedtime = 22:30.')).toBe('Set Bedtime to 22:30.');
+    expect(requestCore('Search Dishly: Pho Corner.')).toBe('Search for Pho Corner in Dishly.');
+    expect(requestCore('Ada Brook number now 555-0142.')).toBe("Change Ada Brook's number to 555-0142.");
+  });
+  it('"block out DATE at TIME in my calendar for X" adds X then; a weekday after a name at the end is when', () => {
+    expect(requestCore('Could you block out May 14 at 9:00 in my planner for Dentist Check?')).toBe('Add "Dentist Check" to my planner on May 14 at 9:00.');
+    expect(requestCore('Drop Core Burn Friday.')).toBe('Drop Core Burn on Friday.');
+    // (A date after a comma at the end is when, a weekday with its date kept whole.)
+    expect(requestCore("Cancel Biscuit's grooming visit, Friday, May 16.")).toBe("Cancel Biscuit's grooming visit on Friday, May 16.");
+    expect(requestCore('Move my Brightwear delivery to Friday, May 16.')).toBe('Move my Brightwear delivery to Friday, May 16.');
+  });
+  it('"place an App order for X" orders X there; "Auto-reload $10 on the card" turns it on with $10', () => {
+    expect(requestCore('Would you place a Dishly order for 2 Pho Bowl from Pho Corner, delivered to 9 Alder Row?')).toBe('Order 2 Pho Bowl from Pho Corner on Dishly, delivered to 9 Alder Row.');
+    expect(requestCore('Auto-top-up $15 on the metro card.')).toBe('Turn on Auto-top-up with $15 on the metro card.');
+  });
+});
+
 describe('a range a row states is no option', () => {
   it('after opening a setting row with a stepper, the "0 to 10" under it is not chosen for 10: the + steps it', () => {
     const screen = { width: 412, height: 915 };

@@ -105,6 +105,29 @@ export function everydayShorthand(text: string): string {
     `Set the ${/^(?:under|below)$/.test(side) ? 'low' : 'high'} ${what} alert to ${amount} in ${cap1(app)}`);
   // "Write to a@b.com. Subject …" → "Send an email to a@b.com. Subject …": writing to an address is an email.
   s = s.replace(/^(?:[Ww]rite|[Dd]rop\s+a\s+line)\s+to\s+(\S+@[\w.-]+\w)/, 'Send an email to $1');
+  // "Pay Chris Wong back $200" → "Send $200 to Chris Wong": paying someone back is sending them the amount.
+  s = s.replace(/\b[Pp]ay\s+(?:back\s+)?((?:[A-Z][\w'’-]*\s+){0,2}[A-Z][\w'’-]*)\s+(?:back\s+)?([$€£]\s?\d[\d,]*(?:\.\d{1,2})?)/, 'Send $2 to $1');
+  // "the contact entry for X" → "the contact X": an entry or record for someone is that one.
+  // (Only a thing one has — "the/my contact entry for X"; "add a care entry for X" makes a new entry.)
+  s = s.replace(/\b(the|my)\s+([a-z]{3,})\s+(?:entry|record)\s+(?:for|of)\s+(?=[A-Z])/i, '$1 $2 ');
+  // "Shoot X a quick "…" message" → "Message X: "…"".
+  s = s.replace(/\b(?:[Ss]hoot|[Ss]end|[Dd]rop|[Ff]ire\s+off)\s+((?:[A-Z][\w'’-]*\s+){0,2}[A-Z][\w'’-]*)\s+(?:a|an)\s+(?:(?:quick|short|brief)\s+)?("[^"]+"|“[^”]+”)\s+(?:text|message|msg|note)\b/, 'Message $1: $2');
+  // "Snooze = 30 minutes" → "Set Snooze to 30 minutes": a setting and its value written as an equation.
+  s = s.replace(/^((?:the\s+|my\s+)?[A-Za-z][\w'’ -]*?)\s*=\s*([^=]+?)\s*([.!]*)$/, 'Set $1 to $2$3');
+  // "Search App: X" → "Search for X in App".
+  s = s.replace(/^[Ss]earch\s+([A-Z][\w&-]*)\s*:\s*(.+?)\s*([.!]*)$/, 'Search for $2 in $1$3');
+  // "Nina Patel number now 555-…" → "Change Nina Patel's number to 555-…": a person's field and what it is now.
+  s = s.replace(/^((?:[A-Z][\w'’-]*\s+){0,2}[A-Z][\w-]*)(?:['’]s)?\s+((?:(?:phone|mobile|cell|home|work)\s+)?(?:number|email|address))\s+(?:is\s+)?now\s+(.+?)\s*([.!]*)$/, "Change $1's $2 to $3$4");
+  // "Block out August 27 at 13:00 in my calendar for X" → "Add "X" to my calendar on August 27 at 13:00".
+  s = s.replace(/\b[Bb]lock\s+(?:out|off)\s+(?:on\s+)?(.+?)\s+(?:in|on)\s+(my\s+[a-z]+|the\s+[a-z]+|[A-Z][\w-]*)\s+for\s+([A-Z][^.!?]*?)(?=\s*[.!?]*$)/, 'Add "$3" to $2 on $1');
+  // "Drop Vinyasa Flow Wednesday" → "… on Wednesday": a weekday after a name at the end is when.
+  s = s.replace(/(?<=\b[A-Z][\w'’-]*)\s+((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)(?=\s*[.!]*$)/, ' on $1');
+  // "Place a Foodie order for 1 X from Y" → "Order 1 X from Y on Foodie".
+  s = s.replace(/\b[Pp]lace\s+(?:a|an)\s+([A-Z][\w&-]*)\s+order\s+for\s+(?!(?:me|us)\b)([^,.!?]+)/, 'Order $2 on $1');
+  // "Auto-reload $10 on the card" → "Turn on auto-reload with $10 on the card": a feature with its amount, no verb.
+  s = s.replace(/^([Aa]uto-[a-z]+(?:-[a-z]+)*)\s+(?:at\s+|of\s+)?([$€£]\s?\d[\d.,]*)\s+/, (_a, f: string, amount: string) => `Turn on ${f} with ${amount} `);
+  // "Cancel X's visit, Tuesday, October 7" → "… visit on Tuesday, October 7": a date after a comma at the end is when.
+  s = s.replace(/(?<=[a-z])(?<!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\s*,\s+((?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?)(?=\s*[.!]*$)/, ' on $1');
   // "$200 to Chris Wong, note: Birthday gift" → "Send $200 to Chris Wong with the note Birthday gift": an amount to a
   // person is a payment; what follows "note:" / "for" is its note.
   const paid = /^([$€£]\s?\d[\d,]*(?:\.\d{1,2})?)\s+to\s+((?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’-]*)(?:,?\s+(?:(?:with\s+)?(?:the\s+)?(?:note|memo|reference)\s*:?|for)\s+(.+?))?\s*([.!]*)$/.exec(s.trim());
