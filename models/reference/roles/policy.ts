@@ -770,10 +770,10 @@ export function revealOutcome(instruction: string, history: readonly string[], l
   };
 }
 
-/** Steps the planner may spend looking for one goal's target (scrolls, tabs, Backs, sections) before the search takes over. */
 /** A range a row states as its hint ("0 to 10", "1–5"): never an option to choose. */
 const RANGE_HINT = /^\d+(?:[.,]\d+)?\s*(?:to|–|—|-)\s*\d+(?:[.,]\d+)?(?:\s*%)?$/i;
 
+/** Steps the planner may spend looking for one goal's target (scrolls, tabs, Backs, sections) before the search takes over. */
 export const SEARCH_AFTER = 3;
 const LOOKING = /^(?:scroll|back|tab|via|up|reopen|more|thing|page|top)\b/;
 /** A search step this sure (a line that says one of the request's names, a value's option or field) overrides a plan that is about to look elsewhere. */

@@ -11,8 +11,12 @@ import { cap1, IMPERATIVES } from './text-match.js';
 /** A verb that can start a request (an imperative the readers know, or any English verb that is not a noun first). */
 const requestVerb = (w: string): boolean => IMPERATIVES.has(w.toLowerCase()) || /^(?:unlock|lock|renew|refill|cancel|book|reserve|archive|delete|remove|star|pin|mute|track|pay|freeze|unfreeze|extend)$/i.test(w);
 
+/** A weekday's name ("Monday"). */
+const WEEKDAY_NAME = String.raw`(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day`;
+/** A date with its month ("Saturday, June 7", "June 7"). */
+const FULL_DATE = String.raw`(?:${WEEKDAY_NAME},?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?`;
 /** A date as people write it: "Saturday, June 7", "June 7", "Monday". */
-const DATE = String.raw`(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day`;
+const DATE = `${FULL_DATE}|${WEEKDAY_NAME}`;
 
 /** Words that say the rest of a sentence is about what else to leave alone ("the other locks", "anything similar"). */
 const OTHERS = String.raw`(?:other|others|rest|else|else['’]s|similar|similar-looking|anything|anyone|everyone|already|existing|remaining|every|all)`;
@@ -51,7 +55,7 @@ export function everydayShorthand(text: string): string {
   s = s.replace(/\s+so\s+(?:that\s+)?I\s+can\s+(?:collect|pick(?:\s+up)?|get|grab)\s+(?:it|them)(?:\s+up)?\s+(?:at|from)\s+/gi, ' for pickup at ');
   // "We'll be away on Friday, October 24. Please cancel X that day" → "… cancel X on Friday, October 24": "that day" is
   // the day the context sentence named.
-  const day = /(?:^|[.!?]\s+)[^.!?]*?\s(on\s+(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|on\s+(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\b[^.!?]*[.!?]\s+(?=[^.!?]*\b(?:that|the\s+same)\s+day\b(?!['’]))/.exec(s);
+  const day = new RegExp(String.raw`(?:^|[.!?]\s+)[^.!?]*?\s(on\s+(?:${DATE}))\b[^.!?]*[.!?]\s+(?=[^.!?]*\b(?:that|the\s+same)\s+day\b(?!['’]))`).exec(s);
   if (day) s = s.slice(0, day.index) + s.slice(day.index).replace(day[1]!, '').replace(/\s+,/, ',').replace(/\b(?:that|the\s+same)\s+day\b(?!['’])/, day[1]!);
   // "Something came up on Saturday, June 7, so I won't see Midnight Harbor. Cancel that ReelPass booking …" → "… Cancel
   // my Midnight Harbor booking in ReelPass for Saturday, June 7 …": the booking one no longer goes to is the one of the
@@ -95,7 +99,7 @@ export function everydayShorthand(text: string): string {
   // "Cancel Lulu's Thursday, October 9 vet appointment" → "Cancel Lulu's vet appointment on Thursday, October 9": a date
   // said between the owner and the thing is when the thing is.
   // (A weekday alone stays: "Leo's Wednesday school dinner" is a thing of that weekday.)
-  s = s.replace(/\b([A-Z][\w-]*['’]s)\s+((?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?)\s+((?:[a-z]+\s+){0,2}[a-z]{3,})(?=[\s,.!?;]|$)/, '$1 $3 on $2');
+  s = s.replace(new RegExp(String.raw`\b([A-Z][\w-]*['’]s)\s+(${FULL_DATE})\s+((?:[a-z]+\s+){0,2}[a-z]{3,})(?=[\s,.!?;]|$)`), '$1 $3 on $2');
   // "FreshFold pickup: Alterations, …", "Vet visit for Luna: Nail trim, …": an appointment of some kind, then its
   // details — one to schedule.
   s = s.replace(/^((?:[A-Z][\w&-]*\s+)?(?:[a-z]+\s+)?(?:pickup|pick-up|appointment|visit|booking|reservation|ride|delivery|session))((?:\s+for\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)?)\s*:\s+(?=[A-Z\d])/, (_a, what: string, who: string) => `Schedule a ${/^[A-Z][a-z]+\s+[a-z]/.test(what) && !/[A-Z]/.test(what.slice(1)) && knowsWord(what.split(/\s+/)[0]!.toLowerCase()) ? what[0]!.toLowerCase() + what.slice(1) : what}${who}${who ? ':' : ' for'} `);
@@ -121,13 +125,13 @@ export function everydayShorthand(text: string): string {
   // "Block out August 27 at 13:00 in my calendar for X" → "Add "X" to my calendar on August 27 at 13:00".
   s = s.replace(/\b[Bb]lock\s+(?:out|off)\s+(?:on\s+)?(.+?)\s+(?:in|on)\s+(my\s+[a-z]+|the\s+[a-z]+|[A-Z][\w-]*)\s+for\s+([A-Z][^.!?]*?)(?=\s*[.!?]*$)/, 'Add "$3" to $2 on $1');
   // "Drop Vinyasa Flow Wednesday" → "… on Wednesday": a weekday after a name at the end is when.
-  s = s.replace(/(?<=\b[A-Z][\w'’-]*)\s+((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)(?=\s*[.!]*$)/, ' on $1');
+  s = s.replace(new RegExp(String.raw`(?<=\b[A-Z][\w'’-]*)\s+(${WEEKDAY_NAME})(?=\s*[.!]*$)`), ' on $1');
   // "Place a Foodie order for 1 X from Y" → "Order 1 X from Y on Foodie".
   s = s.replace(/\b[Pp]lace\s+(?:a|an)\s+([A-Z][\w&-]*)\s+order\s+for\s+(?!(?:me|us)\b)([^,.!?]+)/, 'Order $2 on $1');
   // "Auto-reload $10 on the card" → "Turn on auto-reload with $10 on the card": a feature with its amount, no verb.
   s = s.replace(/^([Aa]uto-[a-z]+(?:-[a-z]+)*)\s+(?:at\s+|of\s+)?([$€£]\s?\d[\d.,]*)\s+/, (_a, f: string, amount: string) => `Turn on ${f} with ${amount} `);
   // "Cancel X's visit, Tuesday, October 7" → "… visit on Tuesday, October 7": a date after a comma at the end is when.
-  s = s.replace(/(?<=[a-z])(?<!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\s*,\s+((?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?)(?=\s*[.!]*$)/, ' on $1');
+  s = s.replace(new RegExp(String.raw`(?<=[a-z])(?<!${WEEKDAY_NAME})\s*,\s+(${FULL_DATE})(?=\s*[.!]*$)`), ' on $1');
   // "$200 to Chris Wong, note: Birthday gift" → "Send $200 to Chris Wong with the note Birthday gift": an amount to a
   // person is a payment; what follows "note:" / "for" is its note.
   const paid = /^([$€£]\s?\d[\d,]*(?:\.\d{1,2})?)\s+to\s+((?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’-]*)(?:,?\s+(?:(?:with\s+)?(?:the\s+)?(?:note|memo|reference)\s*:?|for)\s+(.+?))?\s*([.!]*)$/.exec(s.trim());
@@ -137,7 +141,7 @@ export function everydayShorthand(text: string): string {
   if (state) return `Turn ${state[1]} ${state[2]!.toLowerCase()}${state[3] || '.'}`;
   // "Calendar: Haircut, June 24 at 10:30" → "Add "Haircut" to Calendar on June 24 at 10:30": a place, a name and
   // when — a thing to put there at that time.
-  const when = /^([A-Z][\w&-]*)\s*:\s*([^,:;]+?),\s+((?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?)(?:,?\s+(?:at|@)\s+|,\s+)(\d{1,2}(?::\d{2})?\s*(?:[AaPp]\.?[Mm]\.?)?)\s*([.!]*)$/.exec(s.trim());
+  const when = new RegExp(String.raw`^([A-Z][\w&-]*)\s*:\s*([^,:;]+?),\s+(${FULL_DATE})(?:,?\s+(?:at|@)\s+|,\s+)(\d{1,2}(?::\d{2})?\s*(?:[AaPp]\.?[Mm]\.?)?)\s*([.!]*)$`).exec(s.trim());
   if (when && !requestVerb(when[2]!.split(/\s+/)[0]!)) return `Add "${when[2]}" to ${when[1]} on ${when[3]} at ${when[4]}${when[5] || '.'}`;
   // "Replace the phone number for X in Contacts with V" → "Change X's phone number to V in Contacts".
   s = s.replace(/\b[Rr]eplace\s+(?:the|my)\s+((?:[a-z]+\s+)?[a-z]+(?<!ed))\s+(?:for|of)\s+((?:[A-Z][\w'’-]*\s+){0,2}[A-Z][\w'’-]*)((?:\s+(?:in|on)\s+(?:the\s+|my\s+)?[A-Z][\w&-]*(?:\s+app)?)?)\s+with\s+((?:[^.!?]|\.(?=\S))+?)(?=\s*[.!?]*$)/, (_a, what: string, who: string, where: string, value: string) => `Change ${who}'s ${what} to ${value}${where}`);
