@@ -290,3 +290,28 @@ export function namedItemsMissingFromResult(entities: readonly string[], earlier
     return !containsPhrase(finalText, e) && earlier.some((s) => containsPhrase(s, e));
   });
 }
+
+/** The count a cart (basket, bag) badge shows on one screen's lines ("Cart (3)", "Cart 3", "Basket · 2"); 0 when none. */
+export function cartCount(lines: readonly string[]): number {
+  let n = 0;
+  for (const l of lines) for (const m of l.matchAll(/\b(?:cart|basket|bag)\b\W{0,3}(\d{1,3})\b(?!\s*(?:[.:]\d|%|[a-z]))/gi)) n = Math.max(n, Number(m[1]));
+  return n;
+}
+
+/**
+ * A cart filled on the way that the request never asked for: the request names nothing to acquire (no adding,
+ * ordering, buying, getting or wanting, no cart) and the final screen's cart holds more than it did on the first
+ * screen that showed the cart — items were added by a detour and are still there ("Search Foodie: Taco Fiesta."
+ * reaching the restaurant's page with three dishes added on the way). A cart first seen on the final screen says
+ * nothing (it may have held them before). The two counts are returned.
+ */
+export function unrequestedCartChange(instruction: string, screens: readonly (readonly string[])[]): { before: number; after: number } | undefined {
+  if (/\b(?:add|adding|put|order|ordering|reorder|buy|buying|purchase|check ?out|get|grab|need|want|wants|like|cart|basket|bag|pick up|deliver|delivered|send me|ship|\d+\s*[x×])\b/i.test(instruction)) return undefined;
+  const shows = (lines: readonly string[]): boolean => lines.some((l) => /\b(?:cart|basket|bag)\b/i.test(l));
+  const first = screens.slice(0, -1).find(shows);
+  const final = screens[screens.length - 1];
+  if (!first || !final) return undefined;
+  const before = cartCount(first);
+  const after = cartCount(final);
+  return after > before ? { before, after } : undefined;
+}

@@ -5,7 +5,7 @@ import type { ChatMessage } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
-import { formRejected, namedItemsMissingFromResult, nearDuplicateOnResult, offeredAction, openConfirmation, quantityMismatch, resultNamesOther, screenChange, unitPriceForCount, unsubmittedForm } from './evidence.js';
+import { formRejected, namedItemsMissingFromResult, nearDuplicateOnResult, offeredAction, openConfirmation, quantityMismatch, resultNamesOther, screenChange, unitPriceForCount, unrequestedCartChange, unsubmittedForm } from './evidence.js';
 import { reportedResult } from './reported-result.js';
 import { containsPhrase, contentTokens, DATED_EARLIER, IMPERATIVES, tokens } from './text-match.js';
 import { desktopCompletion, isDesktopSteps } from './desktop-evidence.js';
@@ -559,6 +559,12 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
     if (kind !== 'removal' && kind !== 'toggle' && counted.length > 0 && things.length > 0 && !counted.some((l) => things.some((e) => containsPhrase(l, e)))) {
       completion = false;
       reasons.push(`the result lists ${counted.map((l) => quote(l.trim())).join(', ')}, none of the requested items`);
+    }
+    // A cart filled on the way that the request never asked for: a change left behind, whatever else was reached.
+    const cart = unrequestedCartChange(ev.instruction, [...ev.screens.slice(0, -1).map(linesOf), ev.finalLines]);
+    if (cart) {
+      completion = false;
+      reasons.push(`the cart went from ${cart.before} to ${cart.after} items though the request asked for nothing to be added: an unrequested change`);
     }
     // Pixels (multimodal only): a request for a change whose final screenshot equals the first changed nothing.
     if (kind !== undefined && ev.pixelChange !== undefined && ev.pixelChange < UNCHANGED) {
