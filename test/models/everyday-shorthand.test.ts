@@ -5,7 +5,7 @@ import { namedAppIn } from '../../models/reference/roles/policy-act.js';
 import { screenFit, exploreStep, GOOD_FIT, PEEK_BUDGET } from '../../models/reference/roles/policy-explore.js';
 import { decide, planTask } from '../../models/reference/roles/policy.js';
 import { mulberry32 } from '../../models/reference/server.js';
-import { everydayShorthand } from '../../models/reference/roles/shorthand.js';
+import { everydayShorthand, noteNotation } from '../../models/reference/roles/shorthand.js';
 import type { OcrLine } from '../../models/reference/types.js';
 
 /**
@@ -285,5 +285,28 @@ describe('a range a row states is no option', () => {
     const d = decide({ instruction: request, guidance: [], history, lines, screen, temperature: 0, random: mulberry32(1) });
     expect(d.conclusion).not.toMatch(/Chose "0 to 10"/);
     expect(d.action).toEqual({ action: 'click', coordinate: [374, 156] });
+  });
+});
+
+/** Read off v32 (issue 17): note-style notation. Invented apps and names here. */
+describe('note-style notation', () => {
+  it('reads arrows, "@", "3x", a lower-case label with a colon and "msg"/"cal" as the words they stand for', () => {
+    expect(noteNotation('Morning run alarm -> Off')).toBe('Morning run alarm: Off');
+    expect(noteNotation('Bluebird parcel -> pickup at Elm Kiosk')).toBe('Bluebird parcel, pickup at Elm Kiosk');
+    expect(noteNotation('hold: The Glass Orchard @ Dockside Branch')).toBe('Hold The Glass Orchard at Dockside Branch');
+    expect(noteNotation('lost: Scarf on Line 9 - Red wool scarf')).toBe('Lost Scarf on Line 9: Red wool scarf');
+    expect(noteNotation('2x Miso Bowl from Koi Kitchen')).toBe('2 Miso Bowl from Koi Kitchen');
+    expect(noteNotation('msg Ada Brook: Be there at six')).toBe('Message Ada Brook: "Be there at six"');
+    expect(noteNotation('cal: Dentist, May 3 @ 09:30')).toBe('Calendar: Dentist, May 3 at 09:30');
+    // A label before a count stays a label (a reader's own shape); a sentence is left as it is.
+    expect(noteNotation('cart: 2 x Miso Bowl (Koi Kitchen)')).toBe('cart: 2 Miso Bowl (Koi Kitchen)');
+    expect(noteNotation('Please book the 7 PM slot at Koi Kitchen.')).toBe('Please book the 7 PM slot at Koi Kitchen.');
+  });
+
+  it('plans what the notation asks', () => {
+    expect(goalTexts('Morning run alarm -> Off')).toEqual(['open Clock', 'switch Morning run off']);
+    expect(goalTexts('msg Ada Brook: Be there at six')).toEqual(['open Messages', 'start a new chat', 'type Ada Brook in To', 'choose Ada Brook', 'type the message', 'send it']);
+    expect(goalTexts('cal: Dentist, May 3 @ 09:30')).toEqual(['open Calendar', 'tap New event', 'type the title Dentist', 'choose May', 'choose day 3', 'choose 09:30', 'save the event']);
+    expect(goalTexts('lost: Scarf on Line 9 - Red wool scarf')).toContain('tap Lost');
   });
 });

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { containsPhrase, NEAR, similarity, tokens } from './text-match.js';
 import { SYNONYMS } from './policy-act.js';
+import { baseForms, isVerb } from '../wordnet.js';
 
 /**
  * Screen evidence for the reference trajectory critics, beyond "is the completion signal there":
@@ -314,4 +315,47 @@ export function unrequestedCartChange(instruction: string, screens: readonly (re
   const before = cartCount(first);
   const after = cartCount(final);
   return after > before ? { before, after } : undefined;
+}
+
+/**
+ * A typed value that holds two of the request's values at once ("Lunch tomorrow" to sam.carter@example.com" typed into
+ * a subject for the subject "Lunch tomorrow" and the recipient sam.carter@example.com): the field got more than its
+ * own value — a value's end misread. Neither value may hold the other (a message that quotes a place names both by
+ * design), the typed text may not itself be a value of the request, and it holds a word of neither. The typed text and the two values are returned.
+ */
+export function typedMergedValues(typed: readonly string[], entities: readonly string[]): { typed: string; a: string; b: string } | undefined {
+  const same = (x: string, y: string): boolean => tokens(x).join(' ') === tokens(y).join(' ');
+  for (const t of typed) {
+    if (entities.some((e) => same(e, t))) continue;
+    const inside = entities.filter((e) => tokens(e).length > 0 && containsPhrase(t, e));
+    for (const a of inside) {
+      // (With words of neither between or around them: "5 Harbour View" for the values "5" and "Harbour View" is one
+      // address said in two parts, not one value run into another.)
+      const rest = (x: string): boolean => {
+        const left = [...tokens(t)];
+        for (const w of [...tokens(a), ...tokens(x)]) {
+          const at = left.indexOf(w);
+          if (at >= 0) left.splice(at, 1);
+        }
+        return left.length > 0;
+      };
+      const b = inside.find((x) => x !== a && !containsPhrase(a, x) && !containsPhrase(x, a) && rest(x));
+      if (b) return { typed: t, a, b };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A short line new on the final screen (no earlier screen showed it) that reports something done in the past
+ * participle of an English verb, with no digits ("Added to your packages", "Label created"; not "Enforced Mon-Sat,
+ * 8 AM - 8 PM", a page's standing text): the app's own report that an action took effect.
+ */
+export function newResultLine(earlier: readonly string[], finalLines: readonly string[]): string | undefined {
+  const seen = new Set(earlier.flatMap((s) => s.split(/\s+\|\s+|\n/)).map((l) => tokens(l).join(' ')));
+  return finalLines.find((l) => {
+    const ws = l.trim().split(/\s+/);
+    if (ws.length > 5 || /\d/.test(l) || seen.has(tokens(l).join(' '))) return false;
+    return ws.some((w) => /^[a-z]{3,}ed$/i.test(w) && baseForms(w.toLowerCase()).some((b) => b !== w.toLowerCase() && isVerb(b)));
+  });
 }

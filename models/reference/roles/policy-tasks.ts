@@ -406,6 +406,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
     const subject =
       // "Put X in the subject (line)": the subject before the phrase that names it.
       /\b(?:put|use|write|add)\s+"?(.+?)"?\s+(?:in|as)\s+the\s+subject(?:\s+line)?\b/i.exec(text)?.[1] ??
+      // (A quoted subject ends at its closing quote: "the subject "X" to a@b.c" is X.)
+      /\bsubject(?: line)?\s*:?\s*"([^"]+)"/i.exec(text)?.[1] ??
       /\bsubject(?: line)?\s*:?\s*"?(.+?)"?\s*(?:,|\bsaying\b|\btext\b|\band\b|\bthat\b|\bwhich\b|$)/i.exec(text)?.[1] ??
       /\b(?:titled|called|headed|about)\s+("[^"]+"|[A-Z][^":,]*?)(?=\s*:|,|\s+(?:that|which|saying)\b|$)/.exec(text)?.[1]?.replace(/"/g, '');
     const quotes = [...text.matchAll(/"([^"]+)"/g)].map((q) => q[1]!).filter((q) => q !== subject);

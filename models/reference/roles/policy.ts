@@ -642,7 +642,7 @@ function launcherShowsApps(lines: OcrLine[], screen: { width: number; height: nu
 }
 
 /** What a request offers to recognise its app by, when the app it seemed to name is not on the launcher. */
-function exploreCue(instruction: string, wrongName: string): ExploreCue {
+export function exploreCue(instruction: string, wrongName: string): ExploreCue {
   const core = requestCore(instruction);
   const words = contentWords(core).filter((w) => normText(w) !== normText(wrongName));
   const verb = (/^([A-Za-z]+)\b/.exec(core)?.[1] ?? '').toLowerCase();

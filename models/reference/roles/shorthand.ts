@@ -21,6 +21,30 @@ const DATE = `${FULL_DATE}|${WEEKDAY_NAME}`;
 /** Words that say the rest of a sentence is about what else to leave alone ("the other locks", "anything similar"). */
 const OTHERS = String.raw`(?:other|others|rest|else|else['’]s|similar|similar-looking|anything|anyone|everyone|already|existing|remaining|every|all)`;
 
+/**
+ * Note-style notation, read as the words it stands for: an arrow says where a thing goes or what it becomes ("X alarm
+ * -> On" → "X alarm: On", "X -> pickup at Y" → "X, pickup at Y"); "@" before a place or time is "at"; "3x Name" is
+ * three of it; a request opened by a lower-case label and a colon ("lost: X on Y - what it
+ * looks like") is the label said as its first word, with the dash before the details a colon; "msg"/"cal" stand for
+ * message and calendar, and a message's words after "Message X:" are its text.
+ */
+export function noteNotation(text: string): string {
+  let s = text.trim();
+  s = s.replace(/\s*(?:->|→|=>)\s*(on|off)\b/gi, (_m, st: string) => `: ${cap1(st.toLowerCase())}`).replace(/\s*(?:->|→|=>)\s*/g, ', ');
+  s = s.replace(/\s@\s*(?=[A-Z0-9])/g, ' at ');
+  s = s.replace(/\b(\d{1,2})\s?[x×]\s+(?=[A-Z])/g, '$1 ');
+  s = s.replace(/^msg\b\.?/i, 'Message').replace(/^cal\b\.?:?/i, 'Calendar:');
+  // (One word, before a name: "App prefs: …", "Calendar: …" and "cart: 3 x …" are readers' own shapes.)
+  const label = /^([a-z]+):\s+(?=[A-Z"“])/.exec(s);
+  if (label && !/^(?:calendar|note|notes|reminder|todo|preferences|settings|options)$/i.test(label[1]!)) {
+    s = `${cap1(label[1]!)} ${s.slice(label[0].length)}`;
+    if (!s.includes(':')) s = s.replace(/\s[-–]\s/, ': ');
+  }
+  const msg = /^(Message|Text)\s+([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,3}):\s+([^"“].*)$/.exec(s);
+  if (msg) s = `Message ${msg[2]}: "${msg[3]!.trim()}"`;
+  return s;
+}
+
 export function everydayShorthand(text: string): string {
   let s = text;
   // Chat abbreviations: "w/" is "with"; "tix" tickets; "prefs" preferences; "appt" appointment; "msg" message; a "pls"
@@ -31,6 +55,7 @@ export function everydayShorthand(text: string): string {
     .replace(/\bprefs\b/gi, 'preferences')
     .replace(/\bappts?\b/gi, (m) => (m.endsWith('s') ? 'appointments' : 'appointment'))
     .replace(/(?<=\S)\s+(?:pls|plz)\b(?=\s*[,;])/gi, '');
+  s = noteNotation(s);
   // What else to leave alone, said after the request, adds no step: "…; keep the other locks locked", "…, and don't touch
   // anything with a similar name", "…, only that one", "the Back Gate only;".
   let kindOf: string | undefined;

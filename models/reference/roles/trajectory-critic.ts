@@ -5,10 +5,11 @@ import type { ChatMessage } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
 import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
-import { formRejected, namedItemsMissingFromResult, nearDuplicateOnResult, offeredAction, openConfirmation, quantityMismatch, resultNamesOther, screenChange, unitPriceForCount, unrequestedCartChange, unsubmittedForm } from './evidence.js';
+import { formRejected, namedItemsMissingFromResult, nearDuplicateOnResult, newResultLine, offeredAction, openConfirmation, quantityMismatch, resultNamesOther, screenChange, typedMergedValues, unitPriceForCount, unrequestedCartChange, unsubmittedForm } from './evidence.js';
 import { reportedResult } from './reported-result.js';
 import { containsPhrase, contentTokens, DATED_EARLIER, IMPERATIVES, tokens } from './text-match.js';
 import { desktopCompletion, isDesktopSteps } from './desktop-evidence.js';
+import { isVerb } from '../wordnet.js';
 import { REVERT, decodeDataUrl, groundEntities, lastUser, ocrScreen, parseAction, quote, reply, sections } from './critic-screen.js';
 
 /** The reference trajectory critics (text and multimodal): see critics.ts for their rules. */
@@ -149,8 +150,14 @@ function summaryAction(summary: string): { verb: string; object: string; changed
   return { verb, object: (m[2] ?? '').replace(/…$/, ''), changed: !/;\s*nothing changed\b/.test(summary) };
 }
 
-/** Removes the names of the apps the agent opened from an entity ("ShopMart Hoodies" → "Hoodies"). */
-function withoutApps(entity: string, apps: readonly string[]): string {
+/**
+ * Removes the names of the apps the agent opened from an entity ("ShopMart Hoodies" → "Hoodies") — unless a screen
+ * shows the entity whole as a line: then the app's name is part of the thing's own name ("Meeting notes" in a notes app).
+ */
+function withoutApps(entity: string, apps: readonly string[], screenLines: readonly string[] = []): string {
+  const whole = tokens(entity).join(' ');
+  // (Not the app's name itself, which every screen of the app shows as its title.)
+  if (!apps.some((a) => tokens(a).join(' ') === whole) && screenLines.some((l) => tokens(l).join(' ') === whole)) return entity;
   let t = entity.split(/\s+/);
   for (const app of apps) {
     const a = tokens(app).join(' ');
@@ -182,6 +189,44 @@ function settingRequest(instruction: string): { setting: string; value: string }
   const value = entityEnd(m[2] ?? '');
   if (tokens(value).length === 0 || tokens(value).length > 4 || /^(on|off)$/i.test(value)) return undefined;
   return { setting: (m[1] ?? '').trim(), value };
+}
+
+/** The final-screen line showing a setting at a value (the rows naming the setting best, the value on it or below it); −1: none. */
+function settingShown(lines: readonly string[], settingName: string, settingValue: string): number {
+  const wanted = new Set(contentTokens(settingName).filter((t) => !IMPERATIVES.has(t)));
+  const value = tokens(settingValue).join(' ');
+  // The rows naming the setting best ("Font size", not "Display size", for "Font size").
+  const share = (l: string): number => new Set(contentTokens(l).filter((t) => wanted.has(t))).size;
+  const best = Math.max(0, ...lines.map(share));
+  return lines.findIndex((l, i) => {
+    if (best === 0 || share(l) < best) return false;
+    const next = tokens(lines[i + 1] ?? '').join(' ');
+    // OCR clips the last glyph of a value drawn against a control's edge ("Riverside Mal"): one letter short of a
+    // value of ≥ 8 characters still names it.
+    const clipped = next.length >= 8 && next.length === value.length - 1 && value.startsWith(next);
+    return next === value || clipped || tokens(l).join(' ').endsWith(` ${value}`);
+  });
+}
+
+/**
+ * Settings a request names after its first, joined by "and" in the same sentence ("Set my seat preference to Front rows
+ * and the showtime reminder to 1 day before" → the showtime reminder, "1 day before"). Switch positions are left to
+ * the switch rules.
+ */
+export function furtherSettings(instruction: string): { setting: string; value: string }[] {
+  const first = settingRequest(instruction);
+  if (!first) return [];
+  const sentence = /^[^.!?]*/.exec(instruction.trim())?.[0] ?? '';
+  const out: { setting: string; value: string }[] = [];
+  for (const m of sentence.matchAll(/\band\s+(?:the\s+|my\s+|its\s+)?([a-z][a-z -]{2,40}?)\s+to\s+([^,;]+?)\s*(?=,|;|\band\b|$)/gi)) {
+    const value = entityEnd(m[2] ?? '');
+    if (tokens(value).length === 0 || tokens(value).length > 4 || /^(?:on|off)$/i.test(value)) continue;
+    // (A second action, not a setting: "… and send it to Tom".)
+    const setting = (m[1] ?? '').trim();
+    if (IMPERATIVES.has(tokens(setting)[0] ?? '') || /\b(?:it|them|me|him|her)\b/i.test(setting)) continue;
+    out.push({ setting, value });
+  }
+  return out;
 }
 
 function requestedState(instruction: string): SwitchState | undefined {
@@ -254,19 +299,8 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
 
   const setting = settingRequest(ev.instruction);
   if (setting) {
-    const wanted = new Set(contentTokens(setting.setting).filter((t) => !IMPERATIVES.has(t)));
+    const hit = settingShown(lines, setting.setting, setting.value);
     const value = tokens(setting.value).join(' ');
-    // The rows naming the setting best ("Font size", not "Display size", for "Font size").
-    const share = (l: string): number => new Set(contentTokens(l).filter((t) => wanted.has(t))).size;
-    const best = Math.max(0, ...lines.map(share));
-    const hit = lines.findIndex((l, i) => {
-      if (best === 0 || share(l) < best) return false;
-      const next = tokens(lines[i + 1] ?? '').join(' ');
-      // OCR clips the last glyph of a value drawn against a control's edge ("Riverside Mal"): one letter short of a
-      // value of ≥ 8 characters still names it.
-      const clipped = next.length >= 8 && next.length === value.length - 1 && value.startsWith(next);
-      return next === value || clipped || tokens(l).join(' ').endsWith(` ${value}`);
-    });
     // An owner's detail ("Rachel Adams's number"): the owner's own record — a line that is the owner's name, with the
     // value on a line of its own below it — once no form is left open (no save button on the page). The app may label
     // the detail in its own words ("Mobile" for "number").
@@ -279,9 +313,11 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
       if (at >= 0 && valueAt > at && !formOpen)
         return { complete: true, reason: `the final screen shows ${quote(lines[at] ?? owner)}'s record with ${quote(lines[valueAt] ?? setting.value)}` };
     }
-    return hit >= 0
-      ? { complete: true, reason: `the final screen shows ${quote(lines[hit] ?? '')} set to ${quote(setting.value)}` }
-      : { complete: false, reason: `the final screen does not show ${quote(setting.setting)} set to ${quote(setting.value)}` };
+    if (hit < 0) return { complete: false, reason: `the final screen does not show ${quote(setting.setting)} set to ${quote(setting.value)}` };
+    // Every further setting the request names ("… and the reminder to 1 day before") is shown at its value too.
+    const unset = furtherSettings(ev.instruction).find((f) => settingShown(lines, f.setting, f.value) < 0);
+    if (unset) return { complete: false, reason: `the final screen shows ${quote(lines[hit] ?? '')} set, but not ${quote(unset.setting)} set to ${quote(unset.value)}` };
+    return { complete: true, reason: `the final screen shows ${quote(lines[hit] ?? '')} set to ${quote(setting.value)}` };
   }
 
   const intent = INTENTS.find((i) => i.when.test(intentText));
@@ -309,7 +345,9 @@ function intentCompletion(ev: TrajectoryEvidence, entities: readonly string[], i
     // An action the request asks for (no verb of looking), in an episode the agent never ended (its steps ran out): a page
     // that shows the names is not the action done ("Extend the meter in zone X" left on a review page).
     const verb = (/^[A-Za-z]+/.exec(requestCore(ev.instruction))?.[0] ?? '').toLowerCase();
-    if (ev.outcome === undefined && IMPERATIVES.has(verb) && !LOOK_VERBS.test(verb))
+    // (Any verb of English, not only the common ones — "Top the session up with 30 minutes more" — unless the final
+    // screen newly reports a thing done: "Added to your packages".)
+    if (ev.outcome === undefined && (IMPERATIVES.has(verb) || (isVerb(verb) && !newResultLine(ev.screens.slice(0, -1), lines))) && !LOOK_VERBS.test(verb))
       return { complete: false, reason: `the agent never ended the episode, and the request asks it to ${verb}: a page that shows the names is not that done` };
     return reached
       ? { complete: true, reason: 'the final screen shows the requested page, reached by acting on it' }
@@ -459,7 +497,7 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
   const apps = ev.actions.flatMap((a) => (a?.action === 'open' ? [a.text] : []));
   const screenLines = ev.screens.flatMap(linesOf);
   const entities = groundEntities(ev.instruction, instructionEntities(ev.instruction), screenLines)
-    .map((e) => withoutApps(e, apps))
+    .map((e) => withoutApps(e, apps, screenLines))
     .filter((e) => tokens(e).length > 0);
   const said = intentText(ev.instruction, entities);
   const outcome = ev.outcome?.trim();
@@ -565,6 +603,13 @@ function decideTrajectory(ev: TrajectoryEvidence): { score: number; reasons: str
     if (cart) {
       completion = false;
       reasons.push(`the cart went from ${cart.before} to ${cart.after} items though the request asked for nothing to be added: an unrequested change`);
+    }
+    // One field typed with two of the request's values at once: that field holds neither as asked. (From the actions:
+    // a summary's quoted text ends at a quote inside the typed value.)
+    const merged = typedMergedValues(ev.actions.flatMap((a) => (a?.action === 'type' ? [a.text] : [])), entities.filter((e) => !namesTheApp(ev.instruction, e)));
+    if (merged) {
+      completion = false;
+      reasons.push(`one field was typed ${quote(merged.typed)}, which holds both ${quote(merged.a)} and ${quote(merged.b)}: a value with another run into it`);
     }
     // Pixels (multimodal only): a request for a change whose final screenshot equals the first changed nothing.
     if (kind !== undefined && ev.pixelChange !== undefined && ev.pixelChange < UNCHANGED) {
