@@ -321,7 +321,8 @@ export function unrequestedCartChange(instruction: string, screens: readonly (re
  * A typed value that holds two of the request's values at once ("Lunch tomorrow" to sam.carter@example.com" typed into
  * a subject for the subject "Lunch tomorrow" and the recipient sam.carter@example.com): the field got more than its
  * own value — a value's end misread. Neither value may hold the other (a message that quotes a place names both by
- * design), the typed text may not itself be a value of the request, and it holds a word of neither. The typed text and the two values are returned.
+ * design), the typed text may not itself be a value of the request, and it holds a word of neither. The typed text and
+ * the two values are returned.
  */
 export function typedMergedValues(typed: readonly string[], entities: readonly string[]): { typed: string; a: string; b: string } | undefined {
   const same = (x: string, y: string): boolean => tokens(x).join(' ') === tokens(y).join(' ');

@@ -24,9 +24,9 @@ const OTHERS = String.raw`(?:other|others|rest|else|else['’]s|similar|similar-
 /**
  * Note-style notation, read as the words it stands for: an arrow says where a thing goes or what it becomes ("X alarm
  * -> On" → "X alarm: On", "X -> pickup at Y" → "X, pickup at Y"); "@" before a place or time is "at"; "3x Name" is
- * three of it; a request opened by a lower-case label and a colon ("lost: X on Y - what it
- * looks like") is the label said as its first word, with the dash before the details a colon; "msg"/"cal" stand for
- * message and calendar, and a message's words after "Message X:" are its text.
+ * three of it; a request opened by a lower-case label and a colon ("lost: X on Y - what it looks like") is the label
+ * said as its first word, with the dash before the details a colon; "msg"/"cal" stand for message and calendar, and a
+ * message's words after "Message X:" are its text.
  */
 export function noteNotation(text: string): string {
   let s = text.trim();
