@@ -280,7 +280,9 @@ export function exploreStep(state: ExploreState, lines: OcrLine[], screen: { hei
     // screen that shares a word with the request confirms it.
     const kind = /\b(?:my|the|a|your|our)\s+([a-z]{3,})\s+app\b/.exec(cue.text ?? cue.request)?.[1];
     const expected = !!kind && state.peeking === apps[0] && labelFit(state.peeking, [kind]) + knowledgeFit(state.peeking, [kind]) > 0;
-    if (expected && fit.score >= 1 && fit.matched.some((m) => !m.startsWith('('))) return { kind: 'stay', app: state.peeking, note: `${note} [chose ${state.peeking}]` };
+    // (The kind itself shown confirms it too, however little else of the request shows: "Movies" for "my movie app".)
+    const showsKind = !!kind && lines.some((l) => contentWords(l.text).some((w) => stemEq(w, kind)));
+    if (expected && ((fit.score >= 1 && fit.matched.some((m) => !m.startsWith('('))) || showsKind)) return { kind: 'stay', app: state.peeking, note: `${note} [chose ${state.peeking}]` };
     // Half the looks taken and this first screen shows a word of the request on several lines, where none before showed
     // as much: each further look costs a step the task needs, so the good fit is taken now.
     const earlier = [...seen].filter(([a]) => a !== state.peeking).map(([, v]) => v);

@@ -138,6 +138,14 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
     out.push({ value: nameLab[1]!.trim(), input: nameLab[1]!.trim(), kind: 'text', cues: ['name', 'nickname', 'label'] });
     blank(nameLab[0]);
   }
+  // "… and call it Gift from Grandma": a name given at the end of its sentence keeps a preposition between its
+  // capitalised words — unless what follows the preposition is a day or a time ("… name it Lunch on Friday": when, no
+  // part of the name).
+  const given = /\b(?:call|name|title|label)\s+it\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*\s+(?:from|of|for|with|and|at|in|on|to)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*))\s*(?=[.!?]?\s*$)/.exec(text);
+  if (given && !/^(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|today|tomorrow|tonight|noon|midnight)/i.test(given[2]!)) {
+    out.push({ value: given[1]!, input: given[1]!, kind: 'name', cues: ['name', 'call', 'label'] });
+    blank(given[1]!);
+  }
   // "X as the note".
   const asl = AS_LABEL.exec(text);
   if (asl && /\w/.test(asl[1]!) && !/[$\d]/.test(asl[1]!)) {
@@ -304,6 +312,9 @@ export function formFields(lines: readonly OcrLine[], screen: { width: number; h
     // A label may be a question that asks for the value ("What did you lose?"), never a dialog's ("Freeze this card?").
     const asks = /^(?:what|which|where|when|who|whom|how)\b[^?]*\?$/i.test(t);
     if (ws.length === 0 || ws.length > 4 || /\d/.test(t) || (/[?!.]$/.test(t) && !asks) || SUBMITTISH.test(t) || l.box.x > screen.width * 0.45) continue;
+    // (A word centred on the screen, away from the left margin, is a button's — "Track" on a full-width button under the
+    // form —: labels start at the form's left edge.)
+    if (l.box.x > 64 && Math.abs(l.box.x + l.box.w / 2 - screen.width / 2) < 16) continue;
     // A chip wrapped onto a row of its own under a row of chips ("Breakfast  Lunch  Dinner" over "Snack") is a choice,
     // no label.
     // (Three or more short words on that row: two are a two-column form's inputs, "Jane  Doe".)

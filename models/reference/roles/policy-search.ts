@@ -328,11 +328,17 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   const triedHere = (l: OcrLine): boolean => st.tapped.has(`${normText(l.text)}@${sig}`);
   // The line the last search tap opened, shown again as the new page's title ("Copenhagen → Lisbon"): no button.
   const lastTapped = st.lastKind === 'tap' ? /Tapped "([^"]+)"/.exec(history[history.length - 1] ?? '')?.[1] : undefined;
+  // An action in the page's top bar, at its right, that is the request's own verb ("Archive" over an open e-mail for
+  // "Archive the email …"): a button like any other (the bar's title, at its left, never is).
+  const barAction = (l: OcrLine): boolean => {
+    const ws = words(l.text);
+    return isHeader(l, screen) && l.box.x > screen.width * 0.45 && ws.length >= 1 && ws.length <= 3 && !/\d/.test(l.text) && verb.length > 2 && stemEq(ws[0]!.toLowerCase(), verb.toLowerCase());
+  };
   const tappable = (l: OcrLine): boolean => {
     const t = l.text.trim();
     const n = t.split(/\s+/).length;
     return (
-      !isHeader(l, screen) &&
+      (!isHeader(l, screen) || barAction(l)) &&
       n <= 8 &&
       !/\?\s*$/.test(t) &&
       // (A sentence that ends with its full stop informs: "Check-in is from 3:00 PM.")
@@ -532,7 +538,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   const reqDigits: string[] = [...(core.match(/\d{3,}/g) ?? [])];
   const reqDates = names.filter((nm) => isDateLike(nm) && DAY_IN_LINE.test(nm));
   const reqCodes: string[] = [...(core.match(CODE) ?? [])];
-  const scored = body
+  const scored = [...body, ...lines.filter(barAction)]
     .filter(tappable)
     .map((l) => {
       const t = l.text.trim();

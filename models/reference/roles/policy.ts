@@ -1667,6 +1667,17 @@ function planStep(input: DecideInput): Decision {
       const at: [number, number] = sw
         ? [Math.round(sw.x + sw.w / 2), Math.round(sw.y + sw.h / 2)]
         : [Math.round(screen.width - 44), Math.round(row.line.box.y + row.line.box.h / 2)];
+      // Other rows show their switches but this one's right edge is under another control (a floating "+ Add" button
+      // over the list's last row): tapping there would press that control. The list is scrolled up once to clear it.
+      const covering = !sw && switches.length > 0 ? lines.find((l) => l !== row.line && l.box.x <= at[0] + 8 && l.box.x + l.box.w >= at[0] - 8 && Math.abs(l.box.y + l.box.h / 2 - at[1]) < 36) : undefined;
+      if (covering && sub.scrolls < 1) {
+        const x = Math.round(screen.width / 2);
+        return {
+          thought: `Step ${gi + 1} of ${n} ("${goal.text}"): the switch of "${row.line.text}" is hidden under "${covering.text}"; scrolling the list up to bring it clear.`,
+          conclusion: `Swiped up to uncover the switch of "${row.line.text}". ${tag(`scroll ${sub.scrolls + 1} #${screenSig(lines, screen)}`)}`,
+          action: { action: 'swipe', coordinate: [x, Math.round(screen.height * 0.6)], coordinate2: [x, Math.round(screen.height * 0.35)] },
+        };
+      }
       return {
         thought: `Step ${gi + 1} of ${n} ("${goal.text}"): the row "${row.line.text}" ${sw ? `has a switch that is ${sw.on ? 'on' : 'off'}` : 'has its switch at the right edge'}; tapping it to turn it ${want}.`,
         conclusion: `Tapped the switch of "${row.line.text}" to turn it ${want}. ${tag('done')}`,

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { exploreStep, readExplore } from '../../models/reference/roles/policy-explore.js';
+import { formFields, formValues } from '../../models/reference/roles/policy-form.js';
+import { decide } from '../../models/reference/roles/policy.js';
+import { searchStep } from '../../models/reference/roles/policy-search.js';
+import type { SwitchBox } from '../../models/reference/roles/policy-vision.js';
+import { mulberry32 } from '../../models/reference/server.js';
+import type { OcrLine } from '../../models/reference/types.js';
+
+/**
+ * Controls a generic policy must reach where apps put them (read off the templates and v32 corpora of seeds 33–34):
+ * an action in the page's top bar, a switch under a floating button, and the app whose first screen shows the kind of
+ * app the request names. Every app, screen and name here is invented.
+ */
+const line = (text: string, x: number, y: number, w = 160, h = 20): OcrLine => ({ text, box: { x, y, w, h }, confidence: 0.99 });
+const screen = { width: 412, height: 915 };
+const input = (instruction: string, history: string[], lines: OcrLine[], switches: SwitchBox[] = []) => ({ instruction, guidance: [] as string[], history, lines, screen, temperature: 0, random: mulberry32(1), switches });
+const at = (d: { action: { action: string; coordinate?: [number, number] } }, lines: OcrLine[]): string | undefined => {
+  if (d.action.action !== 'click' || !d.action.coordinate) return undefined;
+  const [x, y] = d.action.coordinate;
+  return lines.find((l) => x >= l.box.x && x <= l.box.x + l.box.w && y >= l.box.y && y <= l.box.y + l.box.h)?.text;
+};
+
+describe('an action in the top bar of an open thing', () => {
+  const request = 'Shelve the memo "Dock rota draft" in Quillo.';
+  const page = [line('9:41', 12, 6, 36, 18), line('←', 20, 48, 20, 20), line('Shelve', 282, 47, 60, 20), line('Dock rota draft', 16, 104, 200, 26), line('Ines Moro', 72, 150, 100), line('Hi, here is the rota for next week.', 16, 210, 320), line('Reply', 80, 300, 60), line('Close', 280, 300, 60)];
+  const hist = ['Opened the Quillo app. [goal 1/3 done]', 'Chose "Dock rota draft". [search 1: option Dock rota draft #a1]'];
+
+  it('is tapped when it is the request\'s own verb', () => {
+    const d = searchStep(input(request, hist, page), 'Quillo');
+    expect(at(d, page)).toBe('Shelve');
+  });
+
+  it('the bar\'s other words are not buttons: a verb the request does not use is left alone', () => {
+    const other = page.map((l) => (l.text === 'Shelve' ? line('Forward', 282, 47, 70, 20) : l));
+    const d = searchStep(input(request, hist, other), 'Quillo');
+    expect(at(d, other)).not.toBe('Forward');
+  });
+});
+
+describe('a switch hidden under a floating button', () => {
+  const rows = [line('9:41', 12, 6, 36, 18), line('Alarms', 16, 50, 90, 24), line('Tea', 30, 190, 60, 22), line('Laundry', 30, 310, 80, 22), line('Stretch', 30, 810, 80, 22), line('+ New alarm', 262, 792, 120, 24)];
+  const sws: SwitchBox[] = [{ x: 330, y: 185, w: 52, h: 30, on: true }, { x: 330, y: 305, w: 52, h: 30, on: true }];
+  const hist = ['Opened the Tickr app. [goal 1/2 done]'];
+
+  it('is scrolled clear before it is tapped, never tapped through the button', () => {
+    const d = decide(input('Turn my Stretch alarm Off.', hist, rows, sws));
+    expect(d.action.action).toBe('swipe');
+    expect(d.conclusion).toMatch(/uncover the switch of "Stretch"/);
+  });
+
+  it('once clear (or when nothing covers it) the switch is tapped', () => {
+    const clear = [...rows.filter((l) => l.text !== 'Stretch'), line('Stretch', 30, 430, 80, 22)];
+    const d = decide(input('Turn my Stretch alarm Off.', hist, clear, [...sws, { x: 330, y: 425, w: 52, h: 30, on: true }]));
+    expect(d.action).toEqual({ action: 'click', coordinate: [356, 440] });
+  });
+});
+
+const glimmoLess = (): OcrLine[] => [line('ReelBox', 20, 50), line('Now showing', 20, 120), line('Tickets', 130, 880, 60)];
+
+describe('the app whose first screen shows the kind of app the request names', () => {
+  it('is taken at once, however little else of the request it shows', () => {
+    const home = [line('9:41', 12, 6, 36, 18), line('ReelBox', 30, 300, 70, 16), line('Tallyo', 130, 300, 70, 16), line('Notes', 230, 300, 60, 16)];
+    const cue = { words: ['seat', 'preference', 'front'], verbs: [], names: ['Front'], request: 'update my film app preferences so the seat preference is Front', text: 'Can you update my film app preferences so the seat preference is Front?', context: ['film'] };
+    const first = exploreStep(readExplore([]), home, screen, cue, true);
+    expect(first.kind).toBe('peek');
+    const peeked = first.kind === 'peek' ? first.app : '';
+    // ReelBox shows "Films" (the kind) and nothing else of the request; it is the app when it was looked into first.
+    const glimmo = [line('ReelBox', 20, 50), line('Now showing', 20, 120), line('Films', 30, 880, 60), line('Tickets', 130, 880, 60)];
+    const hist = [`Opened ${peeked} to look inside. [apps ${first.kind === 'peek' ? (first.apps ?? []).join('|') : ''}] ${first.note}`];
+    const next = exploreStep(readExplore(hist), glimmo, screen, cue, false);
+    expect(peeked).toBe('ReelBox');
+    expect(next).toMatchObject({ kind: 'stay', app: 'ReelBox' });
+    // Without the kind on it, the first screen settles nothing: the next app is looked into.
+    const bare = glimmoLess();
+    expect(exploreStep(readExplore(hist), bare, screen, cue, false).kind).toBe('peek');
+  });
+});
+
+describe('a name given with a preposition inside it', () => {
+  it('"call it Gift from Grandma" is one name; "name it Lunch on Friday" is a name and a day', () => {
+    expect(formValues('Follow parcel QX4411 and call it Socks from Oma.').map((v) => v.value)).toContain('Socks from Oma');
+    const lunch = formValues('Add an event and name it Lunch on Friday.').map((v) => v.value);
+    expect(lunch).toContain('Lunch');
+    expect(lunch).not.toContain('Lunch on Friday');
+  });
+});
+
+describe('a form with a full-width button under it', () => {
+  it('the button\'s centred word is no field label', () => {
+    const form = [line('Code', 26, 164, 60, 18), line('QX4411', 42, 206, 110, 20), line('Nickname (optional)', 26, 284, 170, 18), line('e.g. Birthday gift', 42, 326, 140, 20), line('Follow', 176, 436, 60, 20)];
+    const labels = formFields(form, screen).map((f) => f.label.text);
+    expect(labels).toEqual(['Code', 'Nickname (optional)']);
+  });
+});
