@@ -93,3 +93,21 @@ describe('a form with a full-width button under it', () => {
     expect(labels).toEqual(['Code', 'Nickname (optional)']);
   });
 });
+
+describe('a flow whose remaining values are asked on a later page', () => {
+  const request = 'Biscuit is running low on Zyltra 10 mg tablet. Ask the clinic for a 60-day supply renewal, Curbside pickup please.';
+  const page = [line('9:41', 12, 6, 36, 18), line('Medication', 66, 47, 120, 22), line('Zyltra 10 mg tablet', 30, 118, 220, 24), line('1 tablet by mouth daily', 30, 150, 200), line('Prescribed by', 16, 234, 110), line('Dr. Ada Holm', 250, 234, 140), line('60-day supply', 16, 382, 120), line('$31.20', 340, 382, 56), line('Renewals left', 16, 330, 120), line('2', 380, 330, 12), line('Request a renewal', 120, 448, 170, 22)];
+  const hist = ['Opened the Petlo app. [goal 1/5 done]', 'Tapped "Zyltra 10 mg tablet". [search 1: tap #a1]', 'Tapped "60-day supply". [search 2: tap #a2]'];
+
+  it('its action button leads on once the page, seen whole, offers none of them', () => {
+    const d = searchStep(input(request, hist, page), 'Petlo');
+    expect(at(d, page)).toBe('Request a renewal');
+    expect(d.conclusion).toMatch(/: tap #/);
+  });
+
+  it('while a remaining value is offered on the page, it is chosen first', () => {
+    const withOption = [...page, line('Curbside pickup', 16, 520, 140), line('Home delivery', 200, 520, 130)];
+    const d = searchStep(input(request, hist, withOption), 'Petlo');
+    expect(at(d, withOption)).toBe('Curbside pickup');
+  });
+});

@@ -516,6 +516,18 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // (A date the page already shows — the stay's dates heading its check-in form — is no value still to choose.)
   const shownDate = (nm: string): boolean => isDateLike(nm) && body.some((l) => sameDate(l.text, nm));
   const allIn = open.length === 0 && !openNames.some((nm) => /\d/.test(nm) && !shownDate(nm)) && !body.some((l) => tappable(l) && openNames.some((nm) => says(l.text, nm)));
+  // The values still open are asked on a later page of the flow: this page, seen whole (short, or scrolled until it stopped
+  // moving), offers none of them and has no field — its action button ("Request a refill") leads on to them, no
+  // premature commit.
+  // (The page's end: its lowest line above the tab bar's band.)
+  const lowestHere = Math.max(0, ...body.filter((l) => !tabs.includes(l) && l.box.y < screen.height * 0.9).map((l) => l.box.y + l.box.h));
+  const seenWhole = lowestHere < screen.height * 0.8 || st.scrollSigs.includes(sig);
+  const askedLater =
+    !allIn &&
+    open.length > 0 &&
+    seenWhole &&
+    !formFields(lines, screen).some((f) => open.some((v) => fieldScore(v, f) >= 1)) &&
+    !body.some((l) => open.some((v) => optionScore(l.text, v.value) >= 0.95 || says(l.text, v.value)));
   // (The label of a field that shows a value already entered — "Car licence plate" over "KZE 7812" — is done with.)
   const filled = new Set(formFields(lines, screen).filter((f) => f.input && usedValue(f.input.text.trim())).map((f) => f.label));
   // (A list row's card: the lines stacked under and over it at its left edge — "Copenhagen → Lisbon" over "Apr 11 ·
@@ -576,7 +588,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       // (A request that brings a text to write — a review's title, a message — looks for where one writes: "Write a
       // review", "Add a note", "Leave feedback".)
       const composer = !commit && words(t).length <= 4 && /^(?:write|add|leave|post|compose|new|create)\b/i.test(t) && open.some((v) => v.kind === 'text');
-      const score = (composer ? 1 : 0) + (clash || filled.has(l) ? -2 : 0) + (valueOfRow && !commit ? -1 : 0) + (keyOfRow && !commit ? -1 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit ? (allIn ? 1.5 : -0.5) : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
+      const score = (composer ? 1 : 0) + (clash || filled.has(l) ? -2 : 0) + (valueOfRow && !commit ? -1 : 0) + (keyOfRow && !commit ? -1 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit ? (allIn ? 1.5 : askedLater && hits > 0 && !keyOfRow ? 0 : -0.5) : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
       return { l, score, commit };
     })
     .filter((c) => c.score >= 0.75)
