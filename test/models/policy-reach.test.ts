@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exploreStep, readExplore } from '../../models/reference/roles/policy-explore.js';
 import { formFields, formValues } from '../../models/reference/roles/policy-form.js';
-import { decide } from '../../models/reference/roles/policy.js';
+import { decide, planTask } from '../../models/reference/roles/policy.js';
 import { searchStep } from '../../models/reference/roles/policy-search.js';
 import type { SwitchBox } from '../../models/reference/roles/policy-vision.js';
 import { mulberry32 } from '../../models/reference/server.js';
@@ -78,11 +78,11 @@ describe('the app whose first screen shows the kind of app the request names', (
 });
 
 describe('a name given with a preposition inside it', () => {
-  it('"call it Gift from Grandma" is one name; "name it Lunch on Friday" is a name and a day', () => {
+  it('"call it Gift from Grandma" is one name; "name it Lunch for Friday" is a name and a day', () => {
     expect(formValues('Follow parcel QX4411 and call it Socks from Oma.').map((v) => v.value)).toContain('Socks from Oma');
-    const lunch = formValues('Add an event and name it Lunch on Friday.').map((v) => v.value);
-    expect(lunch).toContain('Lunch');
-    expect(lunch).not.toContain('Lunch on Friday');
+    const lunch = formValues('Add an event and name it Lunch for Friday.').map((v) => v.value);
+    expect(lunch).not.toContain('Lunch for Friday');
+    expect(formValues('Add a code 4411 and name it Dog Sitter in Latchly.').map((v) => v.value)).not.toContain('Dog Sitter in Latchly');
   });
 });
 
@@ -109,5 +109,12 @@ describe('a flow whose remaining values are asked on a later page', () => {
     const withOption = [...page, line('Curbside pickup', 16, 520, 140), line('Home delivery', 200, 520, 130)];
     const d = searchStep(input(request, hist, withOption), 'Petlo');
     expect(at(d, withOption)).toBe('Curbside pickup');
+  });
+});
+
+describe('a thing to remove, named before the place it is kept', () => {
+  it('"the alarm labelled Work from my clock" is the alarm "Work"', () => {
+    const goals = planTask('Would you remove the alarm labelled Early Run from my clock?', []).goals;
+    expect(goals.find((g) => g.kind === 'press')).toMatchObject({ target: 'Early Run' });
   });
 });

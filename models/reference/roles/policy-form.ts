@@ -138,10 +138,10 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
     out.push({ value: nameLab[1]!.trim(), input: nameLab[1]!.trim(), kind: 'text', cues: ['name', 'nickname', 'label'] });
     blank(nameLab[0]);
   }
-  // "… and call it Gift from Grandma": a name given at the end of its sentence keeps a preposition between its
-  // capitalised words — unless what follows the preposition is a day or a time ("… name it Lunch on Friday": when, no
-  // part of the name).
-  const given = /\b(?:call|name|title|label)\s+it\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*\s+(?:from|of|for|with|and|at|in|on|to)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*))\s*(?=[.!?]?\s*$)/.exec(text);
+  // "… and call it Gift from Grandma": a name given at the end of its sentence keeps a "from", "of", "for", "with" or
+  // "and" between its capitalised words — unless what follows is a day or a time ("… name it Lunch for Friday": when,
+  // no part of the name). ("in", "on", "at", "to" say where or when: "name it Dog Walker in HomeHub".)
+  const given = /\b(?:call|name|title|label)\s+it\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*\s+(?:from|of|for|with|and)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*))\s*(?=[.!?]?\s*$)/.exec(text);
   if (given && !/^(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|today|tomorrow|tonight|noon|midnight)/i.test(given[2]!)) {
     out.push({ value: given[1]!, input: given[1]!, kind: 'name', cues: ['name', 'call', 'label'] });
     blank(given[1]!);

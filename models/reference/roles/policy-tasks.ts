@@ -545,7 +545,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
         noun = n;
       }
     }
-    what = clean(QUOTED.exec(what)?.[1] ?? what.replace(/\s+in\s+(?:my\s+)?\w+$/i, '').replace(/^(?:called|named|titled)\s+/i, ''));
+    // (… "labelled Work from my clock": the place it is kept in, after its name, is no part of it.)
+    what = clean(QUOTED.exec(what)?.[1] ?? what.replace(/\s+in\s+(?:my\s+)?\w+$/i, '').replace(/\s+(?:from|on)\s+(?:my|the)\s+[a-z]+(?:\s+app)?$/i, '').replace(/^(?:called|named|titled|label(?:l)?ed)\s+/i, ''));
     // "delete it", "remove them": the thing named earlier in the request.
     if (PRONOUN.test(what)) what = clean(antecedent(text) ?? '');
     if (!where || !what) return undefined;
