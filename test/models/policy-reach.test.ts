@@ -118,3 +118,10 @@ describe('a thing to remove, named before the place it is kept', () => {
     expect(goals.find((g) => g.kind === 'press')).toMatchObject({ target: 'Early Run' });
   });
 });
+
+describe('an event "with that title"', () => {
+  it('takes the title the request said first, whole', () => {
+    const goals = planTask('I just booked Tea with Odile for May 14. It starts at 16:00, so please create an event with that title in the Calendar app.', []).goals;
+    expect(goals.map((g) => g.text)).toContain('type the title Tea with Odile');
+  });
+});

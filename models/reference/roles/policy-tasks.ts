@@ -360,7 +360,11 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       /\b(?:called|titled|named)\s+(.+?)(?=\s+(?:at|on|for)\s+(?:\d|[A-Z][a-z]+\s+\d)|[,.;]|$)/.exec(text)?.[1] ??
       new RegExp(`\\bschedule\\s+(.+?)\\s+(?:on|for|at)\\s+(?:\\d|${MONTHS.join('|')})`, 'i').exec(text)?.[1] ??
       '';
-    const title = clean(PRONOUN.test(clean(titled)) ? antecedent(text) ?? '' : titled);
+    // ("… create an event with that title": the thing named earlier is the title, as for a pronoun.)
+    const refers = PRONOUN.test(clean(titled)) || /^(?:an?\s+|the\s+)?(?:event|entry|appointment)(?:\s+(?:with|under|using|for)\s+(?:that|this|the same|it)(?:\s+(?:title|name))?)?$/i.test(clean(titled));
+    // (Named whole where the request first says it: "I just booked Call with Grandma for June 19" — a name up to its date.)
+    const said = new RegExp(`\\b(?:booked|have|got|scheduled|arranged|planned)\\s+([A-Z][^.,;!?]*?)\\s+(?:for|on)\\s+(?:${MONTHS.join('|')})\\b`).exec(text)?.[1];
+    const title = clean(refers ? (said ?? antecedent(text) ?? '') : titled);
     // "July 27" or "27 July" (a day before its month).
     const dm = new RegExp(`\\b(\\d{1,2})\\s+(${MONTHS.join('|')})\\b`).exec(text);
     const date = new RegExp(`\\b(${MONTHS.join('|')})\\s+(\\d{1,2})\\b`).exec(text) ?? (dm ? ([dm[0], dm[2]!, dm[1]!] as unknown as RegExpExecArray) : null);
