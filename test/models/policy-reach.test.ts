@@ -125,3 +125,10 @@ describe('an event "with that title"', () => {
     expect(goals.map((g) => g.text)).toContain('type the title Tea with Odile');
   });
 });
+
+describe('a thing asked for "on loan"', () => {
+  it('is borrowed, not bought', () => {
+    const goals = planTask('Can you get me a copy of The Quiet Fen on loan from the library?', []).goals;
+    expect(goals.map((g) => g.text)).toContain('tap Borrow');
+  });
+});

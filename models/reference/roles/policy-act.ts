@@ -488,7 +488,13 @@ export function dayLabels(d: string): string[] {
 
 /** The generic "<verb> <thing>" plan, or undefined when the request does not read as one. */
 export function understandAction(request: string, opts: { stepVerbs?: boolean } = {}): ActPlan | undefined {
-  const text = request.replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
+  const text = request
+    .replace(/[“”]/g, '"')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.!]+$/, '')
+    // ("Get me a copy of X on loan": to have a thing on loan is to borrow it.)
+    .replace(/^(?:get|grab|take)\s+(?:me\s+|us\s+)?(?:a\s+copy\s+of\s+)?(.+?)\s+on\s+loan\b/i, 'Borrow $1');
   if (!text || /[.;?]\s/.test(withoutAbbreviationDots(text))) return undefined;
   // "Have my X sent to Y": read as "Send my X to Y".
   if (/^(?:please\s+)?(?:have|get)\s+(?:my|the|our)\s/i.test(text)) {
