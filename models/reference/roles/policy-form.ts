@@ -647,12 +647,16 @@ const dialogOpen = (lines: readonly OcrLine[]): boolean => lines.some((l) => /^c
  * words that describe it ("Jade plant" for "Jade", "Low light" for "Low", "Living room" for "Living"): a request
  * writes the capitalised name, the option its whole label.
  */
+/** Nouns that name a kind of datum a field asks for (generic English): a label ending in one is a field's, no option. */
+const DATUM_WORDS = /^(?:number|name|address|email|code|date|time|details|info|id)$/;
+
 export function optionScore(option: string, value: string): number {
   const s = matchScore(option, value);
   if (s >= 0.95) return s;
   const vw = value.trim().split(/\s+/);
   const ow = option.trim().split(/\s+/);
-  const described = /^\p{Lu}/u.test(value.trim()) && ow.length > vw.length && ow.length - vw.length <= 2 && normText(ow.slice(0, vw.length).join(' ')) === normText(value) && ow.slice(vw.length).every((w) => /^[a-z][a-z-]{2,}$/.test(w));
+  // (Not when the words after it name a kind of datum: "Phone number", "Card name" label a field for one, no option.)
+  const described = /^\p{Lu}/u.test(value.trim()) && ow.length > vw.length && ow.length - vw.length <= 2 && normText(ow.slice(0, vw.length).join(' ')) === normText(value) && ow.slice(vw.length).every((w) => /^[a-z][a-z-]{2,}$/.test(w) && !DATUM_WORDS.test(w));
   return described ? 0.95 : s;
 }
 

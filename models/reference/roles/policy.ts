@@ -649,6 +649,9 @@ export function exploreCue(instruction: string, wrongName: string): ExploreCue {
   return { words, verbs: verb ? [verb] : [], names: instructionEntities(core).filter((e) => normText(e) !== normText(wrongName)), request: core };
 }
 
+/** What a request says not to do, to the end of its clause ("do not order yet", "without paying"). */
+const NOT_TO_DO = /\b(?:do not|don't|dont|never|without)\b[^,.;:!?]*/gi;
+
 /** Tabs where apps keep their actions, forms and preferences rather than content (generic app convention). */
 const ACTION_TABS = /^(?:more|menu|account|profile|settings|help|services|me)$/i;
 
@@ -656,12 +659,13 @@ const ACTION_TABS = /^(?:more|menu|account|profile|settings|help|services|me)$/i
  * The next tab to look through: one not tried yet, those whose label shares a word with the request first; for an
  * action's button (not a thing of a list), the app's catch-all tab ("More", "Account", …) next.
  */
-function nextTab(tabs: OcrLine[], tried: readonly string[], instruction: string, action = false, sought: readonly string[] = []): OcrLine | undefined {
-  const words = contentWords(instruction);
+function nextTab(tabs: OcrLine[], tried: readonly string[], words: readonly string[], action = false, sought: readonly string[] = []): OcrLine | undefined {
   const left = tabs.filter((t) => !tried.includes(t.text.trim()));
   // (Then by what the tab is about: the one whose label is nearest in meaning to the thing sought — "Clubs" for
   // "Multi-sports", "Trips" for a flight — before the others; shared words still first.)
-  const fits = (t: OcrLine): number => contentWords(t.text).filter((w) => words.some((x) => stemEq(x, w))).length + (action && ACTION_TABS.test(t.text.trim()) ? 0.5 : 0) + 0.9 * tabAbout(t.text, sought);
+  // (For an action's button the catch-all tab comes before a tab near in meaning only: a form to file is kept with the
+  // app's actions, not on a tab whose label is loosely related to a name of the request — "Card" for a lost phone.)
+  const fits = (t: OcrLine): number => contentWords(t.text).filter((w) => words.some((x) => stemEq(x, w))).length + (action && ACTION_TABS.test(t.text.trim()) ? 0.95 : 0) + 0.9 * tabAbout(t.text, sought);
   return left.sort((a, b) => fits(b) - fits(a))[0];
 }
 
@@ -1145,10 +1149,15 @@ function planStep(input: DecideInput): Decision {
     const action = (goal.kind === 'tap' && !goal.entity && (goal.form !== undefined || goal.words !== undefined)) || (goal.kind === 'toggle' && !!goal.label?.length);
     // (What the goal looks for, and the request's own words: "Harbour Lights" is looked for, "cruise" says what it is.)
     const sought = [...new Set([...soughtWords(goal), ...contentWords(requestCore(input.instruction))])].filter((w) => !appLabel || normText(w) !== normText(appLabel));
-    const tab = nextTab(notMine ? row.filter((t) => !MINE.test(t.text.trim())) : row, tried, input.instruction, action, sought);
+    // (A word that names where a later goal goes — "cart" in "… in my cart", whose goal opens the cart — says where the
+    // thing ends up, not where it is found: a tab of that word is no place to look for this goal's target.)
+    const away = goals.slice(gi + 1).flatMap((g) => (g.kind === 'tap' ? g.nav ?? [] : []));
+    // (Nor is a word of what the request says not to do: "… but do not order yet" is no reason to open "Orders".)
+    const requestWords = contentWords(input.instruction.replace(NOT_TO_DO, ' ')).filter((x) => !away.some((w) => stemEq(x, w)));
+    const tab = nextTab(notMine ? row.filter((t) => !MINE.test(t.text.trim())) : row, tried, requestWords, action, sought);
     // (Meaning orders the tabs, it does not make one fit before this page is scrolled: taken at once, a tab near in
     // meaning to a word of the request — "Orders" for a dish to order — left a menu whose dish was below the fold.)
-    const fitting = tab && contentWords(tab.text).some((w) => contentWords(input.instruction).some((x) => stemEq(x, w)));
+    const fitting = tab && contentWords(tab.text).some((w) => requestWords.some((x) => stemEq(x, w)));
     // A page whose last line ends well above the bottom edge has nothing below the fold: no need to scroll it.
     const body = lines.filter((l) => !isHeader(l, screen) && !row.includes(l));
     const shortPage = body.length > 0 && Math.max(...body.map((l) => l.box.y + l.box.h)) < screen.height * 0.8;

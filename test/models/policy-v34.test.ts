@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { optionScore } from '../../models/reference/roles/policy-form.js';
+import { decide } from '../../models/reference/roles/policy.js';
+import { mulberry32 } from '../../models/reference/server.js';
+import type { OcrLine } from '../../models/reference/types.js';
+
+/**
+ * Where a generic policy looks for what a request asks (read off the templates and v34 corpora of seeds 33–34):
+ * a form of the app's own behind its catch-all tab, a thing to put in a cart on the home list rather than in the
+ * cart, and a field's label that is no option. Every app, screen and name here is invented.
+ */
+const line = (text: string, x: number, y: number, w = 160, h = 20): OcrLine => ({ text, box: { x, y, w, h }, confidence: 0.99 });
+const screen = { width: 412, height: 915 };
+const input = (instruction: string, history: string[], lines: OcrLine[]) => ({ instruction, guidance: [] as string[], history, lines, screen, temperature: 0, random: mulberry32(1), switches: [] });
+const at = (d: { action: { action: string; coordinate?: [number, number] } }, lines: OcrLine[]): string | undefined => {
+  if (d.action.action !== 'click' || !d.action.coordinate) return undefined;
+  const [x, y] = d.action.coordinate;
+  return lines.find((l) => x >= l.box.x && x <= l.box.x + l.box.w && y >= l.box.y && y <= l.box.y + l.box.h)?.text;
+};
+
+describe('a form of the app\'s own, not on the first tab', () => {
+  // A ferry app: tabs at the top, the first ("Routes") open; the claim form is kept under "More".
+  const page = [
+    line('9:41', 12, 6, 36, 18),
+    line('Ferrio', 16, 46, 90, 24),
+    line('Routes', 40, 100, 70), line('Passes', 130, 100, 70), line('Card', 230, 100, 70), line('More', 340, 100, 50),
+    line('Harbour Loop', 20, 180, 150), line('Every 20 min', 20, 206, 120),
+    line('Island Express', 20, 260, 150), line('Every 45 min', 20, 286, 120),
+  ];
+  const hist = ['Opened the Ferrio app. [goal 1/6 done]'];
+
+  it('is looked for in the catch-all tab at once, before a tab only loosely related to a name of the request', () => {
+    const d = decide(input('File a lost property report for an Umbrella left on Bay Shuttle, described as "Green umbrella with a wooden handle".', hist, page));
+    expect(at(d, page)).toBe('More');
+  });
+
+  it('a tab that shares a word with the request still comes first', () => {
+    const d = decide(input('Buy a Weekend pass on Ferrio.', hist, page));
+    expect(at(d, page)).not.toBe('More');
+  });
+});
+
+describe('a thing to put in the cart', () => {
+  // A grocery app: the home list of shops runs below the fold; tabs Home | Basket | Orders at the bottom.
+  const home = [
+    line('9:41', 12, 6, 36, 18),
+    line('Grocio', 12, 44, 90, 24),
+    line('Shops near you', 16, 180, 180),
+    line('Leafy Corner', 100, 240, 130), line('Fruit · Veg', 100, 266, 100),
+    line('Daily Dairy', 100, 340, 130), line('Milk · Cheese', 100, 366, 110),
+    line('Crumb & Co', 100, 440, 130), line('Bakery', 100, 466, 80),
+    line('Fishmonger Bay', 100, 760, 150), line('Fish', 100, 786, 60),
+    line('Home', 40, 889, 50, 15), line('Basket', 180, 887, 60, 20), line('Orders', 320, 887, 55, 19),
+  ];
+  const hist = ['Opened the Grocio app. [goal 1/4 done]'];
+
+  it('is not looked for in the basket the request puts it in, nor in the orders it says not to place', () => {
+    const d = decide(input('Put 3 Sourdough Loaf from Oven Hill in my Grocio basket, but do not order yet.', hist, home));
+    expect(at(d, home)).toBeUndefined();
+    expect(d.action.action).toBe('swipe');
+  });
+});
+
+describe('a field\'s label is no option', () => {
+  it('"Phone number" is not the option "Phone" described; "Phone case" still is', () => {
+    expect(optionScore('Phone number', 'Phone')).toBeLessThan(0.95);
+    expect(optionScore('Card name', 'Card')).toBeLessThan(0.95);
+    expect(optionScore('Dry Cleaning service', 'Dry Cleaning')).toBeGreaterThanOrEqual(0.95);
+  });
+});
