@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { optionScore } from '../../models/reference/roles/policy-form.js';
-import { decide } from '../../models/reference/roles/policy.js';
+import { formValues, optionScore } from '../../models/reference/roles/policy-form.js';
+import { decide, planTask } from '../../models/reference/roles/policy.js';
 import { mulberry32 } from '../../models/reference/server.js';
 import type { OcrLine } from '../../models/reference/types.js';
 
@@ -66,5 +66,22 @@ describe('a field\'s label is no option', () => {
     expect(optionScore('Phone number', 'Phone')).toBeLessThan(0.95);
     expect(optionScore('Card name', 'Card')).toBeLessThan(0.95);
     expect(optionScore('Dry Cleaning service', 'Dry Cleaning')).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
+describe('values a request gives in everyday wording', () => {
+  it('a mail\'s text said last, unquoted, after "that reads:" is its body, end mark included', () => {
+    const goals = planTask('I need to follow up quickly. Send a mail to bo.hale@example.org, subject Crate count, that reads: See you at the dock.', []).goals;
+    expect(goals.map((g) => g.text)).toEqual(['open Mail', 'tap Compose', 'type bo.hale@example.org in To', 'type the subject Crate count', 'type the message', 'send it']);
+    expect(goals.find((g) => g.text === 'type the message')).toMatchObject({ value: 'See you at the dock.' });
+  });
+
+  it('a code of capitals and digits (a licence plate) is a value typed as written, so the request is a form', () => {
+    expect(formValues('then a boat to my marina app named Sea Otter, with hull number 7QKX204 from Maine', [])).toContainEqual(expect.objectContaining({ value: '7QKX204', kind: 'number' }));
+    const goals = planTask('Would you add a boat to my marina app named Sea Otter, with hull number 7QKX204 from Maine?', []).goals;
+    expect(goals[1]).toMatchObject({ kind: 'tap', targets: expect.arrayContaining(['Add boat']) });
+    expect(goals.filter((g) => g.kind === 'field')).toHaveLength(3);
+    // (A short mark with a letter — "Route 12X" — stays part of its name.)
+    expect(formValues('then the Route 12X bus', []).map((v) => v.value)).toEqual(['Route 12X']);
   });
 });

@@ -908,9 +908,12 @@ const KIND_NAMED =
 /** An item named right before its kind: "my Work late shift alarm", "the Team Meeting event". */
 const NAMED_KIND =
   /\b(?:my|the)\s+([\p{Lu}\p{N}][^,.;:!?"“”]*?)\s+(?:alarm|note|event|contact|conversation|email|mail|setting|switch|toggle)\b/gu;
+/** A request that switches something (its last "On"/"Off" is the position asked for). */
+const SWITCHING = /\b(?:switch|turn|toggle|flip|set)\b/i;
 /** A text the instruction dictates ("that says X", "saying X"): up to the end of the sentence. */
 // (Never a quote's leftover — the quoted text is read on its own — nor a verb: "the message should say …".)
-const SAID_PHRASE = /\b(?:saying|says|reads|(?:with\s+)?the\s+(?:text|body|message))\s+(?!a\b|an\b|the\b|it\b|should\b|must\b|will\b|would\b|can\b|could\b|is\b|to\b|says?\b|reads?\b)([^"“”\s,;][^"“”]*?)(?=[;!?]|\.(?:\s|$)|$)/gi;
+// (Nor a word that names the message rather than dictating it: "the message titled "X" in my inbox".)
+const SAID_PHRASE = /\b(?:saying|says|reads|(?:with\s+)?the\s+(?:text|body|message))\s+(?!a\b|an\b|the\b|it\b|should\b|must\b|will\b|would\b|can\b|could\b|is\b|to\b|says?\b|reads?\b|titled\b|called\b|named\b|labell?ed\b|headed\b|from\b|in\b|about\b|with\b)([^"“”\s,;][^"“”]*?)(?=[;!?]|\.(?:\s|$)|$)/gi;
 
 /** Key entities of an instruction: quoted strings, capitalised runs, numbers. */
 /** An entity that is a number, amount, time or number-led value ("2", "$40.50", "9:25 PM", "555-348-1290"), not a name ("3-Day Pass"). */
@@ -970,7 +973,8 @@ export function instructionEntities(instruction: string): string[] {
   }
   // Unquoted names and texts the instruction introduces: "a note called Birthday party that says Call back …".
   for (const m of [...rest.matchAll(NAMED_PHRASE), ...rest.matchAll(SAID_PHRASE), ...rest.matchAll(KIND_NAMED), ...rest.matchAll(NAMED_KIND)]) {
-    const v = (m[1] ?? '').trim();
+    // (A switch position said last is no word of the name: "the alarm labelled Medication Off".)
+    const v = (m[1] ?? '').trim().replace(/(\S)\s+(?:On|Off)$/, (all, c: string) => (SWITCHING.test(instruction) ? c : all));
     if (tokens(v).length > 0 && tokens(v).length <= 12) {
       add(v);
       rest = rest.replace(m[1] ?? '', ' , ');
@@ -1095,5 +1099,7 @@ const DETERMINED_NOUN = /\b(?:the|a|an|my|your|this|that|its|his|her|their|some)
 export function intentText(instruction: string, entities: readonly string[]): string {
   let t = instruction;
   for (const e of entities) t = t.split(e).join(' ');
+  // (A mail or message written to someone is sent: "Write an email to a@b.c with …" asks to send it.)
+  t = t.replace(/\b(?:write|compose)\s+(?:a|an)\s+(?:(?:quick|short|brief|new)\s+)?(?:e-?mail|mail|message|reply|text(?:\s+message)?)\s+to\b/gi, 'send to');
   return t.replace(/["“”][^"“”]*["“”]/g, ' ').replace(DETERMINED_NOUN, ' ');
 }

@@ -231,6 +231,11 @@ export function formValues(request: string, exclude: readonly string[] = []): Fo
     out.push({ value: v, input: v, kind: 'number', cues: near[0] === 'is' ? [...new Set([...near, ...before(text, m.index!, 8)])] : near });
     blank(m[0]);
   }
+  // A code of capitals and digits mixed ("9AUV165", "2WDN846": a licence plate, a voucher): typed as written.
+  for (const m of [...text.matchAll(/(?<![\w$€£.,#-])(?=[A-Z\d]*\d)(?=[A-Z\d]*[A-Z])(?=\d*[A-Z]+\d)[A-Z\d]{5,12}(?![\w-])/g)]) {
+    out.push({ value: m[0], input: m[0], kind: 'number', cues: before(text, m.index!, 3) });
+    blank(m[0]);
+  }
   // A count of things ("Make it 3 servings", "for 4 guests", "2 tickets"): the number, its noun the field's cue.
   for (const m of [...text.matchAll(/(?<![\w$€£.,:-])(\d{1,3})\s+([a-z]{3,}s|people|children)\b(?!\s+(?:ago|later|from|before|after)\b)/g)]) {
     if (/^(?:minutes|mins|hours|hrs|seconds|secs|days|weeks|months|years|times)$/.test(m[2]!)) continue;

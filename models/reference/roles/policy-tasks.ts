@@ -415,7 +415,11 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       /\bsubject(?: line)?\s*:?\s*"?(.+?)"?\s*(?:,|\bsaying\b|\btext\b|\band\b|\bthat\b|\bwhich\b|$)/i.exec(text)?.[1] ??
       /\b(?:titled|called|headed|about)\s+("[^"]+"|[A-Z][^":,]*?)(?=\s*:|,|\s+(?:that|which|saying)\b|$)/.exec(text)?.[1]?.replace(/"/g, '');
     const quotes = [...text.matchAll(/"([^"]+)"/g)].map((q) => q[1]!).filter((q) => q !== subject);
-    const body = /\b(?:saying|text|message|body|says|reads)\s*:?\s*"([^"]+)"/i.exec(text)?.[1] ?? quotes[quotes.length - 1];
+    const body =
+      /\b(?:saying|text|message|body|says|reads)\s*:?\s*"([^"]+)"/i.exec(text)?.[1] ??
+      quotes[quotes.length - 1] ??
+      // (Unquoted, said last: "…, that reads: See you at noon." — the rest of the request, its end mark included.)
+      /\b(?:(?:that|which)\s+(?:reads|says)|saying|reading)\s*:?\s+(\S.*)$/i.exec(text)?.[1];
     const goals: Goal[] = [{ kind: 'open', target: 'Mail', text: 'open Mail' }, tap(['Compose', 'New message', 'New email', '+'], 'tap Compose', { min: 0.8 })];
     goals.push(type(['Recipient email', 'To'], to, `type ${to} in To`));
     if (subject) goals.push(type(['Subject'], clean(subject), `type the subject ${clean(subject)}`));
