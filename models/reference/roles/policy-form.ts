@@ -537,7 +537,8 @@ export function understandForm(request: string, opts: { numberAfterVerb?: boolea
   // Where the request puts the thing ("to my wallet"; "Put X on the plan": the plan holds X, it is not X's kind).
   // ("Add X to my Saffra meal plan": the head noun of the place, after the app's name.)
   const onDest = /^(?:put|add|place)$/.test(verb) ? /\b(?:on|onto|in|into|to)\s+(?:my|the|our)\s+(?:[A-Z][\w&'-]*\s+)?(?:[a-z]{3,}\s+)?([a-z]{3,})\b/.exec(clause)?.[1] : undefined;
-  const dest = /\bto\s+(?:my|the|our)\s+([a-z]{3,})\b/.exec(text)?.[1] ?? onDest;
+  // (Not the app itself: "to my parking app" names where the request is done, no place in it.)
+  const dest = /\bto\s+(?:my|the|our)\s+([a-z]{3,})\b(?!\s+app(?:lication)?\b)/.exec(text)?.[1] ?? (onDest && !/^app(?:lication)?$/.test(onDest) ? onDest : undefined);
   // (A plural noun right after the verb is what the form asks for: "Get quotes through X for …" → Get quotes.)
   // (So is a bare noun right after the verb before a preposition: "Report damage on my last X trip" → Report damage.)
   const direct = /^\s*([a-z]{2,}[^s\W]s)\b/.exec(rest)?.[1] ?? /^\s*(?!(?:a|an|the|my|our|your|their|this|that|some|any|all|it|them|me|us|up|out|in|on|off|back|down|over)\b)([a-z]{4,})\s+(?:on|for|about|with|through|from|to)\s+(?:my|the|our|a|an)\b/.exec(rest)?.[1];

@@ -1082,7 +1082,8 @@ function planStep(input: DecideInput): Decision {
     }
     // A section that should hold it (a settings section, a shop category): open it first (once).
     const via = 'via' in goal ? goal.via : undefined;
-    if (via && sub.via < 1 && sub.scrolls === 0) {
+    // (Once per tab: the catch-all tab opened since may list the section — "Vehicles" under "Account".)
+    if (via && sub.via < 1 + sub.tabs.length && sub.scrolls === 0) {
       // (A request for something new is not among the user's own things: no "My …" section for it.)
       // (Nor the thing just opened, shown on its own page: "Pastry breakfast" is no section for the action on it.)
       // (The user's own thing, when no section says its kind: their own list of things — "My classes" for "my X booking".)

@@ -34,6 +34,13 @@ export function noteNotation(text: string): string {
   s = s.replace(/\s@\s*(?=[A-Z0-9])/g, ' at ');
   s = s.replace(/\b(\d{1,2})\s?[x×]\s+(?=[A-Z])/g, '$1 ');
   s = s.replace(/^msg\b\.?/i, 'Message').replace(/^cal\b\.?:?/i, 'Calendar:');
+  // "notes: rm "X"", "lib: borrow X", "Calendar: rm X": a label and a colon, then a verb — the verb is the request, the
+  // label the place it is done in ("Delete "X" in notes"). "rm"/"del" are deletion, as in a shell.
+  const placed = /^([A-Za-z]+):\s+(rm|del|[a-z]{3,})\s+(?=\S)/.exec(s);
+  if (placed && (/^(?:rm|del)$/.test(placed[2]!) || IMPERATIVES.has(placed[2]!) || isVerb(placed[2]!))) {
+    const verb = /^(?:rm|del)$/.test(placed[2]!) ? 'Delete' : cap1(placed[2]!);
+    s = `${verb} ${s.slice(placed[0].length).replace(/[.!]+$/, '')} in ${placed[1]!}.`;
+  }
   // (One word, before a name: "App prefs: …", "Calendar: …" and "cart: 3 x …" are readers' own shapes.)
   const label = /^([a-z]+):\s+(?=[A-Z"“])/.exec(s);
   if (label && !/^(?:calendar|note|notes|reminder|todo|preferences|settings|options)$/i.test(label[1]!)) {
