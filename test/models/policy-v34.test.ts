@@ -85,3 +85,40 @@ describe('values a request gives in everyday wording', () => {
     expect(formValues('then the Route 12X bus', []).map((v) => v.value)).toEqual(['Route 12X']);
   });
 });
+
+describe('note-style requests and where a thing is added', () => {
+  it('"label: verb X" is the verb done in the labelled place; "label: noun values" stays a label with values', () => {
+    // (Read before as a button named after the label: "tap Memos", "tap Lib Borrow".)
+    const taps = (t: string): string[][] => planTask(t, []).goals.flatMap((g) => (g.kind === 'tap' ? [g.targets] : []));
+    const del = taps('memos: rm "Old packing list"');
+    expect(del[0]).toEqual(['Old packing list']);
+    expect(del[1]).toContain('Delete');
+    expect(del.flat()).not.toContain('Memos');
+    const borrow = taps('lib: borrow The Salt Road');
+    expect(borrow[0]).toEqual(['The Salt Road']);
+    expect(borrow[1]![0]).toBe('Borrow');
+    // (A label's values, no verb of their own: a form of the label's kind, as before.)
+    expect(planTask('dock: berth 4471, Sea Otter, 2 hours', []).goals.map((g) => g.text)).toEqual(['open the app the request names', 'tap Dock berth', 'fill in 4471', 'fill in Sea Otter', 'submit the form', 'confirm']);
+  });
+
+  it('"to my marina app" names where the request is done, no section in the app to open', () => {
+    const tap = planTask('Would you add a boat to my marina app named Sea Otter, with hull number 7QKX204 from Maine?', []).goals[1];
+    expect(tap).toMatchObject({ kind: 'tap' });
+    expect((tap as { via?: string[] }).via).toContain('Boats');
+    expect((tap as { via?: string[] }).via).not.toContain('Marina');
+  });
+
+  it('the section of a form\'s kind is opened on the catch-all tab opened to look for it', () => {
+    const account = [
+      line('9:41', 12, 6, 36, 18),
+      line('Account', 15, 47, 88, 21),
+      line('Ana Lind', 73, 99, 74, 18),
+      line('Boats', 15, 204, 69, 18), line('2 boats · default Sea Lark', 15, 229, 211, 14),
+      line('Payment methods', 14, 267, 148, 21), line('Visa ****4821', 16, 293, 91, 14),
+      line('Berths', 51, 886, 50, 18), line('Trips', 173, 887, 66, 17), line('Account', 314, 887, 60, 19),
+    ];
+    const request = 'Would you add a boat to my marina app named Sea Otter, with hull number 7QKX204 from Maine?';
+    const hist = ['Opened the Harbr app. [goal 1/7 done]', 'Opened "Where is your berth?" to look for "Add boat". [goal 2/7: via 1]', 'Opened the "Account" tab to look for "Add boat". [goal 2/7: tab Account]'];
+    expect(at(decide(input(request, hist, account)), account)).toBe('Boats');
+  });
+});
