@@ -101,6 +101,12 @@ describe('note-style requests and where a thing is added', () => {
     expect(planTask('dock: berth 4471, Sea Otter, 2 hours', []).goals.map((g) => g.text)).toEqual(['open the app the request names', 'tap Dock berth', 'fill in 4471', 'fill in Sea Otter', 'submit the form', 'confirm']);
   });
 
+  it('a thing removed "from my clock app" is named without its kind and the app', () => {
+    const goals = planTask('Please remove the Tide check alarm from my clock app.', []).goals;
+    expect(goals[0]).toMatchObject({ kind: 'open', target: 'Clock' });
+    expect(goals[1]).toMatchObject({ kind: 'press', target: 'Tide check' });
+  });
+
   it('"to my marina app" names where the request is done, no section in the app to open', () => {
     const tap = planTask('Would you add a boat to my marina app named Sea Otter, with hull number 7QKX204 from Maine?', []).goals[1];
     expect(tap).toMatchObject({ kind: 'tap' });

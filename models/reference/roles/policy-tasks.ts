@@ -537,6 +537,8 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       where = 'Messages';
       noun = 'conversation';
     }
+    // ("… from my clock app": the app said with its kind word is the place, as "from my clock".)
+    what = what.replace(/(\s+(?:from|in|on)\s+(?:my|the)\s+[a-z]+)\s+app$/i, '$1');
     const kinds: [RegExp, string, string][] = [
       // A bare "entry" is a calendar's (first: any other kind named below wins).
       [/\s+entry$/i, 'Calendar', 'event'],
