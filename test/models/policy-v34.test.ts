@@ -128,3 +128,26 @@ describe('note-style requests and where a thing is added', () => {
     expect(at(decide(input(request, hist, account)), account)).toBe('Boats');
   });
 });
+
+describe('the user\'s own booking of a thing the catalog shows too', () => {
+  const front = [
+    line('9:41', 12, 6, 36, 18),
+    line('Screeny', 15, 46, 90, 22),
+    line('Now showing', 16, 110, 140),
+    line('Lantern Walk', 110, 160, 130), line('Drama · 1h 52m', 110, 186, 120),
+    line('Salt Harbour', 110, 260, 130), line('Thriller · 2h 5m', 110, 286, 120),
+    line('Films', 30, 887, 50, 18), line('My tickets', 130, 887, 80, 18), line('Wallet', 240, 887, 55, 18), line('Account', 320, 887, 60, 18),
+  ];
+  const request = 'Cancel my Lantern Walk tickets for Friday, May 9 in Screeny and take the money back as Gift credit.';
+
+  it('is looked for on the "My …" tab first, not opened from the catalog\'s front page', () => {
+    const d = decide(input(request, ['Opened the Screeny app. [goal 1/8 done]'], front));
+    expect(at(d, front)).toBe('My tickets');
+  });
+
+  it('once that tab was opened, a thing shown by name is the one to open', () => {
+    const hist = ['Opened the Screeny app. [goal 1/8 done]', 'Tapped "My tickets". [goal 2/8 done]'];
+    const mine = [...front.slice(0, 2), line('Upcoming', 16, 110, 100), line('Lantern Walk', 30, 160, 130), line('Friday, May 9 · 7:30 PM', 30, 186, 200), ...front.slice(7)];
+    expect(at(decide(input(request, hist, mine)), mine)).toBe('Lantern Walk');
+  });
+});

@@ -445,6 +445,11 @@ export function tapTargets(g: Extract<Goal, { kind: 'tap' }>, history: readonly 
 }
 
 /** Is goal `i` visibly done already (its screen is past)? Only navigation-like goals are skipped. */
+/** A tab of the tab row that is a goal's list of the user's own things ("My tickets"), not tapped yet this episode. */
+function ownListTab(g: Extract<Goal, { kind: 'tap' }>, lines: OcrLine[], screen: { width: number; height: number }, history: readonly string[]): OcrLine | undefined {
+  return tabRow(lines, screen).find((t) => /^my\s/i.test(t.text.trim()) && g.targets.some((x) => matchScore(t.text, x) >= 0.85) && !history.some((c) => c.includes(`"${t.text.trim()}"`)));
+}
+
 export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], header: OcrLine[], switches: SwitchBox[] = [], history: string[] = [], screen = { width: 412, height: 915 }): boolean {
   const g = goals[i]!;
   const later = goals.slice(i + 1);
@@ -496,7 +501,9 @@ export function satisfiedOnScreen(goals: Goal[], i: number, lines: OcrLine[], he
       if (g.form && formVisible(g.form, lines, screen)) return true;
       // (Never while a confirmation is still asked: "Unlock Front Gate?" over a page that says "Unlocked by …" earlier.)
       if (g.doneWhen && !confirmationOpen(lines) && lines.some((l) => g.doneWhen!.test(l.text) && !rowStatus(l, lines))) return true;
-      if (g.already && lines.some((l) => g.already!.some((a) => normText(l.text) === normText(a)))) return true;
+      // (Not while the user's own list is a tab not opened yet: the thing shown by name on another tab — a film on the
+      // catalog's front page — is not the user's booking of it.)
+      if (g.already && lines.some((l) => g.already!.some((a) => normText(l.text) === normText(a))) && !ownListTab(g, lines, screen, history)) return true;
       // (A page's title that says the verb — "Book a visit" over the form — is no button for it.)
       if (g.optional && candidates(lines, tapTargets(g, history), g.min ?? 0.6).filter((c) => !(g.notTitle && isHeader(c.line, screen))).length === 0 && !(g.words && lines.some((l) => !isHeader(l, screen) && shortButtonWith(l, g.words!)))) return true;
       if (g.nav) return header.some((h) => g.nav!.some((k) => normText(h.text).includes(k))) || laterVisible();
