@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formValues, optionScore } from '../../models/reference/roles/policy-form.js';
 import { decide, planTask } from '../../models/reference/roles/policy.js';
+import { searchStep } from '../../models/reference/roles/policy-search.js';
 import { mulberry32 } from '../../models/reference/server.js';
 import type { OcrLine } from '../../models/reference/types.js';
 
@@ -149,5 +150,37 @@ describe('the user\'s own booking of a thing the catalog shows too', () => {
     const hist = ['Opened the Screeny app. [goal 1/8 done]', 'Tapped "My tickets". [goal 2/8 done]'];
     const mine = [...front.slice(0, 2), line('Upcoming', 16, 110, 100), line('Lantern Walk', 30, 160, 130), line('Friday, May 9 · 7:30 PM', 30, 186, 200), ...front.slice(7)];
     expect(at(decide(input(request, hist, mine)), mine)).toBe('Lantern Walk');
+  });
+});
+
+describe('a form that asks again for a choice after its send button', () => {
+  it('"30-day" is the option "30-day supply"; a bare count is no option of a longer line', () => {
+    expect(optionScore('30-day supply', '30-day')).toBeGreaterThanOrEqual(0.95);
+    expect(optionScore('2 refills left', '2')).toBeLessThan(0.95);
+  });
+
+  it('has its choices made again on that page (one made on the page before did not count); typed text stays typed', () => {
+    const form = [
+      line('9:41', 12, 6, 36, 18),
+      line('Refill request', 66, 47, 151, 22),
+      line('Zyrtex 5 mg', 32, 118, 200, 25), line('For Pip · 2 refills left', 30, 147, 160, 20),
+      line('How much?', 15, 218, 100, 14),
+      line('14-day pack', 51, 254, 121, 21), line('28-day pack', 52, 323, 119, 23),
+      line('Choose how much you need', 16, 453, 217, 17),
+      line('Counter pickup', 52, 529, 130, 22), line('Courier', 51, 597, 90, 22),
+      line('Send request', 145, 841, 123, 20),
+    ];
+    const hist = [
+      'Opened the Vetly app. [goal 1/6 done]',
+      'Tapped "Zyrtex 5 mg". [search 1: tap #a1]',
+      'Tapped "14-day pack". [search 2: tap #a2]',
+      'Tapped "Refill request". [search 3: tap #a2]',
+      'Chose "Counter pickup". [search 4: option Counter #b1]',
+      'Tapped "Send request". [search 5: commit #b1]',
+    ];
+    const d = searchStep(input('Pip is low on Zyrtex 5 mg. Ask the vet for a 14-day pack refill, Counter pickup please.', hist, form), 'Vetly');
+    expect(at(d, form)).toBe('14-day pack');
+    // (Chosen as the request's value again, not tapped as a control not yet tried.)
+    expect(d.conclusion).toMatch(/^Chose "14-day pack"/);
   });
 });

@@ -662,7 +662,8 @@ export function optionScore(option: string, value: string): number {
   const vw = value.trim().split(/\s+/);
   const ow = option.trim().split(/\s+/);
   // (Not when the words after it name a kind of datum: "Phone number", "Card name" label a field for one, no option.)
-  const described = /^\p{Lu}/u.test(value.trim()) && ow.length > vw.length && ow.length - vw.length <= 2 && normText(ow.slice(0, vw.length).join(' ')) === normText(value) && ow.slice(vw.length).every((w) => /^[a-z][a-z-]{2,}$/.test(w) && !DATUM_WORDS.test(w));
+  // (A value led by a number joined to a word — "30-day" — is a name too: "30-day supply".)
+  const described = /^(?:\p{Lu}|\d+-\p{L})/u.test(value.trim()) && ow.length > vw.length && ow.length - vw.length <= 2 && normText(ow.slice(0, vw.length).join(' ')) === normText(value) && ow.slice(vw.length).every((w) => /^[a-z][a-z-]{2,}$/.test(w) && !DATUM_WORDS.test(w));
   return described ? 0.95 : s;
 }
 

@@ -98,6 +98,8 @@ interface SearchState {
   lastKind?: string;
   /** The last search step that was no scroll. */
   lastMove?: string;
+  /** Texts typed anywhere in the episode. */
+  typed?: string[];
   lastCommit: boolean;
 }
 
@@ -158,6 +160,7 @@ function readState(history: readonly string[]): SearchState {
       s.typedAt = prevField?.y ?? -1;
     }
   }
+  s.typed = typed;
   return s;
 }
 
@@ -237,11 +240,19 @@ function nearness(lineWords: readonly string[], request: readonly string[]): num
 /**
  * One step of the search. `app` is the label of the app the episode works in (to reopen it from the home screen).
  */
+/** A line that asks for a choice or an entry the form still lacks ("Choose how much you need", "Please select a time"). */
+const ASKS_CHOICE = /^(?:please\s+)?(?:choose|select|pick|enter)\b[^.?!]{0,40}[.!]?$/i;
+
 export function searchStep(input: SearchInput, app: string | undefined): SearchDecision {
   const { instruction, history, lines, screen, temperature, random } = input;
   const st = readState(history);
   const k = st.steps + 1;
   const sig = screenSig(lines, screen);
+  // A commit that left its page up with a line asking for a choice ("Choose how much you need"): what was chosen before
+  // it was not taken (chosen on a page before, or not registered) — the page's choices are made again; typed text stays.
+  if (st.lastCommit && st.lastCommitText && lines.some((l) => normText(l.text) === normText(st.lastCommitText!)) && lines.some((l) => !isHeader(l, screen) && ASKS_CHOICE.test(l.text.trim()))) {
+    st.used = st.used.filter((u) => st.typed?.includes(u));
+  }
   const tag = (kind: string, detail = '', at = sig): string => `[search ${k}: ${kind}${detail ? ` ${detail.replace(/[\]#]/g, '')}` : ''} #${at}]`;
   const click = (l: OcrLine, thought: string, conclusion: string, strength = 3): SearchDecision => ({ thought, conclusion, strength, action: { action: 'click', coordinate: pointIn(l, screen, temperature, random) } });
   const fail = (thought: string, conclusion: string): SearchDecision => ({ thought, conclusion: `${conclusion} [failed]`, action: { action: 'terminate', status: 'failure' } });
