@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formValues, optionScore } from '../../models/reference/roles/policy-form.js';
+import { fieldScore, formFields, formValues, optionScore } from '../../models/reference/roles/policy-form.js';
 import { decide, planTask } from '../../models/reference/roles/policy.js';
 import { searchStep } from '../../models/reference/roles/policy-search.js';
 import { mulberry32 } from '../../models/reference/server.js';
@@ -182,5 +182,25 @@ describe('a form that asks again for a choice after its send button', () => {
     expect(at(d, form)).toBe('14-day pack');
     // (Chosen as the request's value again, not tapped as a control not yet tried.)
     expect(d.conclusion).toMatch(/^Chose "14-day pack"/);
+  });
+});
+
+describe('a name of a thing of the field\'s kind', () => {
+  it('goes to the field that names its kind in everyday English ("Montana" is a state), not one named after the thing', () => {
+    const form = [
+      line('9:41', 12, 6, 36, 18),
+      line('Add boat', 66, 47, 151, 22),
+      line('Hull number', 24, 140, 120, 20), line('e.g. 7QKX204', 42, 180, 120, 20),
+      line('State', 24, 260, 60, 20), line('Choose a state', 42, 300, 140, 20),
+      line('Boat name', 24, 380, 100, 20), line('e.g. Sea Lark', 42, 420, 120, 20),
+      line('Save boat', 150, 700, 100, 22),
+    ];
+    const fields = formFields(form, screen);
+    const state = fields.find((f) => f.label.text === 'State')!;
+    const name = fields.find((f) => f.label.text === 'Boat name')!;
+    const vermont = { value: 'Montana', input: 'Montana', kind: 'name' as const, cues: ['from', 'number'] };
+    expect(fieldScore(vermont, state)).toBeGreaterThan(fieldScore(vermont, name));
+    // (A made-up name has no kind in the lexicon: nothing gained.)
+    expect(fieldScore({ ...vermont, value: 'Zorvane', input: 'Zorvane' }, state)).toBeLessThanOrEqual(0.5);
   });
 });

@@ -19,6 +19,7 @@
  * - submitting: the form's own button below its fields (Review, Continue, Next, Submit …, or the verb's), then any
  *   confirmation that follows (Confirm, the verb again, OK …) until the screen reports the verb done.
  */
+import { relatedness } from '../wordnet.js';
 import type { OcrLine } from '../types.js';
 import { contentWords, SYNONYMS, RECORD_VERB, appGoal, namedAppIn, plural, type ActPlan } from './policy-act.js';
 import type { Goal } from './policy-tasks.js';
@@ -367,6 +368,11 @@ export function fieldScore(v: FormValue, f: FormField): number {
     if (ws.length >= 2 && ws[ws.length - 1]!.length >= 4 && fw.has(ws[ws.length - 1]!)) score += 1;
   }
   for (const w of new Set(KIND_WORDS[v.kind].map(stem))) if (fw.has(w)) score += 0.8;
+  // A name of a thing of the field's kind in everyday English (WordNet: "Arizona" is a state → "State").
+  if (v.kind === 'name' && score === 0 && words(v.value).length <= 2) {
+    const name = words(v.value).join('_');
+    if ([...fw].some((x) => x.length >= 4 && relatedness(name, x, 2, true) >= 0.5)) score += 1;
+  }
   const ph = f.input?.text ?? '';
   if (v.kind === 'amount' && (/^[$€£]?\s?0[.,]00$/.test(ph.trim()) || fw.has('$'))) score += 1;
   if (ph && /^e\.?g\.?/i.test(ph.trim()) && shape(ph) === shape(v.value) && shape(v.value).length > 1) score += 1.5;
