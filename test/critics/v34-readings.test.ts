@@ -20,4 +20,13 @@ describe('the critics\' reading of a request', () => {
   it('a switch position said after a name is the position asked for, no word of the name', () => {
     expect(readRequest('Would you please switch the alarm labelled Stretch Off?')).toMatchObject({ entities: ['Stretch'], intent: 'toggle', state: 'off' });
   });
+
+  it('a text dictated last after "that reads:" is a value, not a question the request asks', () => {
+    expect(readRequest('Send a mail to bo@example.org, subject Dock day, that reads: Are you free on Friday?')).toMatchObject({
+      intent: 'send',
+      question: false,
+      entities: ['Dock day', 'Are you free on Friday', 'bo@example.org'],
+    });
+    expect(readRequest('What time does the Quay Cafe open?').question).toBe(true);
+  });
 });

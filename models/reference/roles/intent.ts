@@ -913,7 +913,7 @@ const SWITCHING = /\b(?:switch|turn|toggle|flip|set)\b/i;
 /** A text the instruction dictates ("that says X", "saying X"): up to the end of the sentence. */
 // (Never a quote's leftover — the quoted text is read on its own — nor a verb: "the message should say …".)
 // (Nor a word that names the message rather than dictating it: "the message titled "X" in my inbox".)
-const SAID_PHRASE = /\b(?:saying|says|reads|(?:with\s+)?the\s+(?:text|body|message))\s+(?!a\b|an\b|the\b|it\b|should\b|must\b|will\b|would\b|can\b|could\b|is\b|to\b|says?\b|reads?\b|titled\b|called\b|named\b|labell?ed\b|headed\b|from\b|in\b|about\b|with\b)([^"“”\s,;][^"“”]*?)(?=[;!?]|\.(?:\s|$)|$)/gi;
+const SAID_PHRASE = /\b(?:saying|says|reads|(?:with\s+)?the\s+(?:text|body|message))\s*:?\s+(?!a\b|an\b|the\b|it\b|should\b|must\b|will\b|would\b|can\b|could\b|is\b|to\b|says?\b|reads?\b|titled\b|called\b|named\b|labell?ed\b|headed\b|from\b|in\b|about\b|with\b)([^"“”\s,;][^"“”]*?)(?=[;!?]|\.(?:\s|$)|$)/gi;
 
 /** Key entities of an instruction: quoted strings, capitalised runs, numbers. */
 /** An entity that is a number, amount, time or number-led value ("2", "$40.50", "9:25 PM", "555-348-1290"), not a name ("3-Day Pass"). */

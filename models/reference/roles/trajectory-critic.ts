@@ -70,7 +70,8 @@ const REQUEST_QUESTION = /(?:^|[.!?:]\s+)(?:could|can|would|will)\s+(?:you|i ask
 export function asksQuestion(instruction: string): boolean {
   // Quoted texts are dictated, not asked ('body "Are you free?"'); a question followed by a request ("What's on
   // the menu at X? Open it.") asks for the request: the last sentence decides.
-  const unquoted = instruction.replace(/["“”][^"“”]*["“”]/g, '""').trim();
+  // (So is a text said last after "that reads:" / "saying": "…, that reads: Are you free on Saturday?".)
+  const unquoted = instruction.replace(/["“”][^"“”]*["“”]/g, '""').replace(/\b(?:(?:that|which)\s+(?:reads|says)|saying|reading)\s*:?\s+\S.*$/i, '""').trim();
   const last = unquoted.split(/(?<=[.!?])\s+(?=[\p{Lu}"“])/u).pop() ?? unquoted;
   return QUESTION.test(last) && !REQUEST_QUESTION.test(last);
 }
