@@ -36,8 +36,9 @@ export function noteNotation(text: string): string {
   s = s.replace(/^msg\b\.?/i, 'Message').replace(/^cal\b\.?:?/i, 'Calendar:');
   // "notes: rm "X"", "lib: borrow X", "Calendar: rm X": a label and a colon, then a verb — the verb is the request, the
   // label the place it is done in ("Delete "X" in notes"). "rm"/"del" are deletion, as in a shell.
-  // (The verb's object a name, a quote or a count of a name — "park: zone 3381, …" is a label and its values.)
-  const placed = /^([A-Za-z]+):\s+(rm|del|[a-z]{3,})\s+(?=[A-Z"“']|\d+\s?[x×]\s+[A-Z])/.exec(s);
+  // (The verb's object a name, a quote or a count of a name — "park: zone 3381, …" is a label and its values; a
+  // possessive object is the topic's own: "Chess: cancel Noor's booking" is no app Chess.)
+  const placed = /^([A-Za-z]+):\s+(rm|del|[a-z]{3,})\s+(?=[A-Z"“']|\d+\s?[x×]\s+[A-Z])(?![A-Z][\w-]*['’]s\b)/.exec(s);
   if (placed && (/^(?:rm|del)$/.test(placed[2]!) || IMPERATIVES.has(placed[2]!) || isVerb(placed[2]!))) {
     const verb = /^(?:rm|del)$/.test(placed[2]!) ? 'Delete' : cap1(placed[2]!);
     s = `${verb} ${s.slice(placed[0].length).replace(/[.!]+$/, '')} in ${placed[1]!}.`;
