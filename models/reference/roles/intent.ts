@@ -908,6 +908,8 @@ const KIND_NAMED =
 /** An item named right before its kind: "my Work late shift alarm", "the Team Meeting event". */
 const NAMED_KIND =
   /\b(?:my|the)\s+([\p{Lu}\p{N}][^,.;:!?"“”]*?)\s+(?:alarm|note|event|contact|conversation|email|mail|setting|switch|toggle)\b/gu;
+/** A text dictated last, unquoted ("…, that reads: See you at noon."): group 1 is the text, its end mark included. */
+export const DICTATED_LAST = /\b(?:(?:that|which)\s+(?:reads|says)|saying|reading)\s*:?\s+(\S.*)$/i;
 /** A request that switches something (its last "On"/"Off" is the position asked for). */
 const SWITCHING = /\b(?:switch|turn|toggle|flip|set)\b/i;
 /** A text the instruction dictates ("that says X", "saying X"): up to the end of the sentence. */

@@ -14,7 +14,7 @@
  * `understandAppTask` returns the goal list, or undefined when the instruction is none of these tasks (the
  * food-ordering understanding and the explicit step parser in policy.ts then take over).
  */
-import { entityEnd, instructionEntities, isNumberEntity } from './intent.js';
+import { DICTATED_LAST, entityEnd, instructionEntities, isNumberEntity } from './intent.js';
 import { contentWords, namedAppIn } from './policy-act.js';
 import type { ExploreCue } from './policy-explore.js';
 import type { FormValue } from './policy-form.js';
@@ -419,7 +419,7 @@ export function understandAppTask(raw: string): Goal[] | undefined {
       /\b(?:saying|text|message|body|says|reads)\s*:?\s*"([^"]+)"/i.exec(text)?.[1] ??
       quotes[quotes.length - 1] ??
       // (Unquoted, said last: "…, that reads: See you at noon." — the rest of the request, its end mark included.)
-      /\b(?:(?:that|which)\s+(?:reads|says)|saying|reading)\s*:?\s+(\S.*)$/i.exec(text)?.[1];
+      DICTATED_LAST.exec(text)?.[1];
     const goals: Goal[] = [{ kind: 'open', target: 'Mail', text: 'open Mail' }, tap(['Compose', 'New message', 'New email', '+'], 'tap Compose', { min: 0.8 })];
     goals.push(type(['Recipient email', 'To'], to, `type ${to} in To`));
     if (subject) goals.push(type(['Subject'], clean(subject), `type the subject ${clean(subject)}`));

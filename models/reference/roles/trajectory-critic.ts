@@ -4,7 +4,7 @@ import { messageText } from '../../../domain/openai.js';
 import type { ChatMessage } from '../../../domain/openai.js';
 import { RoleInputError } from '../errors.js';
 import type { OcrLine, RoleHandler } from '../types.js';
-import { entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
+import { DICTATED_LAST, entityEnd, instructionEntities, intentText, namesTheApp, requestCore } from './intent.js';
 import { formRejected, namedItemsMissingFromResult, nearDuplicateOnResult, newResultLine, offeredAction, openConfirmation, quantityMismatch, resultNamesOther, screenChange, typedMergedValues, unitPriceForCount, unrequestedCartChange, unsubmittedForm } from './evidence.js';
 import { reportedResult } from './reported-result.js';
 import { containsPhrase, contentTokens, DATED_EARLIER, IMPERATIVES, tokens } from './text-match.js';
@@ -71,7 +71,7 @@ export function asksQuestion(instruction: string): boolean {
   // Quoted texts are dictated, not asked ('body "Are you free?"'); a question followed by a request ("What's on
   // the menu at X? Open it.") asks for the request: the last sentence decides.
   // (So is a text said last after "that reads:" / "saying": "…, that reads: Are you free on Saturday?".)
-  const unquoted = instruction.replace(/["“”][^"“”]*["“”]/g, '""').replace(/\b(?:(?:that|which)\s+(?:reads|says)|saying|reading)\s*:?\s+\S.*$/i, '""').trim();
+  const unquoted = instruction.replace(/["“”][^"“”]*["“”]/g, '""').replace(DICTATED_LAST, '""').trim();
   const last = unquoted.split(/(?<=[.!?])\s+(?=[\p{Lu}"“])/u).pop() ?? unquoted;
   return QUESTION.test(last) && !REQUEST_QUESTION.test(last);
 }
