@@ -128,6 +128,21 @@ describe('note-style requests and where a thing is added', () => {
     const hist = ['Opened the Harbr app. [goal 1/7 done]', 'Opened "Where is your berth?" to look for "Add boat". [goal 2/7: via 1]', 'Opened the "Account" tab to look for "Add boat". [goal 2/7: tab Account]'];
     expect(at(decide(input(request, hist, account)), account)).toBe('Boats');
   });
+
+  it('a section opened on a tab is not opened again on that tab (a row that did nothing): the next tab is looked in', () => {
+    const receipts = [
+      line('9:41', 12, 6, 36, 18),
+      line('Account', 15, 47, 88, 21),
+      line('Vehicles', 15, 204, 69, 18), line('2 boats · default Sea Lark', 15, 229, 211, 14),
+      line('Receipts', 15, 396, 80, 18), line('Sent to ana@example.com', 15, 420, 200, 14),
+      line('Berths', 51, 886, 50, 18), line('Trips', 173, 887, 66, 17), line('Account', 314, 887, 60, 19),
+    ];
+    const request = 'Send the Harbr receipt from May 3 in berth 1270 to my email.';
+    const hist = ['Opened the Harbr app. [goal 1/7 done]', 'Opened the "Account" tab to look for "Send receipt". [goal 2/7: tab Account]', 'Opened "Receipts" to look for "Send receipt". [goal 2/7: via 1]'];
+    const d = decide(input(request, hist, receipts));
+    expect(d.conclusion).not.toMatch(/via 2/);
+    expect(at(d, receipts)).not.toBe('Receipts');
+  });
 });
 
 describe('the user\'s own booking of a thing the catalog shows too', () => {

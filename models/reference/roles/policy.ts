@@ -114,6 +114,8 @@ interface SubState {
   backs: number;
   reopened: number;
   via: number;
+  /** How many tabs had been opened when a section was last opened for the goal (one section per tab). */
+  viaTab: number;
   top: boolean;
   pages: number;
   steps: number;
@@ -145,7 +147,7 @@ function readProgress(history: string[]): Progress {
 }
 
 function readSubState(history: string[], goal: number): SubState {
-  const p: SubState = { added: 0, focused: false, cleared: false, typed: false, opened: false, scrolls: 0, backs: 0, reopened: 0, via: 0, top: false, pages: 0, steps: 0, more: 0, tabs: [], ups: 0, picks: [], forwards: 0, things: [] };
+  const p: SubState = { added: 0, focused: false, cleared: false, typed: false, opened: false, scrolls: 0, backs: 0, reopened: 0, via: 0, viaTab: 0, top: false, pages: 0, steps: 0, more: 0, tabs: [], ups: 0, picks: [], forwards: 0, things: [] };
   for (const c of history) {
     const m = TAG.exec(c);
     if (!m || Number(m[1]) - 1 !== goal || m[3] === 'done') continue;
@@ -174,6 +176,7 @@ function readSubState(history: string[], goal: number): SubState {
       p.scrolls = 0;
     } else if ((s = /^via (\d+)/.exec(state))) {
       p.via = Number(s[1]);
+      p.viaTab = p.tabs.length;
       p.scrolls = 0;
     } else if ((s = /^page (\d+)/.exec(state))) {
       p.pages = Number(s[1]);
@@ -1082,8 +1085,9 @@ function planStep(input: DecideInput): Decision {
     }
     // A section that should hold it (a settings section, a shop category): open it first (once).
     const via = 'via' in goal ? goal.via : undefined;
-    // (Once per tab: the catch-all tab opened since may list the section — "Vehicles" under "Account".)
-    if (via && sub.via < 1 + sub.tabs.length && sub.scrolls === 0) {
+    // (Once per tab: the catch-all tab opened since may list the section — "Vehicles" under "Account". Not twice on one
+    // tab: the section's own page shows its name as a title, which is no second way in.)
+    if (via && (sub.via === 0 || sub.viaTab < sub.tabs.length) && sub.scrolls === 0) {
       // (A request for something new is not among the user's own things: no "My …" section for it.)
       // (Nor the thing just opened, shown on its own page: "Pastry breakfast" is no section for the action on it.)
       // (The user's own thing, when no section says its kind: their own list of things — "My classes" for "my X booking".)
