@@ -219,3 +219,16 @@ describe('a name of a thing of the field\'s kind', () => {
     expect(fieldScore({ ...vermont, value: 'Zorvane', input: 'Zorvane' }, state)).toBeLessThanOrEqual(0.5);
   });
 });
+
+describe('the way of a refund said as a statement', () => {
+  const values = (t: string): string[] => planTask(t, []).goals.flatMap((g) => ('values' in g && Array.isArray(g.values) ? (g.values as unknown[]).filter((v): v is string => typeof v === 'string') : []));
+  it('"X is fine for the money" is the refund taken as X, and the day the context named stays with the booking', () => {
+    const v = values("I can't make it to Ocean Drift on Friday, May 9 anymore. Please cancel those tickets; Gift balance is fine for the money.");
+    expect(v).toContain('Gift balance');
+    expect(v).toContain('Friday, May 9');
+    expect(values('Cancel my Ocean Drift seats for May 9. Back to my card is fine for the refund.')).toContain('Back to my card');
+  });
+  it('"any reason is fine" names no way of a refund', () => {
+    expect(values('Cancel the Rex visit on May 3; any reason is fine.')).toEqual(['May 3']);
+  });
+});

@@ -706,7 +706,15 @@ function restructure(parts: Part[]): Part[] {
       const date = /\b(?:on|for|this|next)\s+((?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)(?:,?\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2}\b)?|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2})\b/.exec(left);
       if (!date || namesSomething(left.replace(date[0], ' ')) || /\?\s*$/.test(c.text)) continue;
       // (To the request the pronoun was in: "Put it on the plan. Make it 3 servings." dates the first only.)
-      for (const r of gotThing.length > 0 ? gotThing : requests) if (!r.text.includes(date[1]!)) r.text = r.text.replace(/\s*([.!?]*)$/, ` on ${date[1]}$1`);
+      // (Right after the thing and its kind when a clause follows it: "Cancel the X ticket on D and take the money back as
+      // V", not "… as V on D".)
+      const dated = (t: string): string => {
+        const at = t.indexOf(bare);
+        const after = at < 0 ? undefined : /^(?:\s+[a-z]{3,})?(?=\s*(?:[,;]|\s+and\s|\s+then\s))/.exec(t.slice(at + bare.length));
+        if (at >= 0 && after) return `${t.slice(0, at + bare.length + after[0].length)} on ${date[1]}${t.slice(at + bare.length + after[0].length)}`;
+        return t.replace(/\s*([.!?]*)$/, ` on ${date[1]}$1`);
+      };
+      for (const r of gotThing.length > 0 ? gotThing : requests) if (!r.text.includes(date[1]!)) r.text = dated(r.text);
       c.text = left.replace(date[0], ' ');
     }
     // A name the context gave right after the thing ("I'm doing X for Breakfast") goes with the request too.

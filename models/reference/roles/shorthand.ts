@@ -103,6 +103,10 @@ export function everydayShorthand(text: string): string {
       `my ${wont[3]} ${kind}${brand ? ` in ${brand}` : ''}${date ? ` for ${date}` : ''}`);
     s = `${s.slice(0, wont.index)}${wont[1]}${context ? `${context}${wont[5]} ` : ''}${rest}`;
   }
+  // "…; Wallet credit is fine for the money" → "… and take the money back as Wallet credit": the way of a refund one
+  // accepts, said as a statement.
+  s = s.replace(/([;,.!]\s*|\s+and\s+)((?:[A-Z][\w'’-]*)(?:\s+[\w'’-]+){0,3}?)\s+(?:is|would\s+be|works)\s+(?:fine|ok|okay|good|great)\s+(?:for|as)\s+(?:the\s+|my\s+)?(money|refund)\b(?:\s+back)?/, (_a, _sep: string, way: string, what: string) =>
+    ` and take the ${what} back as ${way}`);
   // "… and get the money back with Wallet credit" → "… and take the money back as Wallet credit": how a refund comes.
   s = s.replace(/\b(?:get|have|receive)\s+(?:the\s+|my\s+)?(money|refund|payment)\s+(?:back\s+)?(?:with|as|in|via|through|on|to)\s+(?=(?:my\s+|the\s+)?[A-Z])/, 'take the $1 back as ');
   // "We want to catch X on Thursday, June 5. Please buy 4 tickets for the 7:15 PM show" → "… buy 4 tickets for X on
