@@ -145,6 +145,23 @@ describe('note-style requests and where a thing is added', () => {
   });
 });
 
+describe('a tab opened to look for a button', () => {
+  it('is not opened again as the section that should hold it', () => {
+    const mine = [
+      line('9:41', 12, 6, 36, 18),
+      line('My tickets', 15, 47, 120, 21),
+      line('Ocean Drift', 15, 140, 120, 18), line('Fri, May 9 · 7:30 PM', 15, 163, 160, 14), line('2 tickets · Screen 3', 15, 183, 160, 14),
+      line('Ocean Drift', 15, 240, 120, 18), line('Sat, May 10 · 6:00 PM', 15, 263, 160, 14), line('1 ticket · Screen 1', 15, 283, 160, 14),
+      line('Films', 51, 886, 50, 18), line('My tickets', 130, 887, 90, 17), line('Wallet', 300, 887, 60, 19),
+    ];
+    const request = 'Cancel my Ocean Drift tickets on Friday, May 9.';
+    const hist = ['Opened the Flickr app. [goal 1/6 done]', 'Tapped "Ocean Drift". [goal 4/6 done]', 'Swiped up to look for "Cancel". [goal 5/6: scroll 1 #abc]', 'Opened the "My tickets" tab to look for "Cancel". [goal 5/6: tab My tickets]'];
+    const d = decide(input(request, hist, mine));
+    expect(d.conclusion).not.toMatch(/via 1/);
+    expect(at(d, mine)).not.toBe('My tickets');
+  });
+});
+
 describe('the user\'s own booking of a thing the catalog shows too', () => {
   const front = [
     line('9:41', 12, 6, 36, 18),

@@ -1095,7 +1095,9 @@ function planStep(input: DecideInput): Decision {
         !notMine && /\bmy\b/i.test(input.instruction) && goal.kind === 'tap' && goal.entity
           ? lines.find((l) => /^my\s+[a-z]+s$/i.test(l.text.trim()) && !isHeader(l, screen) && !itself(l) && !tabRow(lines, screen).includes(l))
           : undefined;
-      const v = viaLine(lines.filter((l) => !(notMine && MINE.test(l.text.trim())) && !itself(l)), via, screen) ?? ownList();
+      // (Nor a tab already opened for it: tapping "My tickets" in the tab row again shows the same page.)
+      const openedTab = (l: OcrLine): boolean => sub.tabs.some((t) => normText(t) === normText(l.text)) && tabRow(lines, screen).includes(l);
+      const v = viaLine(lines.filter((l) => !(notMine && MINE.test(l.text.trim())) && !itself(l) && !openedTab(l)), via, screen) ?? ownList();
       if (v) {
         return clickOn(v, `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not on this screen, but "${v.text}" is the section that should hold it; opening it.`, `Opened "${v.text}" to look for ${what}. ${tag(`via ${sub.via + 1}`)}`);
       }
