@@ -249,3 +249,24 @@ describe('the way of a refund said as a statement', () => {
     expect(values('Cancel the Rex visit on May 3; any reason is fine.')).toEqual(['May 3']);
   });
 });
+
+describe('the user\'s preferred place, set in a drop-down', () => {
+  const page = [
+    line('9:41', 12, 6, 36, 18),
+    line('My branch', 14, 47, 90, 21),
+    line('Loans', 13, 99, 60, 20), line('Holds', 161, 100, 60, 18), line('My branch', 307, 99, 74, 22),
+    line('Preferred branch', 25, 162, 130, 17),
+    line('Downtown', 42, 205, 93, 18),
+    line('Holds are sent to your preferred branch.', 0, 263, 290, 21),
+  ];
+  const request = 'Set my library pickup branch to Lakeside Plaza.';
+  it('"Preferred branch" is the field for "my pickup branch"; a sentence that informs is no row to open', () => {
+    const d = decide(input(request, ['Opened the Shelfy app. [goal 1/4 done]', 'Tapped "My branch". [goal 2/4 done]'], page));
+    expect(at(d, page)).toBe('Downtown');
+  });
+  it('in its list of choices, a name the OCR read a letter short ("Lakeside Plaz") is still the option; a digit never', () => {
+    expect(optionScore('Lakeside Plaz', 'Lakeside Plaza')).toBeGreaterThanOrEqual(0.95);
+    expect(optionScore('Apartment 413', 'Apartment 412')).toBeLessThan(0.95);
+    expect(optionScore('Classic Burgers', 'Classic Burger')).toBeLessThan(0.95);
+  });
+});

@@ -24,7 +24,7 @@ import type { OcrLine } from '../types.js';
 import { contentWords, SYNONYMS, RECORD_VERB, appGoal, namedAppIn, plural, type ActPlan } from './policy-act.js';
 import type { Goal } from './policy-tasks.js';
 import { instructionEntities, isDateEntity, isNumberEntity } from './intent.js';
-import { isHeader, matchScore, normText, sameDate, tabRow } from './policy-screen.js';
+import { isHeader, levenshtein, matchScore, normText, sameDate, tabRow } from './policy-screen.js';
 import type { Stepper } from './policy-vision.js';
 
 export type ValueKind = 'amount' | 'number' | 'date' | 'time' | 'text' | 'name';
@@ -669,6 +669,11 @@ export function optionScore(option: string, value: string): number {
   const ow = option.trim().split(/\s+/);
   // (Not when the words after it name a kind of datum: "Phone number", "Card name" label a field for one, no option.)
   // (A value led by a number joined to a word — "30-day" — is a name too: "30-day supply".)
+  // (One letter the OCR dropped or misread in a long name — "Riverside Mal" — is still that option; never a digit — "Room
+  // 412" is no "Room 413" — nor a plural's ending.)
+  const a = normText(option);
+  const b = normText(value);
+  if (Math.min(a.length, b.length) >= 10 && levenshtein(a, b) === 1 && a.replace(/\D/g, '') === b.replace(/\D/g, '') && a !== `${b}s` && b !== `${a}s`) return 0.95;
   const described = /^(?:\p{Lu}|\d+-\p{L})/u.test(value.trim()) && ow.length > vw.length && ow.length - vw.length <= 2 && normText(ow.slice(0, vw.length).join(' ')) === normText(value) && ow.slice(vw.length).every((w) => /^[a-z][a-z-]{2,}$/.test(w) && !DATUM_WORDS.test(w));
   return described ? 0.95 : s;
 }

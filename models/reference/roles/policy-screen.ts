@@ -542,7 +542,10 @@ export function fieldOf(lines: OcrLine[], hints: string[], value: string, screen
     // (OCR may run a label's words together: "Waterevery" is "Water every" — the hint, then a word, not a suffix.)
     const hit = (w: string): boolean =>
       want.has(w) || [...want].some((h) => h.length >= 4 && w.startsWith(h) && w.length - h.length >= 3 && !/^(?:ing|ings|ed|er|ers|es|ly|ment|ments|tion|ful)$/.test(w.slice(h.length)));
-    const shared = ws.filter((w) => w.length > 2 && hit(w)).length;
+    // (The user's own one of a kind — "Preferred store", "Default address" — is the request's "my <kind>" said as a
+    // setting: that word counts with the kind.)
+    const own = ws.length === 2 && /^(?:preferred|default|primary|usual|favou?rite|main|home)$/.test(ws[0]!) && hit(ws[1]!) ? 1 : 0;
+    const shared = ws.filter((w) => w.length > 2 && hit(w)).length + own;
     if (shared >= minShared && (!best || shared > best.score)) best = { label: l, score: shared };
   }
   if (!best) return undefined;

@@ -1062,7 +1062,8 @@ function planStep(input: DecideInput): Decision {
       const tabs = tabRow(lines, screen);
       const row = lines.find((l) => {
         const ws = l.text.trim().split(/\s+/);
-        return !isHeader(l, screen) && !tabs.includes(l) && ws.length >= 3 && ws.length <= 10 && !/[?:]\s*$/.test(l.text) && contentWords(l.text).some((w) => goal.hints.some((h) => stemEq(w, h)));
+        // (A sentence that ends with its full stop informs — "Refills are sent to your preferred store." —: no row.)
+        return !isHeader(l, screen) && !tabs.includes(l) && ws.length >= 3 && ws.length <= 10 && !/[?:]\s*$/.test(l.text) && !/[a-z)]\.\s*$/i.test(l.text.trim()) && contentWords(l.text).some((w) => goal.hints.some((h) => stemEq(w, h)));
       });
       if (row) return clickOn(row, `Step ${gi + 1} of ${n} ("${goal.text}"): ${what} is not on this screen, but "${row.text}" names the setting; opening it.`, `Opened "${row.text}" to look for ${what}. ${tag(`via ${sub.via + 1}`)}`);
     }
