@@ -321,6 +321,10 @@ export function formFields(lines: readonly OcrLine[], screen: { width: number; h
     // (A word centred on the screen, away from the left margin, is a button's — "Track" on a full-width button under the
     // form —: labels start at the form's left edge.)
     if (l.box.x > 64 && Math.abs(l.box.x + l.box.w / 2 - screen.width / 2) < 16) continue;
+    // The end of a sentence wrapped onto a line of its own ("… from $8.95 per" over "item") is no label: the line right
+    // above it starts where it starts, runs on to the right edge and ends without a stop.
+    const wrappedFrom = body.find((x) => x !== l && Math.abs(x.box.x - l.box.x) <= 8 && l.box.y - (x.box.y + x.box.h) <= 6 && l.box.y > x.box.y && x.box.x + x.box.w >= screen.width * 0.75 && x.text.trim().split(/\s+/).length > 5 && !/[.:!?]$/.test(x.text.trim()));
+    if (wrappedFrom && /^[a-z$(]/.test(t)) continue;
     // A chip wrapped onto a row of its own under a row of chips ("Breakfast  Lunch  Dinner" over "Snack") is a choice,
     // no label.
     // (Three or more short words on that row: two are a two-column form's inputs, "Jane  Doe".)
