@@ -323,8 +323,9 @@ export function formFields(lines: readonly OcrLine[], screen: { width: number; h
     if (l.box.x > 64 && Math.abs(l.box.x + l.box.w / 2 - screen.width / 2) < 16) continue;
     // The end of a sentence wrapped onto a line of its own ("… from $8.95 per" over "item") is no label: the line right
     // above it starts where it starts, runs on to the right edge and ends without a stop.
-    const wrappedFrom = body.find((x) => x !== l && Math.abs(x.box.x - l.box.x) <= 8 && l.box.y - (x.box.y + x.box.h) <= 6 && l.box.y > x.box.y && x.box.x + x.box.w >= screen.width * 0.75 && x.text.trim().split(/\s+/).length > 5 && !/[.:!?]$/.test(x.text.trim()));
-    if (wrappedFrom && /^[a-z$(]/.test(t)) continue;
+    // (Only a line that starts lower-case or with a price is looked at: the scan runs for every line of every screen.)
+    const wrapped = /^[a-z$(]/.test(t) && body.some((x) => x !== l && Math.abs(x.box.x - l.box.x) <= 8 && l.box.y - (x.box.y + x.box.h) <= 6 && l.box.y > x.box.y && x.box.x + x.box.w >= screen.width * 0.75 && x.text.trim().split(/\s+/).length > 5 && !/[.:!?]$/.test(x.text.trim()));
+    if (wrapped) continue;
     // A chip wrapped onto a row of its own under a row of chips ("Breakfast  Lunch  Dinner" over "Snack") is a choice,
     // no label.
     // (Three or more short words on that row: two are a two-column form's inputs, "Jane  Doe".)
