@@ -12,6 +12,7 @@ import { fitnessApp } from './apps/fitness/index.js';
 import { flightsApp } from './apps/flights/index.js';
 import { foodApp } from './apps/food/index.js';
 import { hotelApp } from './apps/hotel/index.js';
+import { insuranceApp } from './apps/insurance/index.js';
 import { jobsApp } from './apps/jobs/index.js';
 import { laundryApp } from './apps/laundry/index.js';
 import { libraryApp } from './apps/library/index.js';
@@ -70,6 +71,7 @@ export const BUILT_IN_APPS: readonly AppModule[] = [
   carshareApp as AppModule,
   tunesApp as AppModule,
   driveApp as AppModule,
+  insuranceApp as AppModule,
 ];
 
 /** Launcher icons that are not real apps: opening them shows a "Coming soon" page. */

@@ -4,7 +4,7 @@ import { loadDags } from '../../environments/app-world.js';
 import { generateQueries } from '../../query-gen/sample.js';
 
 /** The paraphrase validation sets: every phrasing fills from a generated query of its family, none is left out. */
-describe.each(['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7-fitness', 'v8-parcels', 'v9-vet', 'v10-laundry', 'v11-cinema', 'v12-plants', 'v13', 'v14-splits', 'v15-meals', 'v16-school', 'v17-flights', 'v18-utility', 'v19-hotel', 'v20-jobs', 'v21-repairs', 'v22-carshare', 'v23-tunes', 'v24', 'v25-drive', 'v26', 'v28', 'v32', 'v34'])('paraphrase set %s', (name) => {
+describe.each(['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7-fitness', 'v8-parcels', 'v9-vet', 'v10-laundry', 'v11-cinema', 'v12-plants', 'v13', 'v14-splits', 'v15-meals', 'v16-school', 'v17-flights', 'v18-utility', 'v19-hotel', 'v20-jobs', 'v21-repairs', 'v22-carshare', 'v23-tunes', 'v24', 'v25-drive', 'v26', 'v28', 'v32', 'v34', 'v36-insurance'])('paraphrase set %s', (name) => {
   it('names real families, has ≥ 3 phrasings each, and every phrasing fills from the family\'s own slots', async () => {
     const set = await loadParaphrases(`bench/paraphrases/${name}.json`);
     const dags = loadDags();
@@ -32,7 +32,7 @@ describe('paraphrase set v2', () => {
   it('covers every family of the apps that existed when it was written (all but the Pharmacy, Bank, Transit, HomeHub and ParkSpot apps, added after it)', async () => {
     const set = await loadParaphrases('bench/paraphrases/v2.json');
     const expected = loadDags()
-      .filter((d) => d.app !== 'pharmacy' && d.app !== 'bank' && d.app !== 'transit' && d.app !== 'smarthome' && d.app !== 'parking' && d.app !== 'fitness' && d.app !== 'parcels' && d.app !== 'vet' && d.app !== 'laundry' && d.app !== 'cinema' && d.app !== 'plants' && d.app !== 'splits' && d.app !== 'meals' && d.app !== 'school' && d.app !== 'flights' && d.app !== 'utility' && d.app !== 'hotel' && d.app !== 'jobs' && d.app !== 'repairs' && d.app !== 'carshare' && d.app !== 'tunes' && d.app !== 'drive')
+      .filter((d) => d.app !== 'pharmacy' && d.app !== 'bank' && d.app !== 'transit' && d.app !== 'smarthome' && d.app !== 'parking' && d.app !== 'fitness' && d.app !== 'parcels' && d.app !== 'vet' && d.app !== 'laundry' && d.app !== 'cinema' && d.app !== 'plants' && d.app !== 'splits' && d.app !== 'meals' && d.app !== 'school' && d.app !== 'flights' && d.app !== 'utility' && d.app !== 'hotel' && d.app !== 'jobs' && d.app !== 'repairs' && d.app !== 'carshare' && d.app !== 'tunes' && d.app !== 'drive' && d.app !== 'insurance')
       .flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
     expect(Object.keys(set).sort()).toEqual(expected.sort());
   });
@@ -42,7 +42,7 @@ describe('paraphrase set v3', () => {
   it('covers every family of the apps that existed when it was written, the Pharmacy and Bank apps included (written after the third freeze; the Transit, HomeHub and ParkSpot apps came later)', async () => {
     const set = await loadParaphrases('bench/paraphrases/v3.json');
     const expected = loadDags()
-      .filter((d) => d.app !== 'transit' && d.app !== 'smarthome' && d.app !== 'parking' && d.app !== 'fitness' && d.app !== 'parcels' && d.app !== 'vet' && d.app !== 'laundry' && d.app !== 'cinema' && d.app !== 'plants' && d.app !== 'splits' && d.app !== 'meals' && d.app !== 'school' && d.app !== 'flights' && d.app !== 'utility' && d.app !== 'hotel' && d.app !== 'jobs' && d.app !== 'repairs' && d.app !== 'carshare' && d.app !== 'tunes' && d.app !== 'drive')
+      .filter((d) => d.app !== 'transit' && d.app !== 'smarthome' && d.app !== 'parking' && d.app !== 'fitness' && d.app !== 'parcels' && d.app !== 'vet' && d.app !== 'laundry' && d.app !== 'cinema' && d.app !== 'plants' && d.app !== 'splits' && d.app !== 'meals' && d.app !== 'school' && d.app !== 'flights' && d.app !== 'utility' && d.app !== 'hotel' && d.app !== 'jobs' && d.app !== 'repairs' && d.app !== 'carshare' && d.app !== 'tunes' && d.app !== 'drive' && d.app !== 'insurance')
       .flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
     expect(expected).toContain('bank/send_money');
     expect(Object.keys(set).sort()).toEqual(expected.sort());
@@ -53,7 +53,7 @@ describe('paraphrase set v4', () => {
   it('covers every family of the apps that existed when it was written, the Transit app included (written blind after the policy freeze; the HomeHub and ParkSpot apps came later)', async () => {
     const set = await loadParaphrases('bench/paraphrases/v4.json');
     const expected = loadDags()
-      .filter((d) => d.app !== 'smarthome' && d.app !== 'parking' && d.app !== 'fitness' && d.app !== 'parcels' && d.app !== 'vet' && d.app !== 'laundry' && d.app !== 'cinema' && d.app !== 'plants' && d.app !== 'splits' && d.app !== 'meals' && d.app !== 'school' && d.app !== 'flights' && d.app !== 'utility' && d.app !== 'hotel' && d.app !== 'jobs' && d.app !== 'repairs' && d.app !== 'carshare' && d.app !== 'tunes' && d.app !== 'drive')
+      .filter((d) => d.app !== 'smarthome' && d.app !== 'parking' && d.app !== 'fitness' && d.app !== 'parcels' && d.app !== 'vet' && d.app !== 'laundry' && d.app !== 'cinema' && d.app !== 'plants' && d.app !== 'splits' && d.app !== 'meals' && d.app !== 'school' && d.app !== 'flights' && d.app !== 'utility' && d.app !== 'hotel' && d.app !== 'jobs' && d.app !== 'repairs' && d.app !== 'carshare' && d.app !== 'tunes' && d.app !== 'drive' && d.app !== 'insurance')
       .flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
     expect(expected).toContain('transit/report_lost_item');
     expect(Object.keys(set).sort()).toEqual(expected.sort());
@@ -63,7 +63,7 @@ describe('paraphrase set v4', () => {
 describe('paraphrase set v5', () => {
   it('covers every family of every app of its time, the HomeHub app included (written blind with it; the ParkSpot app came later)', async () => {
     const set = await loadParaphrases('bench/paraphrases/v5.json');
-    const expected = loadDags().filter((d) => d.app !== 'parking' && d.app !== 'fitness' && d.app !== 'parcels' && d.app !== 'vet' && d.app !== 'laundry' && d.app !== 'cinema' && d.app !== 'plants' && d.app !== 'splits' && d.app !== 'meals' && d.app !== 'school' && d.app !== 'flights' && d.app !== 'utility' && d.app !== 'hotel' && d.app !== 'jobs' && d.app !== 'repairs' && d.app !== 'carshare' && d.app !== 'tunes' && d.app !== 'drive').flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
+    const expected = loadDags().filter((d) => d.app !== 'parking' && d.app !== 'fitness' && d.app !== 'parcels' && d.app !== 'vet' && d.app !== 'laundry' && d.app !== 'cinema' && d.app !== 'plants' && d.app !== 'splits' && d.app !== 'meals' && d.app !== 'school' && d.app !== 'flights' && d.app !== 'utility' && d.app !== 'hotel' && d.app !== 'jobs' && d.app !== 'repairs' && d.app !== 'carshare' && d.app !== 'tunes' && d.app !== 'drive' && d.app !== 'insurance').flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
     expect(expected).toContain('smarthome/add_guest_code');
     expect(Object.keys(set).sort()).toEqual(expected.sort());
   });
@@ -72,14 +72,14 @@ describe('paraphrase set v5', () => {
 describe('paraphrase set v6', () => {
   it('covers every family of every app, ParkSpot included (written blind from the DAGs only, 2026-11-27; the ParkSpot families by that app\'s author)', async () => {
     const set = await loadParaphrases('bench/paraphrases/v6.json');
-    const expected = loadDags().filter((d) => d.app !== 'fitness' && d.app !== 'parcels' && d.app !== 'vet' && d.app !== 'laundry' && d.app !== 'cinema' && d.app !== 'plants' && d.app !== 'splits' && d.app !== 'meals' && d.app !== 'school' && d.app !== 'flights' && d.app !== 'utility' && d.app !== 'hotel' && d.app !== 'jobs' && d.app !== 'repairs' && d.app !== 'carshare' && d.app !== 'tunes' && d.app !== 'drive').flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
+    const expected = loadDags().filter((d) => d.app !== 'fitness' && d.app !== 'parcels' && d.app !== 'vet' && d.app !== 'laundry' && d.app !== 'cinema' && d.app !== 'plants' && d.app !== 'splits' && d.app !== 'meals' && d.app !== 'school' && d.app !== 'flights' && d.app !== 'utility' && d.app !== 'hotel' && d.app !== 'jobs' && d.app !== 'repairs' && d.app !== 'carshare' && d.app !== 'tunes' && d.app !== 'drive' && d.app !== 'insurance').flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
     expect(expected).toContain('smarthome/add_guest_code');
     expect(Object.keys(set).sort()).toEqual(expected.sort());
   });
 });
 
 /** Sets written with slot references for every slot a family's templates use (v5 on): values carried verbatim. */
-describe.each(['v5', 'v6', 'v7-fitness', 'v8-parcels', 'v9-vet', 'v10-laundry', 'v11-cinema', 'v12-plants', 'v14-splits', 'v15-meals', 'v16-school', 'v17-flights', 'v18-utility', 'v19-hotel', 'v20-jobs', 'v21-repairs', 'v22-carshare', 'v23-tunes', 'v24', 'v25-drive', 'v26', 'v28', 'v32'])('paraphrase set %s carries every slot', (name) => {
+describe.each(['v5', 'v6', 'v7-fitness', 'v8-parcels', 'v9-vet', 'v10-laundry', 'v11-cinema', 'v12-plants', 'v14-splits', 'v15-meals', 'v16-school', 'v17-flights', 'v18-utility', 'v19-hotel', 'v20-jobs', 'v21-repairs', 'v22-carshare', 'v23-tunes', 'v24', 'v25-drive', 'v26', 'v28', 'v32', 'v36-insurance'])('paraphrase set %s carries every slot', (name) => {
   it('each phrasing names the slots its family\'s templates use, no others (shop\'s category may be left out)', async () => {
     const set = await loadParaphrases(`bench/paraphrases/${name}.json`);
     const refs = (text: string): Set<string> => new Set([...text.matchAll(/\{([a-z][a-z0-9_]*)\}/g)].map((m) => m[1]!));
@@ -229,6 +229,14 @@ describe('paraphrase set v25-drive', () => {
   it('covers the Nimbrel families (written blind with that app)', async () => {
     const set = await loadParaphrases('bench/paraphrases/v25-drive.json');
     const expected = loadDags().filter((d) => d.app === 'drive').flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
+    expect(Object.keys(set).sort()).toEqual(expected.sort());
+  });
+});
+
+describe('paraphrase set v36-insurance', () => {
+  it('covers the Brellow families (written blind with that app)', async () => {
+    const set = await loadParaphrases('bench/paraphrases/v36-insurance.json');
+    const expected = loadDags().filter((d) => d.app === 'insurance').flatMap((d) => d.tasks.map((t) => `${d.app}/${t.id}`));
     expect(Object.keys(set).sort()).toEqual(expected.sort());
   });
 });

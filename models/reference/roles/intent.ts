@@ -801,8 +801,9 @@ export function requestCore(instruction: string): string {
     .replace(/[.?!]?\s+(?:please\s+)?[Ww]rite\s+(.+?)\s+(?:in|into)\s+the\s+(note|memo|reference|message|comment|description)\s+(?:field|box|line)\b/, ' with the $2 $1')
     // "In HomeHub, add …" → "Add … in HomeHub": the app a sentence opens with says where its request is done.
     // (Not a date: "On Friday, …".)
-    .replace(/(^|[.!?]\s+)(?:(?:Over\s+)?[Ii]n|(?:Over\s+)?[Oo]n|Using|Inside|Via)\s+(?:the\s+|my\s+)?([A-Z][\w-]*)(?:\s+app)?\s*,\s+([a-z][^.!?]*)([.!?]|$)/g, (all, pre: string, app: string, rest: string, end: string) =>
-      WEEKDAY.test(app) || MONTH.test(app) || /^(?:Today|Tomorrow|Tonight|Monday|Morning|Evening)$/i.test(app) ? all : `${pre}${rest[0]!.toUpperCase()}${rest.slice(1)} in ${app}${end}`,
+    // (A closing "please" stays last: "In Brellow, switch …, please." → "Switch … in Brellow, please.")
+    .replace(/(^|[.!?]\s+)(?:(?:Over\s+)?[Ii]n|(?:Over\s+)?[Oo]n|Using|Inside|Via)\s+(?:the\s+|my\s+)?([A-Z][\w-]*)(?:\s+app)?\s*,\s+([a-z][^.!?]*?)(,?\s+please)?([.!?]|$)/g, (all, pre: string, app: string, rest: string, please: string | undefined, end: string) =>
+      WEEKDAY.test(app) || MONTH.test(app) || /^(?:Today|Tomorrow|Tonight|Monday|Morning|Evening)$/i.test(app) ? all : `${pre}${rest[0]!.toUpperCase()}${rest.slice(1)} in ${app}${please ?? ''}${end}`,
     )
     // "Drop my PulseFit Vinyasa Flow Express class" → "Drop my Vinyasa Flow Express class in PulseFit": a made-up
     // compound brand (a capital inside the word) before a name of its own is the app the thing is in, not part of it.

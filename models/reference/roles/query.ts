@@ -226,7 +226,8 @@ const SYNONYMS: readonly { verb: RegExp; to: readonly { text: string; reads: boo
   { verb: /^Show me\b/, to: [{ text: 'Let me see', reads: true }, { text: 'Pull up', reads: true }] },
   { verb: /^Turn\b/, to: [{ text: 'Switch', reads: true }] },
   { verb: /^Set\b(?! up\b)/, to: [{ text: 'Change', reads: true }] },
-  { verb: /^Change\b/, to: [{ text: 'Set', reads: true }] },
+  // (Not before a clause: "change how X is paid" is English, "set how X is paid" is not.)
+  { verb: /^Change\b(?!\s+(?:how|what|when|where|who|which|whether)\b)/, to: [{ text: 'Set', reads: true }] },
   { verb: /^Order\b/, to: [{ text: 'Buy', reads: true }] },
 ];
 
@@ -280,6 +281,9 @@ export function splitRequest(core: string, values: readonly string[]): { lead: s
 /** Words that open a statement, never a request: a determiner, a pronoun, "there". */
 const STATEMENT_OPENER = /^(?:The|A|An|This|That|These|Those|It|It's|There|There's|Their|His|Her|Its|They|They're|He|She|Everyone|Everybody|Nobody|Someone|Somebody)\s/;
 
+/** A place phrase fronted before a request, up to its comma: "In Brellow, ", "Using the Foodie app, ", "On Nimbrel, ". */
+const FRONTED = /^(?:(?:Over\s+)?(?:In|On)|Using|Inside|Via|Through)\s+(?:the\s+|my\s+)?[A-Z][\w-]*(?:\s+app)?,\s+(?=[a-z])/;
+
 /** A frame applied to the request sentence of a core, its context sentences kept before it. */
 function framed(frame: Option, c: string, values: readonly string[]): string {
   const { lead, request: asked, tail } = splitRequest(c, values);
@@ -290,8 +294,13 @@ function framed(frame: Option, c: string, values: readonly string[]): string {
   // (Not when the word after it is a value of the request, written as the checker wants it.)
   const after = /^[Pp]lease,?\s+(\S+)/.exec(asked)?.[1] ?? '';
   const bare = values.some((v) => v.startsWith(after)) ? asked : asked.replace(/^[Pp]lease,?\s+(?=[a-z])/, '');
-  const request = bare === asked ? asked : bare.charAt(0).toUpperCase() + bare.slice(1);
-  const made = frame.make(request, lowerFirst(request, values));
+  const request0 = bare === asked ? asked : bare.charAt(0).toUpperCase() + bare.slice(1);
+  // A phrase fronted before the request ("In Brellow, list it …") stays in front of the frame: "In Brellow, could you
+  // list it …?", never "Could you in Brellow, list it …?".
+  const front = FRONTED.exec(request0)?.[0] ?? '';
+  const request = front ? cap(request0.slice(front.length)) : request0;
+  const made0 = frame.make(request, lowerFirst(request, values));
+  const made = front ? `${front}${lowerFirst(made0, values)}` : made0;
   const said = lead ? `${lead} ${made}` : made;
   return tail ? `${said.replace(/[.!]+$/, '')}${/\?$/.test(said) ? '' : '.'} ${tail}` : said;
 }
