@@ -317,7 +317,8 @@ export function formFields(lines: readonly OcrLine[], screen: { width: number; h
     const ws = t.match(/[A-Za-z][A-Za-z'’-]*/g) ?? [];
     // A label may be a question that asks for the value ("What did you lose?"), never a dialog's ("Freeze this card?").
     const asks = /^(?:what|which|where|when|who|whom|how)\b[^?]*\?$/i.test(t);
-    if (ws.length === 0 || ws.length > 4 || /\d/.test(t) || (/[?!.]$/.test(t) && !asks) || SUBMITTISH.test(t) || l.box.x > screen.width * 0.45) continue;
+    // (A question asks in a few more words: "How much will it cost?".)
+    if (ws.length === 0 || ws.length > (asks ? 6 : 4) || /\d/.test(t) || (/[?!.]$/.test(t) && !asks) || SUBMITTISH.test(t) || l.box.x > screen.width * 0.45) continue;
     // (A word centred on the screen, away from the left margin, is a button's — "Track" on a full-width button under the
     // form —: labels start at the form's left edge.)
     if (l.box.x > 64 && Math.abs(l.box.x + l.box.w / 2 - screen.width / 2) < 16) continue;
@@ -379,7 +380,8 @@ export function fieldScore(v: FormValue, f: FormField): number {
     if ([...fw].some((x) => x.length >= 4 && relatedness(name, x, 2, true) >= 0.5)) score += 1;
   }
   const ph = f.input?.text ?? '';
-  if (v.kind === 'amount' && (/^[$€£]?\s?0[.,]00$/.test(ph.trim()) || fw.has('$'))) score += 1;
+  // (Or a label led by a currency sign: "$ Replacement value".)
+  if (v.kind === 'amount' && (/^[$€£]?\s?0[.,]00$/.test(ph.trim()) || fw.has('$') || /^[$€£]\s*\p{L}/u.test(f.label.text.trim()))) score += 1;
   if (ph && /^e\.?g\.?/i.test(ph.trim()) && shape(ph) === shape(v.value) && shape(v.value).length > 1) score += 1.5;
   // The field already shows this value; or another of its kind (a day for a day: "Day · Monday (today)" takes "Sunday").
   if (f.input && matchScore(f.input.text, v.input) >= 0.95) score += 2;

@@ -170,6 +170,12 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const says = (text: string, name: string): boolean => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escape(name.trim())}(?![\\p{L}\\p{N}])`, 'iu').test(text);
 
 /** The names and values a request carries (not the app's name): what must show where the outcome lives. */
+/** A box's placeholder naming the kind of thing it takes, a money box's after its currency sign: "Item name", "$ Estimated cost". */
+const KIND_PLACEHOLDER = /^(?:[£$€]\s*)?(?:[A-Za-z]+\s+){0,2}(?:name|cost|value|amount|number|price|title|description|address|email|phone|code)$/i;
+
+/** A means said in one plain word after "by" or "via" ("by post", "via email"): never a pronoun, a determiner or a number. */
+const MEANS = /\b(?:by|via)\s+(?!(?:the|a|an|my|your|our|their|his|her|its|me|you|us|them|him|it|then|now|far|hand|myself|yourself|the way)\b)([a-z]{3,})\b(?=\s*(?:[.,;!?]|$|\s+(?:and|through|in|on|from|to|with|please|instead)\b))/i;
+
 function requestNames(instruction: string, core: string, app: string | undefined): string[] {
   const out: string[] = [];
   // (A short code of digits and a letter — a seat, a gate, a room: "14C", "B12" — is a name too.)
@@ -177,7 +183,11 @@ function requestNames(instruction: string, core: string, app: string | undefined
   const codes = [...(instruction.match(CODE) ?? []), ...[...instruction.matchAll(/\bthe\s+(\d{1,2}(?:st|nd|rd|th))\b/gi)].map((m) => m[1]!)];
   const context = instruction === core ? [] : instructionEntities(instruction).filter((e) => !/^(?:I|I've|I'm|We|We've|My|The|It|This|That|Can|Could|Please)$/i.test(e));
   for (const e of [...instructionEntities(core), ...tidyValues(core, formValues(core)).map((v) => v.value), ...codes, ...context]) {
-    const t = e.trim();
+    let t = e.trim();
+    // (A capitalised verb opening a sentence, before a determiner or the app — "Send the Certificate", "Ask Brellow" —
+    // is the request's verb, not part of the name: the name is what follows.)
+    const led = /^(\p{Lu}[a-z]+)\s+(?:(the|a|an|my|our|your)\s+)?(\S.*)$/u.exec(t);
+    if (led && isVerb(led[1]!.toLowerCase()) && new RegExp(`(?:^|[.!?:]\\s+)${escape(led[1]!)}\\b`).test(`${core} ${instruction}`) && (led[2] || (app ? normText(led[3]!) === normText(app) : namesTheApp(instruction, led[3]!)))) t = led[3]!;
     // (The app is known by its label: "on the Lisbon stay" names no app. A name led by the request's verb — "Put
     // Priya", capitalised at the sentence's start — is the name without it.)
     // (Nor a verb that opens a sentence, capitalised only for that: "Please check me in" → "Check me in".)
@@ -369,7 +379,21 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
   // hotel as the title —: that name is reached, no step any more.)
   const lastTag = TAG.exec(history[history.length - 1] ?? '');
   const opened = !!lastTag && ['tap', 'option'].includes(lastTag[2]!) && lastTag[4] !== sig;
-  const subject = opened ? names.filter((nm) => body.some((l) => l.box.y < screen.height * 0.2 && !tabs.includes(l) && says(l.text, nm))) : [];
+  // (So is the name of the row whose tap opened the view being filled in — a sheet's heading "Statement of account" over
+  // its choices —, while only options and fields were entered since: it is reached, not a row to open again.)
+  const filling = ((): string | undefined => {
+    for (let i = history.length - 1; i >= 0; i--) {
+      const m = TAG.exec(history[i]!);
+      if (!m) return undefined;
+      if (m[2] === 'tap') return /Tapped "([^"]+)"/.exec(history[i]!)?.[1];
+      if (!['option', 'field', 'typed', 'stepper'].includes(m[2]!)) return undefined;
+    }
+    return undefined;
+  })();
+  const subject = [
+    ...(opened ? names.filter((nm) => body.some((l) => l.box.y < screen.height * 0.2 && !tabs.includes(l) && says(l.text, nm))) : []),
+    ...(filling && lastTag?.[2] !== 'tap' ? names.filter((nm) => says(filling, nm) && body.some((l) => !tabs.includes(l) && says(l.text, nm))) : []),
+  ];
 
   // A list row's own button — "Select", "Book", "Choose" at its right, within the row's block of lines —: tapped
   // rather than the row's title, which often does nothing.
@@ -441,6 +465,12 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     if (opt && own) return click(own, `"${opt.text}" is offered here: it is "${v.value}" of the request; tapping its "${own.text}".`, `Chose "${opt.text}" with its "${own.text}". ${tag('option', v.value)}`, distinct);
     if (opt) return click(opt, `"${opt.text}" is offered here: it is "${v.value}" of the request; choosing it.`, `Chose "${opt.text}". ${tag('option', v.value)}`, distinct);
   }
+  // (A means the request says in a plain word — "by post", "via text" — is an option of that one word: "Post".)
+  for (const means of MEANS.exec(core) ? [...core.matchAll(new RegExp(MEANS.source, 'gi'))].map((m) => m[1]!) : []) {
+    if (usedValue(means)) continue;
+    const opt = body.filter((l) => tappable(l) && !tabs.includes(l) && normText(l.text) === normText(means)).sort((a, b) => b.box.y - a.box.y)[0];
+    if (opt) return click(opt, `"${opt.text}" is offered here: the request asks for it "by ${means}"; choosing it.`, `Chose "${opt.text}". ${tag('option', means)}`, 1);
+  }
   if (open.length) {
     // (A field is one whose label names the value's kind or cue — "Amount" for £45, "Reading" for 01402 —, never a
     // section heading in capitals or a greeting: a value is not typed into whatever line heads another.)
@@ -457,15 +487,17 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       const cues = v.cues.filter((c) => !names.some((nm) => normText(nm).split(' ').includes(normText(c))));
       // (What the label itself says counts: a list row's second line — "Mon, Jun 16 · 1 passenger", "France" — makes no
       // field of it. A date or time goes only where the label asks for one: they are picked, rarely typed.)
-      const own = fieldScore({ ...v, cues }, { label: f.label, words: words(f.label.text) });
+      // (A question's box says what it asks for: "How much will it cost?" over "$ Estimated cost".)
+      const own = fieldScore({ ...v, cues }, { label: f.label, words: /\?\s*$/.test(f.label.text) ? f.words : words(f.label.text) });
       if ((v.kind === 'date' || v.kind === 'time') && own < 0.8) return 0;
       // (A label that only shares a word of the request — "April bill" for a payment towards a bill — is a field when
       // what is under it reads as an input's placeholder: "Enter …", "e.g. …", "£0.00", "Choose …".)
-      const placeholder = !f.input || PLACEHOLDER.test(f.input.text.trim());
+      const placeholder = !f.input || PLACEHOLDER.test(f.input.text.trim()) || KIND_PLACEHOLDER.test(f.input.text.trim());
       // (A question heading a page — "Where to next, Maya?" — or a line that says something — "Online check-in is open"
       // — is a field only over an input that shows its placeholder.)
       const says = /\?\s*$/.test(f.label.text.trim()) || /\b(?:is|are|was|were|has|have)\b/i.test(f.label.text);
-      if (says && !(f.input && PLACEHOLDER.test(f.input.text.trim()))) return 0;
+      // (A box's placeholder may also name the kind of thing it takes — "Item name", "$ Estimated cost".)
+      if (says && !(f.input && (PLACEHOLDER.test(f.input.text.trim()) || KIND_PLACEHOLDER.test(f.input.text.trim())))) return 0;
       return own + (where ? 1.5 : 0) + (asked && (own > 0 || (!!f.input && placeholder)) ? 1 : 0) + (own > 0 && f.input && placeholder ? 0.5 : 0);
     };
     // An input box with no label line of its own, only its placeholder ("£ 0.00" under a choice of amounts, "Enter your
@@ -486,7 +518,9 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     const best = pairs[0];
     if (best) {
       const { v, f } = best;
-      const target = f.input ?? f.label;
+      // (A sentence under the label — "What it would cost to replace it new today." — describes the box; the label line is
+      // the box's placeholder then, and is tapped.)
+      const target = f.input && !(/[.!]$/.test(f.input.text.trim()) && f.input.text.trim().split(/\s+/).length > 5) ? f.input : f.label;
       return click(target, `The field "${f.label.text}" takes "${v.value}"; tapping it.`, `Tapped the field "${f.label.text}" for "${v.value}". ${tag('field', `${v.value} ~${bodyCount} @${Math.round(target.box.y + target.box.h / 2)}`)}`, 1);
     }
   }
@@ -558,6 +592,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     }
     return out.slice(1, 4);
   };
+  const coreWords = contentWords(core);
   const reqDigits: string[] = [...(core.match(/\d{3,}/g) ?? [])];
   const reqDates = names.filter((nm) => isDateLike(nm) && DAY_IN_LINE.test(nm));
   const reqCodes: string[] = [...(core.match(CODE) ?? [])];
@@ -576,7 +611,15 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       const first = words(t)[0] ?? '';
       // (A removal request commits nothing but a removal: "Confirm booking" is no way to cancel one.)
       const commitWord = removal ? REMOVAL.test(t) || /^yes\b/i.test(t) : COMMIT.has(first);
-      const commit = words(t).length <= 4 && !/\d/.test(t) && (commitWord || (verb.length > 2 && stemEq(first, verb)));
+      // (A button that adds a thing the request never speaks of — "+ Add a driver", "+ Add a new card" for a request to
+      // send a document or switch to a saved card — creates something else: no way to carry the request out.)
+      const strayAdd = /^\+?\s*(?:add|new|create)\b/i.test(t) && !coreWords.some((w) => stemEq(w, first)) && contentWords(t).filter((w) => !/^(?:add|new|create)$/.test(w)).some((w) => !coreWords.some((x) => stemEq(x, w)));
+      // (While the request's values are still to enter, a button that adds the kind of thing the request adds — "+ Add a
+      // valuable" for "add my camera …" or "list it as a valuable" — is the way into its form, not a commit: it beats a
+      // row that only shows one of the values, "Cameras · $2,700".)
+      const made = contentWords(t).filter((w) => !/^(?:add|new|create)$/.test(w));
+      const entry = !strayAdd && open.length > 0 && !allIn && /^\+?\s*(?:add|new|create)\b/i.test(t) && words(t).length <= 5 && (coreWords.some((w) => stemEq(w, first)) || (made.length > 0 && made.every((w) => coreWords.some((x) => stemEq(x, w)))));
+      const commit = !strayAdd && !entry && words(t).length <= 4 && !/\d/.test(t) && (commitWord || (verb.length > 2 && stemEq(first, verb)));
       if (removal && COMMIT.has(first) && !commit && /^(?:book|reserve|buy|order|place|pay|confirm|continue|next|submit|send)\b/i.test(t)) return { l, score: -1, commit };
       // (A committing button tapped already since the last value was entered is not tapped again: "Add" twice adds two.)
       if (commit && (taps.get(normText(t)) ?? 0) > 0) return { l, score: -1, commit };
@@ -599,7 +642,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
       // (A request that brings a text to write — a review's title, a message — looks for where one writes: "Write a
       // review", "Add a note", "Leave feedback".)
       const composer = !commit && words(t).length <= 4 && /^(?:write|add|leave|post|compose|new|create)\b/i.test(t) && open.some((v) => v.kind === 'text');
-      const score = (composer ? 1 : 0) + (clash || filled.has(l) ? -2 : 0) + (valueOfRow && !commit ? -1 : 0) + (keyOfRow && !commit ? -1 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit ? (allIn ? 1.5 : askedLater && hits > 0 && !keyOfRow ? 0 : -0.5) : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
+      const score = (composer ? 1 : 0) + (entry ? 2.5 : 0) + (clash || filled.has(l) ? -2 : 0) + (valueOfRow && !commit ? -1 : 0) + (keyOfRow && !commit ? -1 : 0) + 2 * named + 0.4 * usedNamed + hits + (near >= 0.6 ? 0.5 : 0) + (commit ? (allIn ? 1.5 : askedLater && hits > 0 && !keyOfRow ? 0 : -0.5) : 0) - (tabs.includes(l) ? 0.25 : 0) - (t.split(/\s+/).length > 5 ? 0.25 : 0) - (l.box.y < screen.height * 0.16 && !tabs.includes(l) ? 0.5 : 0) - (t === t.toUpperCase() && /[A-Z]{3}/.test(t) ? 0.5 : 0) - 0.75 * (taps.get(normText(t)) ?? 0);
       return { l, score, commit };
     })
     .filter((c) => c.score >= 0.75)
