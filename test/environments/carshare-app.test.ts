@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AppContext, AppResponse } from '../../environments/app-types.js';
 import type { ChromiumSession } from '../../environments/chromium.js';
 import { BUILT_IN_APPS, checkApp, DECORATIVE_APPS, getApp } from '../../environments/app-world.js';
 import { centerOf } from '../../environments/scripted.js';
 import { generateQueries } from '../../query-gen/sample.js';
-import { usePhone } from './phone-driver.js';
+import { directApp, usePhone } from './phone-driver.js';
 import {
   canExtend,
   canReport,
@@ -38,29 +37,8 @@ const time = (s: ChromiumSession, d: number, h: number) => s.page.locator(`.tm[d
 const sameText = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
 const modelOf = (st: CarshareState, carId: number): string => st.cars.find((c) => c.id === carId)?.model ?? '';
 
-/** Drives the app through its request handler (no browser): GET pages and POST its API, like the page scripts do. */
-function direct(seed: number) {
-  const app = getApp('carshare')!;
-  const st = app.initialState(seed) as CarshareState;
-  const ctx: AppContext = { sessionId: 't', base: '/s/t/app/carshare', launcherUrl: '/s/t' };
-  const send = (method: string, path: string, body?: unknown): AppResponse => {
-    const [p, q] = path.split('?');
-    return app.handle(st, { method, path: p ?? '/', query: new URLSearchParams(q ?? ''), body }, ctx);
-  };
-  const page = (path: string): string => {
-    const r = send('GET', path);
-    if (!('type' in r)) throw new Error(`${path} redirected to ${r.redirect}`);
-    expect(r.status ?? 200, path).toBe(200);
-    return r.body;
-  };
-  const api = (action: string, body: Record<string, unknown>): Record<string, unknown> => {
-    const r = send('POST', `/api/${action}`, body);
-    if (!('type' in r)) throw new Error(`api ${action} redirected`);
-    return JSON.parse(r.body) as Record<string, unknown>;
-  };
-  const run = (family: string, params: Record<string, string>) => checkApp(st, spec(family, params));
-  return { st, send, page, api, run };
-}
+/** The app driven through its request handler, no browser. */
+const direct = (seed: number) => directApp<CarshareState>('carshare', seed);
 
 describe('Wheelnook car-sharing app (written blind, a held-out app for the frozen policy and critics)', () => {
   it('is registered after Mendwick with a DAG whose task families all have checkers, slot values name real things, and queries are generated', () => {

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AppContext, AppResponse } from '../../environments/app-types.js';
 import type { ChromiumSession } from '../../environments/chromium.js';
 import { BUILT_IN_APPS, checkApp, DECORATIVE_APPS, getApp } from '../../environments/app-world.js';
 import { centerOf } from '../../environments/scripted.js';
 import { generateQueries } from '../../query-gen/sample.js';
-import { usePhone } from './phone-driver.js';
+import { directApp, usePhone } from './phone-driver.js';
 import { liveFolders, ownFiles } from '../../environments/apps/drive/checkers.js';
 import { initialDriveState, ROOT_ID, type DriveState } from '../../environments/apps/drive/state.js';
 
@@ -19,29 +18,8 @@ const fileId = (st: DriveState, name: string): number => st.files.find((f) => f.
 const folderId = (st: DriveState, name: string): number => st.folders.find((d) => d.name === name)!.id;
 const emailOf = (st: DriveState, name: string): string => st.contacts.find((c) => c.name === name)!.email;
 
-/** Drives the app through its request handler (no browser): GET pages and POST its API, like the page scripts do. */
-function direct(seed: number) {
-  const app = getApp('drive')!;
-  const st = app.initialState(seed) as DriveState;
-  const ctx: AppContext = { sessionId: 't', base: '/s/t/app/drive', launcherUrl: '/s/t' };
-  const send = (method: string, path: string, body?: unknown): AppResponse => {
-    const [p, q] = path.split('?');
-    return app.handle(st, { method, path: p ?? '/', query: new URLSearchParams(q ?? ''), body }, ctx);
-  };
-  const page = (path: string): string => {
-    const r = send('GET', path);
-    if (!('type' in r)) throw new Error(`${path} redirected to ${r.redirect}`);
-    expect(r.status ?? 200, path).toBe(200);
-    return r.body;
-  };
-  const api = (action: string, body: Record<string, unknown>): Record<string, unknown> => {
-    const r = send('POST', `/api/${action}`, body);
-    if (!('type' in r)) throw new Error(`api ${action} redirected`);
-    return JSON.parse(r.body) as Record<string, unknown>;
-  };
-  const run = (family: string, params: Record<string, string>) => checkApp(st, spec(family, params));
-  return { st, send, page, api, run };
-}
+/** The app driven through its request handler, no browser. */
+const direct = (seed: number) => directApp<DriveState>('drive', seed);
 
 /** Goes Home, taps the search bar, types `text` and searches. */
 async function search(s: ChromiumSession, text: string): Promise<void> {

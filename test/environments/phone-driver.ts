@@ -1,9 +1,10 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Locator } from 'playwright-core';
 import type { MobileAction } from '../../domain/action.js';
 import type { CheckerSpec } from '../../domain/entities.js';
+import type { AppContext, AppResponse } from '../../environments/app-types.js';
 import { startAppServer, type AppServer } from '../../environments/app-server.js';
-import { checkApp } from '../../environments/app-world.js';
+import { checkApp, getApp } from '../../environments/app-world.js';
 import { createChromiumEnv, type ChromiumEnv, type ChromiumSession } from '../../environments/chromium.js';
 import { centerOf, revealBySwiping } from '../../environments/scripted.js';
 import { MemoryBlobStore } from './memory-blobs.js';
@@ -47,4 +48,31 @@ export function usePhone(appId: string, title: string) {
       return s;
     },
   };
+}
+
+/**
+ * Drives a built-in app through its request handler (no browser): GET pages and POST its API, like the page scripts
+ * do, on the state of `seed`; `run` checks a family's spec against that state.
+ */
+export function directApp<S>(appId: string, seed: number) {
+  const app = getApp(appId)!;
+  const st = app.initialState(seed) as S;
+  const ctx: AppContext = { sessionId: 't', base: `/s/t/app/${appId}`, launcherUrl: '/s/t' };
+  const send = (method: string, path: string, body?: unknown): AppResponse => {
+    const [p, q] = path.split('?');
+    return app.handle(st, { method, path: p ?? '/', query: new URLSearchParams(q ?? ''), body }, ctx);
+  };
+  const page = (path: string): string => {
+    const r = send('GET', path);
+    if (!('type' in r)) throw new Error(`${path} redirected to ${r.redirect}`);
+    expect(r.status ?? 200, path).toBe(200);
+    return r.body;
+  };
+  const api = (action: string, body: Record<string, unknown>): Record<string, unknown> => {
+    const r = send('POST', `/api/${action}`, body);
+    if (!('type' in r)) throw new Error(`api ${action} redirected`);
+    return JSON.parse(r.body) as Record<string, unknown>;
+  };
+  const run = (family: string, params: Record<string, string>) => checkApp(st, { app: appId, family, params });
+  return { st, send, page, api, run };
 }
