@@ -174,7 +174,7 @@ const says = (text: string, name: string): boolean => new RegExp(`(?:^|[^\\p{L}\
 const KIND_PLACEHOLDER = /^(?:[£$€]\s*)?(?:[A-Za-z]+\s+){0,2}(?:name|cost|value|amount|number|price|title|description|address|email|phone|code)$/i;
 
 /** A means said in one plain word after "by" or "via" ("by post", "via email"): never a pronoun, a determiner or a number. */
-const MEANS = /\b(?:by|via)\s+(?!(?:the|a|an|my|your|our|their|his|her|its|me|you|us|them|him|it|then|now|far|hand|myself|yourself|the way)\b)([a-z]{3,})\b(?=\s*(?:[.,;!?]|$|\s+(?:and|through|in|on|from|to|with|please|instead)\b))/i;
+const MEANS = /\b(?:by|via)\s+(?!(?:the|a|an|my|your|our|their|his|her|its|me|you|us|them|him|it|then|now|far|hand|myself|yourself|the way)\b)([a-z]{3,})\b(?=\s*(?:[.,;!?]|$|\s+(?:and|through|in|on|from|to|with|please|instead)\b))/gi;
 
 function requestNames(instruction: string, core: string, app: string | undefined): string[] {
   const out: string[] = [];
@@ -466,7 +466,7 @@ export function searchStep(input: SearchInput, app: string | undefined): SearchD
     if (opt) return click(opt, `"${opt.text}" is offered here: it is "${v.value}" of the request; choosing it.`, `Chose "${opt.text}". ${tag('option', v.value)}`, distinct);
   }
   // (A means the request says in a plain word — "by post", "via text" — is an option of that one word: "Post".)
-  for (const means of MEANS.exec(core) ? [...core.matchAll(new RegExp(MEANS.source, 'gi'))].map((m) => m[1]!) : []) {
+  for (const means of [...core.matchAll(MEANS)].map((m) => m[1]!)) {
     if (usedValue(means)) continue;
     const opt = body.filter((l) => tappable(l) && !tabs.includes(l) && normText(l.text) === normText(means)).sort((a, b) => b.box.y - a.box.y)[0];
     if (opt) return click(opt, `"${opt.text}" is offered here: the request asks for it "by ${means}"; choosing it.`, `Chose "${opt.text}". ${tag('option', means)}`, 1);
